@@ -1,0 +1,14 @@
+//! # dpclaims-theorems
+//!
+//! Closed-form and numerical **bounds** from the papers dpclaims checks. Nothing in this crate
+//! draws random numbers: a bound is never computed from the thing it bounds.
+//!
+//! One module per result, each citing its paper. Every calculator takes validated input and
+//! returns `Result<_, ParamError>`; the error names the parameter, its value and the allowed
+//! range.
+
+pub mod error;
+pub mod multipass;
+pub mod stability;
+
+pub use error::ParamError;

@@ -1,0 +1,107 @@
+//! Multi-pass DP-SGD, Theorem 2 of Ma, Marinov & Zhang (2022), arXiv 2206.01836 (seed 000).
+//!
+//! For now: the step-size schedule of Theorem 2, which other claims (Lemma 5, Proposition 2)
+//! are checked on.
+
+use crate::error::{at_least, open_interval, positive, ParamError};
+
+/// Theorem 2's schedule (as printed):
+/// $$\eta_t=\frac{\sqrt{\beta_0}}{G\sqrt{8\ln(2.5t^2/(n\delta))\,t}},\quad
+/// \lambda_1=\tfrac1{\eta_1},\ \lambda_t=\tfrac1{\eta_t}-\tfrac1{\eta_{t-1}},\quad
+/// \beta_0=\eta_0^2\,\tfrac nT,\quad T=n^\alpha\epsilon^2 .$$
+/// Then $c_t=1-\lambda_t\eta_t=\eta_t/\eta_{t-1}$. $\eta_t$ is real for every $t\ge1$ iff
+/// $n\delta<2.5$ (checked).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Theorem2Schedule {
+    pub n: u64,
+    pub delta: f64,
+    pub eta0: f64,
+    pub g: f64,
+    /// Number of iterates $T$.
+    pub horizon: u64,
+    /// $\beta_0=\eta_0^2 n/T$.
+    pub beta0: f64,
+}
+
+/// How $T=n^\alpha\epsilon^2$ is rounded to an integer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HorizonRounding {
+    Floor,
+    Ceil,
+}
+
+impl Theorem2Schedule {
+    /// The schedule with an explicit horizon `T`.
+    pub fn with_horizon(n: u64, delta: f64, eta0: f64, g: f64, horizon: u64) -> Result<Self, ParamError> {
+        at_least("n", n, 1)?;
+        open_interval("delta", delta, 0.0, 1.0)?;
+        positive("eta0", eta0)?;
+        positive("G", g)?;
+        at_least("T", horizon, 1)?;
+        if n as f64 * delta >= 2.5 {
+            return Err(ParamError::new("delta", delta, format!("n*delta < 2.5 so that eta_1 is real (n = {n})")));
+        }
+        let beta0 = eta0 * eta0 * n as f64 / horizon as f64;
+        Ok(Self { n, delta, eta0, g, horizon, beta0 })
+    }
+
+    /// The schedule with $T=n^\alpha\epsilon^2$ rounded as asked; Theorem 2 needs
+    /// $1\le\alpha\le2$ and $T\ge n$.
+    pub fn from_privacy(
+        n: u64,
+        delta: f64,
+        epsilon: f64,
+        alpha: f64,
+        eta0: f64,
+        g: f64,
+        rounding: HorizonRounding,
+    ) -> Result<Self, ParamError> {
+        positive("epsilon", epsilon)?;
+        if !(1.0..=2.0).contains(&alpha) {
+            return Err(ParamError::new("alpha", alpha, "a number in [1, 2]"));
+        }
+        let raw = (n as f64).powf(alpha) * epsilon * epsilon;
+        let t = match rounding {
+            HorizonRounding::Floor => raw.floor(),
+            HorizonRounding::Ceil => raw.ceil(),
+        };
+        if !(t >= n as f64 && t < 1e12) {
+            return Err(ParamError::new("epsilon", epsilon, format!("a value giving n <= T = n^alpha epsilon^2 < 1e12 (T = {raw})")));
+        }
+        Self::with_horizon(n, delta, eta0, g, t as u64)
+    }
+
+    /// $\eta_t$ for $t\ge1$.
+    pub fn eta(&self, t: u64) -> f64 {
+        let t = t as f64;
+        let log_term = (2.5 * t * t / (self.n as f64 * self.delta)).ln();
+        self.beta0.sqrt() / (self.g * (8.0 * log_term * t).sqrt())
+    }
+
+    /// $\eta_1,\dots,\eta_T$.
+    pub fn etas(&self) -> Vec<f64> {
+        (1..=self.horizon).map(|t| self.eta(t)).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use approx::assert_relative_eq;
+
+    /// THEOREMS.md multipass reference values (n = 200, epsilon = 200^(-1/4), alpha = 2).
+    #[test]
+    fn reference_schedule() {
+        let s = Theorem2Schedule::from_privacy(200, 1e-3, 200f64.powf(-0.25), 2.0, 1.0, 1.0, HorizonRounding::Floor).unwrap();
+        assert_eq!(s.horizon, 2828);
+        assert_relative_eq!(s.beta0, 0.07072136, max_relative = 1e-6);
+        assert_relative_eq!(s.eta(1), 0.05916120, max_relative = 1e-6);
+        assert_relative_eq!(s.eta(2828), 4.119470e-4, max_relative = 1e-6);
+    }
+
+    #[test]
+    fn rejects_n_delta_too_large() {
+        let e = Theorem2Schedule::with_horizon(1000, 0.01, 1.0, 1.0, 2000).unwrap_err();
+        assert_eq!(e.name, "delta");
+    }
+}
