@@ -1,1 +1,18 @@
-pub fn x(){}
+//! # dpclaims-empirical
+//!
+//! Seeded simulations of the algorithms the papers analyse, and the estimators that turn
+//! their trials into confidence intervals. Nothing here knows a bound: this crate never
+//! imports `dpclaims-theorems`.
+//!
+//! - [`rng`]: one ChaCha8 stream per (run seed, claim, case, trial).
+//! - [`runner`]: trials in parallel, reduced in trial order (bit-identical for any thread count).
+//! - [`stats`]: mergeable accumulators and intervals (Student t, empirical Bernstein,
+//!   Clopper–Pearson), each estimate carrying n, confidence level and seed.
+//! - [`problems`]: finite populations with exact population quantities.
+//! - [`algorithms`]: Algorithm 1 of seed 000 (SGLD / DP-SGD), single and coupled chains.
+
+pub mod algorithms;
+pub mod problems;
+pub mod rng;
+pub mod runner;
+pub mod stats;

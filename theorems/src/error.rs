@@ -26,19 +26,35 @@ impl fmt::Display for ParamError {
 }
 
 impl ParamError {
-    pub fn new(name: impl Into<String>, value: impl fmt::Display, expected: impl Into<String>) -> Self {
-        Self { name: name.into(), value: value.to_string(), expected: expected.into() }
+    pub fn new(
+        name: impl Into<String>,
+        value: impl fmt::Display,
+        expected: impl Into<String>,
+    ) -> Self {
+        Self {
+            name: name.into(),
+            value: value.to_string(),
+            expected: expected.into(),
+        }
     }
 }
 
 /// `x` finite and `> 0`.
 pub fn positive(name: &str, x: f64) -> Result<f64, ParamError> {
-    if x.is_finite() && x > 0.0 { Ok(x) } else { Err(ParamError::new(name, x, "a finite number > 0")) }
+    if x.is_finite() && x > 0.0 {
+        Ok(x)
+    } else {
+        Err(ParamError::new(name, x, "a finite number > 0"))
+    }
 }
 
 /// `x` finite and `>= 0`.
 pub fn non_negative(name: &str, x: f64) -> Result<f64, ParamError> {
-    if x.is_finite() && x >= 0.0 { Ok(x) } else { Err(ParamError::new(name, x, "a finite number >= 0")) }
+    if x.is_finite() && x >= 0.0 {
+        Ok(x)
+    } else {
+        Err(ParamError::new(name, x, "a finite number >= 0"))
+    }
 }
 
 /// `x` finite and in the open interval `(lo, hi)`.
@@ -46,13 +62,21 @@ pub fn open_interval(name: &str, x: f64, lo: f64, hi: f64) -> Result<f64, ParamE
     if x.is_finite() && x > lo && x < hi {
         Ok(x)
     } else {
-        Err(ParamError::new(name, x, format!("a number in ({lo}, {hi})")))
+        Err(ParamError::new(
+            name,
+            x,
+            format!("a number in ({lo}, {hi})"),
+        ))
     }
 }
 
 /// Integer `n >= min`.
 pub fn at_least(name: &str, n: u64, min: u64) -> Result<u64, ParamError> {
-    if n >= min { Ok(n) } else { Err(ParamError::new(name, n, format!("an integer >= {min}"))) }
+    if n >= min {
+        Ok(n)
+    } else {
+        Err(ParamError::new(name, n, format!("an integer >= {min}")))
+    }
 }
 
 /// Every element of a step-size sequence finite and `>= 0`, the sequence non-empty.
@@ -60,8 +84,16 @@ pub fn step_sizes<'a>(name: &str, eta: &'a [f64]) -> Result<&'a [f64], ParamErro
     if eta.is_empty() {
         return Err(ParamError::new(name, "[]", "a non-empty sequence"));
     }
-    if let Some((i, x)) = eta.iter().enumerate().find(|(_, x)| !(x.is_finite() && **x >= 0.0)) {
-        return Err(ParamError::new(format!("{name}[{}]", i + 1), x, "a finite number >= 0"));
+    if let Some((i, x)) = eta
+        .iter()
+        .enumerate()
+        .find(|(_, x)| !(x.is_finite() && **x >= 0.0))
+    {
+        return Err(ParamError::new(
+            format!("{name}[{}]", i + 1),
+            x,
+            "a finite number >= 0",
+        ));
     }
     Ok(eta)
 }

@@ -3,7 +3,7 @@
 //! For now: the step-size schedule of Theorem 2, which other claims (Lemma 5, Proposition 2)
 //! are checked on.
 
-use crate::error::{at_least, open_interval, positive, ParamError};
+use crate::error::{ParamError, at_least, open_interval, positive};
 
 /// Theorem 2's schedule (as printed):
 /// $$\eta_t=\frac{\sqrt{\beta_0}}{G\sqrt{8\ln(2.5t^2/(n\delta))\,t}},\quad
@@ -32,17 +32,34 @@ pub enum HorizonRounding {
 
 impl Theorem2Schedule {
     /// The schedule with an explicit horizon `T`.
-    pub fn with_horizon(n: u64, delta: f64, eta0: f64, g: f64, horizon: u64) -> Result<Self, ParamError> {
+    pub fn with_horizon(
+        n: u64,
+        delta: f64,
+        eta0: f64,
+        g: f64,
+        horizon: u64,
+    ) -> Result<Self, ParamError> {
         at_least("n", n, 1)?;
         open_interval("delta", delta, 0.0, 1.0)?;
         positive("eta0", eta0)?;
         positive("G", g)?;
         at_least("T", horizon, 1)?;
         if n as f64 * delta >= 2.5 {
-            return Err(ParamError::new("delta", delta, format!("n*delta < 2.5 so that eta_1 is real (n = {n})")));
+            return Err(ParamError::new(
+                "delta",
+                delta,
+                format!("n*delta < 2.5 so that eta_1 is real (n = {n})"),
+            ));
         }
         let beta0 = eta0 * eta0 * n as f64 / horizon as f64;
-        Ok(Self { n, delta, eta0, g, horizon, beta0 })
+        Ok(Self {
+            n,
+            delta,
+            eta0,
+            g,
+            horizon,
+            beta0,
+        })
     }
 
     /// The schedule with $T=n^\alpha\epsilon^2$ rounded as asked; Theorem 2 needs
@@ -66,7 +83,11 @@ impl Theorem2Schedule {
             HorizonRounding::Ceil => raw.ceil(),
         };
         if !(t >= n as f64 && t < 1e12) {
-            return Err(ParamError::new("epsilon", epsilon, format!("a value giving n <= T = n^alpha epsilon^2 < 1e12 (T = {raw})")));
+            return Err(ParamError::new(
+                "epsilon",
+                epsilon,
+                format!("a value giving n <= T = n^alpha epsilon^2 < 1e12 (T = {raw})"),
+            ));
         }
         Self::with_horizon(n, delta, eta0, g, t as u64)
     }
@@ -92,7 +113,16 @@ mod tests {
     /// THEOREMS.md multipass reference values (n = 200, epsilon = 200^(-1/4), alpha = 2).
     #[test]
     fn reference_schedule() {
-        let s = Theorem2Schedule::from_privacy(200, 1e-3, 200f64.powf(-0.25), 2.0, 1.0, 1.0, HorizonRounding::Floor).unwrap();
+        let s = Theorem2Schedule::from_privacy(
+            200,
+            1e-3,
+            200f64.powf(-0.25),
+            2.0,
+            1.0,
+            1.0,
+            HorizonRounding::Floor,
+        )
+        .unwrap();
         assert_eq!(s.horizon, 2828);
         assert_relative_eq!(s.beta0, 0.07072136, max_relative = 1e-6);
         assert_relative_eq!(s.eta(1), 0.05916120, max_relative = 1e-6);

@@ -6,7 +6,7 @@
 //! $w_{s-1}$ has size $h_s$ and is followed by the contraction $c_s = 1-\lambda_s\eta_s$
 //! ($s = 2,\dots,t$). Under indexing `idx-A` (as printed) $h_s=\eta_s$.
 
-use crate::error::{at_least, non_negative, step_sizes, ParamError};
+use crate::error::{ParamError, at_least, non_negative, step_sizes};
 
 fn check_gn(g: f64, n: u64) -> Result<(), ParamError> {
     non_negative("G", g)?;
@@ -31,11 +31,19 @@ pub fn lemma5_bound(g: f64, n: u64, eta: &[f64]) -> Result<f64, ParamError> {
 /// Effective weights $a_s = h_s\prod_{r=s}^t|c_r|$ of the steps $s=2..t$ (index 0 is $s=2$).
 fn effective_weights(h: &[f64], c: &[f64]) -> Result<Vec<f64>, ParamError> {
     if h.len() != c.len() {
-        return Err(ParamError::new("c", format!("{} values", c.len()), format!("{} values, one per gradient step", h.len())));
+        return Err(ParamError::new(
+            "c",
+            format!("{} values", c.len()),
+            format!("{} values, one per gradient step", h.len()),
+        ));
     }
     step_sizes("h", h)?;
     if let Some((i, x)) = c.iter().enumerate().find(|(_, x)| !x.is_finite()) {
-        return Err(ParamError::new(format!("c[{}]", i + 2), x, "a finite number"));
+        return Err(ParamError::new(
+            format!("c[{}]", i + 2),
+            x,
+            "a finite number",
+        ));
     }
     let mut a = vec![0.0; h.len()];
     let mut prod = 1.0;
@@ -69,7 +77,11 @@ pub fn lemma5_step_condition(eta: &[f64]) -> Result<f64, ParamError> {
     for s in 2..=eta.len() {
         let (prev, cur) = (eta[s - 2], eta[s - 1]);
         let gap = prev * prev - cur * cur;
-        let r = if gap > 0.0 { cur * cur / (gap * s as f64) } else { f64::INFINITY };
+        let r = if gap > 0.0 {
+            cur * cur / (gap * s as f64)
+        } else {
+            f64::INFINITY
+        };
         worst = worst.max(r);
     }
     Ok(worst)
@@ -91,7 +103,11 @@ pub fn prop2_bound(g: f64, n: u64, eta: &[f64]) -> Result<f64, ParamError> {
 pub fn prop2_lin_gap(g: f64, n: u64, h: &[f64], c: &[f64]) -> Result<f64, ParamError> {
     check_gn(g, n)?;
     if let Some((i, x)) = c.iter().enumerate().find(|(_, x)| **x < 0.0) {
-        return Err(ParamError::new(format!("c[{}]", i + 2), x, "a contraction >= 0 (the formula needs c_s >= 0)"));
+        return Err(ParamError::new(
+            format!("c[{}]", i + 2),
+            x,
+            "a contraction >= 0 (the formula needs c_s >= 0)",
+        ));
     }
     let a = effective_weights(h, c)?;
     Ok(g * g / n as f64 * a.iter().sum::<f64>())
@@ -113,10 +129,26 @@ mod tests {
             let eta = vec![0.1; t];
             let h = vec![0.1; t - 1];
             let c = vec![1.0; t - 1];
-            assert_relative_eq!(lemma5_bound(1.0, 100, &eta).unwrap(), rhs, max_relative = 1e-12);
-            assert_relative_eq!(lemma5_derived_bound(1.0, 100, &h, &c).unwrap(), exact, max_relative = 1e-12);
-            assert_relative_eq!(prop2_lin_gap(1.0, 100, &h, &c).unwrap(), gap, max_relative = 1e-12);
-            assert_relative_eq!(prop2_bound(1.0, 100, &eta).unwrap(), p2, max_relative = 5e-6); // table has 6 digits
+            assert_relative_eq!(
+                lemma5_bound(1.0, 100, &eta).unwrap(),
+                rhs,
+                max_relative = 1e-12
+            );
+            assert_relative_eq!(
+                lemma5_derived_bound(1.0, 100, &h, &c).unwrap(),
+                exact,
+                max_relative = 1e-12
+            );
+            assert_relative_eq!(
+                prop2_lin_gap(1.0, 100, &h, &c).unwrap(),
+                gap,
+                max_relative = 1e-12
+            );
+            assert_relative_eq!(
+                prop2_bound(1.0, 100, &eta).unwrap(),
+                p2,
+                max_relative = 5e-6
+            ); // table has 6 digits
         }
     }
 
@@ -124,7 +156,16 @@ mod tests {
     #[test]
     fn plin_theorem2_schedule_reference_values() {
         use crate::multipass::{HorizonRounding, Theorem2Schedule};
-        let s = Theorem2Schedule::from_privacy(200, 1e-3, 200f64.powf(-0.25), 2.0, 1.0, 1.0, HorizonRounding::Floor).unwrap();
+        let s = Theorem2Schedule::from_privacy(
+            200,
+            1e-3,
+            200f64.powf(-0.25),
+            2.0,
+            1.0,
+            1.0,
+            HorizonRounding::Floor,
+        )
+        .unwrap();
         let eta = s.etas();
         for (t, exact, rhs, gap) in [
             (10, 1.66271e-5, 1.43806e-4, 4.20546e-4),
@@ -134,9 +175,21 @@ mod tests {
         ] {
             let h = &eta[1..t];
             let c: Vec<f64> = (1..t).map(|i| eta[i] / eta[i - 1]).collect();
-            assert_relative_eq!(lemma5_bound(1.0, 200, &eta[..t]).unwrap(), rhs, max_relative = 5e-6);
-            assert_relative_eq!(lemma5_derived_bound(1.0, 200, h, &c).unwrap(), exact, max_relative = 5e-6);
-            assert_relative_eq!(prop2_lin_gap(1.0, 200, h, &c).unwrap(), gap, max_relative = 5e-6);
+            assert_relative_eq!(
+                lemma5_bound(1.0, 200, &eta[..t]).unwrap(),
+                rhs,
+                max_relative = 5e-6
+            );
+            assert_relative_eq!(
+                lemma5_derived_bound(1.0, 200, h, &c).unwrap(),
+                exact,
+                max_relative = 5e-6
+            );
+            assert_relative_eq!(
+                prop2_lin_gap(1.0, 200, h, &c).unwrap(),
+                gap,
+                max_relative = 5e-6
+            );
         }
         assert!(lemma5_step_condition(&eta).unwrap() <= 1.0);
     }
@@ -152,7 +205,13 @@ mod tests {
         assert_eq!(lemma5_bound(1.0, 0, &[0.1]).unwrap_err().name, "n");
         assert_eq!(lemma5_bound(f64::NAN, 1, &[0.1]).unwrap_err().name, "G");
         assert_eq!(lemma5_bound(1.0, 1, &[]).unwrap_err().name, "eta");
-        assert_eq!(prop2_bound(1.0, 1, &[0.1, -1.0]).unwrap_err().name, "eta[2]");
-        assert_eq!(lemma5_derived_bound(1.0, 2, &[0.1], &[]).unwrap_err().name, "c");
+        assert_eq!(
+            prop2_bound(1.0, 1, &[0.1, -1.0]).unwrap_err().name,
+            "eta[2]"
+        );
+        assert_eq!(
+            lemma5_derived_bound(1.0, 2, &[0.1], &[]).unwrap_err().name,
+            "c"
+        );
     }
 }

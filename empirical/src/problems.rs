@@ -1,0 +1,187 @@
+//! Finite populations: the data distribution $\mathcal D$ is uniform on a finite set of points,
+//! so population quantities ($\ell(w,\mathcal D)$) are exact finite sums, and a dataset
+//! $S_n\sim\mathcal D^n$ is a list of indices into the population.
+//!
+//! Instances (THEOREMS.md §0.1):
+//! - [`LinearPm1`] (P-lin): $d=1$, $z=s\in\{\pm1\}$ uniform, $\ell(w,s)=Gsw$.
+//! - [`LogisticPool`] (P-pool): $K$ points in $\mathbb R^d$ with $\|x\|\le1$, labels $\pm1$,
+//!   logistic loss $\ell(w,(x,y))=\ln(1+e^{-y\langle w,x\rangle})$ ($G=1$, $L\le1/4$).
+
+use rand::RngExt;
+use rand_distr::{Distribution, StandardNormal};
+
+/// A loss over a finite population with uniform weights.
+pub trait FinitePopulation: Sync {
+    /// Dimension $d$ of the parameter $w$.
+    fn dim(&self) -> usize;
+    /// Number of points $K$ of the population.
+    fn size(&self) -> usize;
+    /// $\ell(w, z_i)$.
+    fn loss(&self, w: &[f64], i: usize) -> f64;
+    /// The gradient step $w \leftarrow w - h\nabla\ell(w, z_i)$, in place.
+    fn gradient_step(&self, w: &mut [f64], i: usize, h: f64);
+
+    /// Exact population loss $\ell(w,\mathcal D)=\frac1K\sum_i\ell(w,z_i)$.
+    fn population_loss(&self, w: &[f64]) -> f64 {
+        (0..self.size()).map(|i| self.loss(w, i)).sum::<f64>() / self.size() as f64
+    }
+
+    /// Empirical loss $\ell(w,S)=\frac1{|S|}\sum_{i\in S}\ell(w,z_i)$ of a dataset of indices.
+    fn sample_loss(&self, w: &[f64], data: &[usize]) -> f64 {
+        data.iter().map(|&i| self.loss(w, i)).sum::<f64>() / data.len() as f64
+    }
+
+    /// Draws a dataset of `n` i.i.d. points from $\mathcal D$ into `out` (cleared first).
+    fn draw_dataset<R: rand::Rng + ?Sized>(&self, n: usize, rng: &mut R, out: &mut Vec<usize>)
+    where
+        Self: Sized,
+    {
+        out.clear();
+        out.extend((0..n).map(|_| rng.random_range(0..self.size())));
+    }
+}
+
+/// P-lin: $\ell(w,s)=Gsw$ on $d=1$ with $s=+1$ (index 0) or $s=-1$ (index 1).
+/// Convex, $G$-Lipschitz, $L=0$, $\ell(w,\mathcal D)=0$.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LinearPm1 {
+    pub g: f64,
+}
+
+impl LinearPm1 {
+    /// Index of the point $s=+1$.
+    pub const PLUS: usize = 0;
+    /// Index of the point $s=-1$.
+    pub const MINUS: usize = 1;
+
+    fn sign(i: usize) -> f64 {
+        if i == Self::PLUS { 1.0 } else { -1.0 }
+    }
+}
+
+impl FinitePopulation for LinearPm1 {
+    fn dim(&self) -> usize {
+        1
+    }
+    fn size(&self) -> usize {
+        2
+    }
+    fn loss(&self, w: &[f64], i: usize) -> f64 {
+        self.g * Self::sign(i) * w[0]
+    }
+    fn gradient_step(&self, w: &mut [f64], i: usize, h: f64) {
+        w[0] -= h * self.g * Self::sign(i);
+    }
+}
+
+/// P-pool: logistic regression on a finite pool (features row-major, labels $\pm1$).
+#[derive(Debug, Clone, PartialEq)]
+pub struct LogisticPool {
+    d: usize,
+    xs: Vec<f64>,
+    ys: Vec<f64>,
+}
+
+/// $\ln(1+e^u)$ without overflow.
+fn softplus(u: f64) -> f64 {
+    if u > 0.0 {
+        u + (-u).exp().ln_1p()
+    } else {
+        u.exp().ln_1p()
+    }
+}
+
+impl LogisticPool {
+    /// The P-pool recipe: $y=\pm1$ equiprobable, $x=y\mu+\mathrm{diag}(0.5/\sqrt j)g$ with
+    /// $g\sim\mathcal N(0,I_d)$, $\mu=0.6e_1$, then $x\leftarrow x/\max(1,\|x\|)$.
+    pub fn generate<R: rand::Rng + ?Sized>(k: usize, d: usize, rng: &mut R) -> Self {
+        let mut xs = Vec::with_capacity(k * d);
+        let mut ys = Vec::with_capacity(k);
+        for _ in 0..k {
+            let y = if rng.random_bool(0.5) { 1.0 } else { -1.0 };
+            let start = xs.len();
+            for j in 1..=d {
+                let g: f64 = StandardNormal.sample(rng);
+                let mu = if j == 1 { 0.6 } else { 0.0 };
+                xs.push(y * mu + 0.5 / (j as f64).sqrt() * g);
+            }
+            let norm = xs[start..].iter().map(|v| v * v).sum::<f64>().sqrt();
+            if norm > 1.0 {
+                xs[start..].iter_mut().for_each(|v| *v /= norm);
+            }
+            ys.push(y);
+        }
+        Self { d, xs, ys }
+    }
+
+    /// Feature vector of point `i`.
+    pub fn x(&self, i: usize) -> &[f64] {
+        &self.xs[i * self.d..(i + 1) * self.d]
+    }
+
+    /// Label of point `i`.
+    pub fn y(&self, i: usize) -> f64 {
+        self.ys[i]
+    }
+
+    fn margin(&self, w: &[f64], i: usize) -> f64 {
+        self.ys[i] * self.x(i).iter().zip(w).map(|(a, b)| a * b).sum::<f64>()
+    }
+
+    /// $\mathrm{tr}\tilde H_{\mathcal D}=\frac14\mathbb E\|x\|^2$, the Hessian majorant's trace.
+    pub fn h_tilde_trace(&self) -> f64 {
+        0.25 * self.xs.iter().map(|v| v * v).sum::<f64>() / self.ys.len() as f64
+    }
+}
+
+impl FinitePopulation for LogisticPool {
+    fn dim(&self) -> usize {
+        self.d
+    }
+    fn size(&self) -> usize {
+        self.ys.len()
+    }
+    fn loss(&self, w: &[f64], i: usize) -> f64 {
+        softplus(-self.margin(w, i))
+    }
+    fn gradient_step(&self, w: &mut [f64], i: usize, h: f64) {
+        // grad = -y * sigmoid(-m) * x
+        let m = self.margin(w, i);
+        let coef = h * self.ys[i] / (1.0 + m.exp());
+        for (wj, xj) in w.iter_mut().zip(self.x(i)) {
+            *wj += coef * xj;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::StreamKey;
+
+    #[test]
+    fn pool_points_are_in_the_unit_ball() {
+        let pool = LogisticPool::generate(1024, 10, &mut StreamKey::new(1, &["pool"]).trial(0));
+        assert!((0..1024).all(|i| pool.x(i).iter().map(|v| v * v).sum::<f64>() <= 1.0 + 1e-12));
+        let tr = pool.h_tilde_trace();
+        assert!(tr > 0.15 && tr < 0.25, "tr H = {tr}");
+    }
+
+    #[test]
+    fn logistic_gradient_matches_finite_differences() {
+        let pool = LogisticPool::generate(8, 3, &mut StreamKey::new(2, &["pool"]).trial(0));
+        let w = [0.3, -0.2, 0.5];
+        for i in 0..8 {
+            let mut stepped = w;
+            pool.gradient_step(&mut stepped, i, 1.0);
+            for j in 0..3 {
+                let (mut wp, mut wm) = (w, w);
+                wp[j] += 1e-6;
+                wm[j] -= 1e-6;
+                let fd = (pool.loss(&wp, i) - pool.loss(&wm, i)) / 2e-6;
+                assert!((w[j] - stepped[j] - fd).abs() < 1e-8);
+            }
+        }
+        assert!((softplus(800.0) - 800.0).abs() < 1e-12 && softplus(-800.0) >= 0.0);
+    }
+}

@@ -1,0 +1,106 @@
+//! Parallel trials with a deterministic reduction.
+//!
+//! Trials are grouped in fixed blocks of [`BLOCK`] consecutive indices. Each block is run
+//! sequentially on one thread into a fresh accumulator; blocks run in parallel (rayon) and
+//! their accumulators are then merged **in block order** on one thread. Floating-point sums
+//! are therefore the same for any number of threads. A shard of a run is a range of whole
+//! blocks, so merging shards block by block reproduces the one-pass result exactly.
+
+use rayon::prelude::*;
+use std::ops::Range;
+
+/// Trials per block.
+pub const BLOCK: u64 = 256;
+
+/// An accumulator of per-trial results that can absorb the accumulator of a later block.
+pub trait Merge: Send {
+    /// Absorb `later`, whose trials all come after this one's.
+    fn merge(&mut self, later: Self);
+}
+
+impl<T: Merge> Merge for Vec<T> {
+    fn merge(&mut self, later: Self) {
+        assert_eq!(
+            self.len(),
+            later.len(),
+            "merging accumulators of different shapes"
+        );
+        for (a, b) in self.iter_mut().zip(later) {
+            a.merge(b);
+        }
+    }
+}
+
+/// The blocks `[k*BLOCK, (k+1)*BLOCK) ∩ trials` covering `trials`, in order.
+pub fn blocks(trials: Range<u64>) -> Vec<Range<u64>> {
+    let mut out = Vec::new();
+    let mut start = trials.start;
+    while start < trials.end {
+        let end = ((start / BLOCK + 1) * BLOCK).min(trials.end);
+        out.push(start..end);
+        start = end;
+    }
+    out
+}
+
+/// Runs the trials of `range` block by block and returns one accumulator per block, in order.
+///
+/// `init` creates a block's scratch space `S` (reused by the block's trials, so trials need not
+/// allocate) and its empty accumulator `A`; `trial(scratch, acc, i)` runs trial `i`.
+pub fn run_blocks<S, A, I, F>(range: Range<u64>, init: I, trial: F) -> Vec<A>
+where
+    A: Merge,
+    I: Fn() -> (S, A) + Sync,
+    F: Fn(&mut S, &mut A, u64) + Sync,
+{
+    blocks(range)
+        .into_par_iter()
+        .map(|block| {
+            let (mut scratch, mut acc) = init();
+            for i in block {
+                trial(&mut scratch, &mut acc, i);
+            }
+            acc
+        })
+        .collect()
+}
+
+/// Merges accumulators in order (`None` for an empty list).
+pub fn fold<A: Merge>(accs: Vec<A>) -> Option<A> {
+    let mut it = accs.into_iter();
+    let mut first = it.next()?;
+    for a in it {
+        first.merge(a);
+    }
+    Some(first)
+}
+
+/// Runs trials `0..n` and returns their merged accumulator (the empty one when `n = 0`).
+pub fn run_trials<S, A, I, F>(n: u64, init: I, trial: F) -> A
+where
+    A: Merge,
+    I: Fn() -> (S, A) + Sync,
+    F: Fn(&mut S, &mut A, u64) + Sync,
+{
+    match fold(run_blocks(0..n, &init, trial)) {
+        Some(acc) => acc,
+        None => init().1,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_cover_the_range_and_align() {
+        let b = blocks(100..700);
+        assert_eq!(b.first().unwrap().start, 100);
+        assert_eq!(b.last().unwrap().end, 700);
+        assert!(
+            b.windows(2)
+                .all(|w| w[0].end == w[1].start && w[1].start % BLOCK == 0)
+        );
+        assert!(blocks(5..5).is_empty());
+    }
+}

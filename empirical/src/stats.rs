@@ -1,0 +1,404 @@
+//! Estimates with confidence intervals.
+//!
+//! Accumulators are mergeable sufficient statistics ([`MeanAcc`], [`CountAcc`]); an
+//! [`Estimate`] is made from one at a stated confidence level and records `n`, the level,
+//! which sides the level applies to, the method and the run seed.
+//!
+//! With [`Sides::One`] the `lower` and `upper` limits are *each* a one-sided limit at the
+//! stated level (the pair is a two-sided interval at level `2c - 1`); this is what a verdict
+//! "measured <= bound" (or ">=") needs. With [`Sides::Two`], `[lower, upper]` covers the mean
+//! at the stated level.
+
+use crate::runner::Merge;
+use serde::{Deserialize, Serialize};
+use statrs::distribution::{Beta, ContinuousCDF, StudentsT};
+
+/// Errors in turning an accumulator into an estimate.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum StatsError {
+    #[error("confidence level {0} is out of range: expected a number in (0, 1)")]
+    Confidence(f64),
+    #[error("{method} needs at least {needed} trials, got {got}")]
+    TooFewTrials {
+        method: &'static str,
+        needed: u64,
+        got: u64,
+    },
+    #[error("{0} trial(s) produced a non-finite value (NaN or infinity); the simulation diverged")]
+    NonFinite(u64),
+    #[error(
+        "a value {value} lies outside the declared range [{lo}, {hi}] of an empirical-Bernstein estimate"
+    )]
+    OutOfRange { value: f64, lo: f64, hi: f64 },
+    #[error("{successes} successes out of {trials} trials is not a valid count")]
+    Count { successes: u64, trials: u64 },
+}
+
+/// Running mean and variance (Welford), with Chan et al.'s merge; also min, max and the
+/// number of non-finite values seen (which make any estimate an error).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MeanAcc {
+    pub n: u64,
+    pub mean: f64,
+    /// Sum of squared deviations from the mean.
+    pub m2: f64,
+    pub min: f64,
+    pub max: f64,
+    pub non_finite: u64,
+}
+
+impl Default for MeanAcc {
+    fn default() -> Self {
+        Self {
+            n: 0,
+            mean: 0.0,
+            m2: 0.0,
+            min: f64::INFINITY,
+            max: f64::NEG_INFINITY,
+            non_finite: 0,
+        }
+    }
+}
+
+impl MeanAcc {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn push(&mut self, x: f64) {
+        if !x.is_finite() {
+            self.non_finite += 1;
+            return;
+        }
+        self.n += 1;
+        let d = x - self.mean;
+        self.mean += d / self.n as f64;
+        self.m2 += d * (x - self.mean);
+        self.min = self.min.min(x);
+        self.max = self.max.max(x);
+    }
+
+    /// Unbiased sample variance (0 for fewer than two values).
+    pub fn variance(&self) -> f64 {
+        if self.n < 2 {
+            0.0
+        } else {
+            (self.m2 / (self.n - 1) as f64).max(0.0)
+        }
+    }
+
+    fn check(&self, method: &'static str, needed: u64) -> Result<(), StatsError> {
+        if self.non_finite > 0 {
+            return Err(StatsError::NonFinite(self.non_finite));
+        }
+        if self.n < needed {
+            return Err(StatsError::TooFewTrials {
+                method,
+                needed,
+                got: self.n,
+            });
+        }
+        Ok(())
+    }
+}
+
+impl Merge for MeanAcc {
+    fn merge(&mut self, later: Self) {
+        self.non_finite += later.non_finite;
+        if later.n == 0 {
+            return;
+        }
+        if self.n == 0 {
+            let nf = self.non_finite;
+            *self = later;
+            self.non_finite = nf;
+            return;
+        }
+        let n = self.n + later.n;
+        let d = later.mean - self.mean;
+        let (na, nb, nn) = (self.n as f64, later.n as f64, n as f64);
+        self.mean += d * nb / nn;
+        self.m2 += later.m2 + d * d * na * nb / nn;
+        self.n = n;
+        self.min = self.min.min(later.min);
+        self.max = self.max.max(later.max);
+    }
+}
+
+/// Successes out of trials, for proportions.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CountAcc {
+    pub successes: u64,
+    pub trials: u64,
+}
+
+impl CountAcc {
+    pub fn push(&mut self, success: bool) {
+        self.trials += 1;
+        self.successes += u64::from(success);
+    }
+}
+
+impl Merge for CountAcc {
+    fn merge(&mut self, later: Self) {
+        self.successes += later.successes;
+        self.trials += later.trials;
+    }
+}
+
+/// Which limits the confidence level applies to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Sides {
+    /// `lower` and `upper` are each one-sided limits at the level.
+    One,
+    /// `[lower, upper]` is a two-sided interval at the level.
+    Two,
+}
+
+/// How an estimate's interval was made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Method {
+    StudentT,
+    EmpiricalBernstein,
+    ClopperPearson,
+    /// Computed exactly (no sampling): `lower = mean = upper`.
+    Exact,
+}
+
+/// A point estimate with its interval, and everything needed to reproduce it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Estimate {
+    pub mean: f64,
+    pub lower: f64,
+    pub upper: f64,
+    pub n: u64,
+    pub confidence: f64,
+    pub sides: Sides,
+    pub method: Method,
+    pub seed: u64,
+}
+
+/// The per-side error probability for a level and sidedness.
+fn tail_probability(confidence: f64, sides: Sides) -> Result<f64, StatsError> {
+    if !(confidence > 0.0 && confidence < 1.0) {
+        return Err(StatsError::Confidence(confidence));
+    }
+    Ok(match sides {
+        Sides::One => 1.0 - confidence,
+        Sides::Two => (1.0 - confidence) / 2.0,
+    })
+}
+
+/// Student t interval for the mean: $\bar x\pm t_{n-1,1-a}\,s/\sqrt n$ with `a` the per-side
+/// error probability. Needs $n\ge2$.
+pub fn student_t(
+    acc: &MeanAcc,
+    confidence: f64,
+    sides: Sides,
+    seed: u64,
+) -> Result<Estimate, StatsError> {
+    let a = tail_probability(confidence, sides)?;
+    acc.check("a Student t interval", 2)?;
+    let dist =
+        StudentsT::new(0.0, 1.0, (acc.n - 1) as f64).expect("n >= 2 gives a valid t distribution");
+    let q = dist.inverse_cdf(1.0 - a);
+    let half = q * (acc.variance() / acc.n as f64).sqrt();
+    Ok(Estimate {
+        mean: acc.mean,
+        lower: acc.mean - half,
+        upper: acc.mean + half,
+        n: acc.n,
+        confidence,
+        sides,
+        method: Method::StudentT,
+        seed,
+    })
+}
+
+/// Empirical Bernstein interval (Maurer & Pontil 2009, Thm 4) for values in `[lo, hi]`,
+/// $R=hi-lo$, $V$ the unbiased sample variance, `a` the per-side error probability:
+/// $\mathbb E X\le\bar x+\sqrt{2V\ln(2/a)/n}+7R\ln(2/a)/(3(n-1))$, and symmetrically below.
+/// Valid for any $n\ge2$ without a normal approximation.
+pub fn empirical_bernstein(
+    acc: &MeanAcc,
+    lo: f64,
+    hi: f64,
+    confidence: f64,
+    sides: Sides,
+    seed: u64,
+) -> Result<Estimate, StatsError> {
+    let a = tail_probability(confidence, sides)?;
+    acc.check("an empirical Bernstein interval", 2)?;
+    for v in [acc.min, acc.max] {
+        if v < lo || v > hi {
+            return Err(StatsError::OutOfRange { value: v, lo, hi });
+        }
+    }
+    let n = acc.n as f64;
+    let l = (2.0 / a).ln();
+    let half = (2.0 * acc.variance() * l / n).sqrt() + 7.0 * (hi - lo) * l / (3.0 * (n - 1.0));
+    Ok(Estimate {
+        mean: acc.mean,
+        lower: (acc.mean - half).max(lo),
+        upper: (acc.mean + half).min(hi),
+        n: acc.n,
+        confidence,
+        sides,
+        method: Method::EmpiricalBernstein,
+        seed,
+    })
+}
+
+/// Clopper–Pearson (exact binomial) interval for a proportion: with `a` the per-side error
+/// probability, lower $=B^{-1}(a;k,n-k+1)$ (0 if $k=0$), upper $=B^{-1}(1-a;k+1,n-k)$ (1 if $k=n$).
+pub fn clopper_pearson(
+    count: CountAcc,
+    confidence: f64,
+    sides: Sides,
+    seed: u64,
+) -> Result<Estimate, StatsError> {
+    let a = tail_probability(confidence, sides)?;
+    let CountAcc {
+        successes: k,
+        trials: n,
+    } = count;
+    if n == 0 {
+        return Err(StatsError::TooFewTrials {
+            method: "a Clopper-Pearson interval",
+            needed: 1,
+            got: 0,
+        });
+    }
+    if k > n {
+        return Err(StatsError::Count {
+            successes: k,
+            trials: n,
+        });
+    }
+    let (kf, nf) = (k as f64, n as f64);
+    let lower = if k == 0 {
+        0.0
+    } else {
+        Beta::new(kf, nf - kf + 1.0)
+            .expect("positive shapes")
+            .inverse_cdf(a)
+    };
+    let upper = if k == n {
+        1.0
+    } else {
+        Beta::new(kf + 1.0, nf - kf)
+            .expect("positive shapes")
+            .inverse_cdf(1.0 - a)
+    };
+    Ok(Estimate {
+        mean: kf / nf,
+        lower,
+        upper,
+        n,
+        confidence,
+        sides,
+        method: Method::ClopperPearson,
+        seed,
+    })
+}
+
+/// An exactly computed value, presented as a degenerate estimate.
+pub fn exact(value: f64, seed: u64) -> Estimate {
+    Estimate {
+        mean: value,
+        lower: value,
+        upper: value,
+        n: 0,
+        confidence: 1.0,
+        sides: Sides::Two,
+        method: Method::Exact,
+        seed,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use approx::assert_relative_eq;
+
+    fn acc_of(xs: &[f64]) -> MeanAcc {
+        let mut a = MeanAcc::new();
+        xs.iter().for_each(|x| a.push(*x));
+        a
+    }
+
+    #[test]
+    fn student_t_reference() {
+        // x = 1..10: mean 5.5, s = 3.0276504, t_{9,0.975} = 2.2621572.
+        let xs: Vec<f64> = (1..=10).map(f64::from).collect();
+        let e = student_t(&acc_of(&xs), 0.95, Sides::Two, 1).unwrap();
+        assert_relative_eq!(
+            e.upper - e.mean,
+            2.2621572 * 3.0276504 / 10f64.sqrt(),
+            max_relative = 1e-6
+        );
+        let one = student_t(&acc_of(&xs), 0.95, Sides::One, 1).unwrap();
+        // t_{9,0.95} = 1.8331129
+        assert_relative_eq!(
+            one.upper - one.mean,
+            1.8331129 * 3.0276504 / 10f64.sqrt(),
+            max_relative = 1e-6
+        );
+    }
+
+    #[test]
+    fn clopper_pearson_reference() {
+        // k = 3, n = 10, two-sided 95%: [0.0667395, 0.6524529] (standard tables).
+        let e = clopper_pearson(
+            CountAcc {
+                successes: 3,
+                trials: 10,
+            },
+            0.95,
+            Sides::Two,
+            1,
+        )
+        .unwrap();
+        assert_relative_eq!(e.lower, 0.0667395, max_relative = 1e-5);
+        assert_relative_eq!(e.upper, 0.6524529, max_relative = 1e-5);
+        let zero = clopper_pearson(
+            CountAcc {
+                successes: 0,
+                trials: 10,
+            },
+            0.95,
+            Sides::One,
+            1,
+        )
+        .unwrap();
+        assert_eq!(zero.lower, 0.0);
+        // one-sided upper for k = 0: 1 - 0.05^(1/10)
+        assert_relative_eq!(zero.upper, 1.0 - 0.05f64.powf(0.1), max_relative = 1e-9);
+    }
+
+    #[test]
+    fn errors_are_reported() {
+        assert_eq!(
+            student_t(&acc_of(&[1.0]), 0.9, Sides::One, 0),
+            Err(StatsError::TooFewTrials {
+                method: "a Student t interval",
+                needed: 2,
+                got: 1
+            })
+        );
+        assert_eq!(
+            student_t(&acc_of(&[1.0, f64::NAN, 2.0]), 0.9, Sides::One, 0),
+            Err(StatsError::NonFinite(1))
+        );
+        assert_eq!(
+            student_t(&acc_of(&[1.0, 2.0]), 1.0, Sides::One, 0),
+            Err(StatsError::Confidence(1.0))
+        );
+        assert!(matches!(
+            empirical_bernstein(&acc_of(&[1.0, 2.0]), 0.0, 1.5, 0.9, Sides::One, 0),
+            Err(StatsError::OutOfRange { .. })
+        ));
+    }
+}
