@@ -51,9 +51,6 @@ pub struct Sgld<'a, P> {
     /// Steps producing $w_2,\dots,w_T$.
     pub steps: &'a [Step],
     pub beta0: f64,
-    /// Indices are drawn uniformly from `0..index_range` (the whole dataset when `None`).
-    /// A smaller range is the "wrong sampling" mutant.
-    pub index_range: Option<usize>,
 }
 
 /// Buffers for up to two chains, reused across trials so that steps allocate nothing.
@@ -74,10 +71,12 @@ impl Workspace {
     }
 }
 
+#[inline]
 fn fill_normal(rng: &mut TrialRng, out: &mut [f64]) {
     out.iter_mut().for_each(|v| *v = StandardNormal.sample(rng));
 }
 
+#[inline]
 fn contract_and_add(w: &mut [f64], c: f64, sigma: f64, noise: &[f64]) {
     for (wj, nj) in w.iter_mut().zip(noise) {
         *wj = c * *wj + sigma * nj;
@@ -90,8 +89,9 @@ impl<P: FinitePopulation> Sgld<'_, P> {
         self.steps.len() + 1
     }
 
+    #[inline]
     fn draw_index(&self, data_len: usize, rng: &mut TrialRng) -> usize {
-        rng.random_range(0..self.index_range.unwrap_or(data_len).min(data_len))
+        rng.random_range(0..data_len)
     }
 
     /// Runs one chain on `data`; `visit(t, w_t)` sees every iterate $t=1..T$.
@@ -164,6 +164,7 @@ impl<P: FinitePopulation> Sgld<'_, P> {
 }
 
 /// $\|a-b\|^2$.
+#[inline]
 pub fn squared_distance(a: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(b).map(|(x, y)| (x - y) * (x - y)).sum()
 }
@@ -183,7 +184,6 @@ mod tests {
             population: &pop,
             steps: &steps,
             beta0: 1.0,
-            index_range: None,
         };
         let mut data = vec![LinearPm1::PLUS; 5];
         let mut prime = data.clone();

@@ -31,13 +31,21 @@ pub trait FinitePopulation: Sync {
         data.iter().map(|&i| self.loss(w, i)).sum::<f64>() / data.len() as f64
     }
 
+    /// Draws one point $z\sim\mathcal D$ (its index).
+    fn draw_point<R: rand::Rng + ?Sized>(&self, rng: &mut R) -> usize
+    where
+        Self: Sized,
+    {
+        rng.random_range(0..self.size())
+    }
+
     /// Draws a dataset of `n` i.i.d. points from $\mathcal D$ into `out` (cleared first).
     fn draw_dataset<R: rand::Rng + ?Sized>(&self, n: usize, rng: &mut R, out: &mut Vec<usize>)
     where
         Self: Sized,
     {
         out.clear();
-        out.extend((0..n).map(|_| rng.random_range(0..self.size())));
+        out.extend((0..n).map(|_| self.draw_point(rng)));
     }
 }
 
@@ -66,9 +74,11 @@ impl FinitePopulation for LinearPm1 {
     fn size(&self) -> usize {
         2
     }
+    #[inline]
     fn loss(&self, w: &[f64], i: usize) -> f64 {
         self.g * Self::sign(i) * w[0]
     }
+    #[inline]
     fn gradient_step(&self, w: &mut [f64], i: usize, h: f64) {
         w[0] -= h * self.g * Self::sign(i);
     }
@@ -83,6 +93,7 @@ pub struct LogisticPool {
 }
 
 /// $\ln(1+e^u)$ without overflow.
+#[inline]
 fn softplus(u: f64) -> f64 {
     if u > 0.0 {
         u + (-u).exp().ln_1p()
@@ -115,6 +126,7 @@ impl LogisticPool {
     }
 
     /// Feature vector of point `i`.
+    #[inline]
     pub fn x(&self, i: usize) -> &[f64] {
         &self.xs[i * self.d..(i + 1) * self.d]
     }
@@ -124,6 +136,7 @@ impl LogisticPool {
         self.ys[i]
     }
 
+    #[inline]
     fn margin(&self, w: &[f64], i: usize) -> f64 {
         self.ys[i] * self.x(i).iter().zip(w).map(|(a, b)| a * b).sum::<f64>()
     }
@@ -141,9 +154,11 @@ impl FinitePopulation for LogisticPool {
     fn size(&self) -> usize {
         self.ys.len()
     }
+    #[inline]
     fn loss(&self, w: &[f64], i: usize) -> f64 {
         softplus(-self.margin(w, i))
     }
+    #[inline]
     fn gradient_step(&self, w: &mut [f64], i: usize, h: f64) {
         // grad = -y * sigmoid(-m) * x
         let m = self.margin(w, i);

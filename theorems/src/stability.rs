@@ -37,7 +37,10 @@ fn effective_weights(h: &[f64], c: &[f64]) -> Result<Vec<f64>, ParamError> {
             format!("{} values, one per gradient step", h.len()),
         ));
     }
-    step_sizes("h", h)?;
+    if !h.is_empty() {
+        // t = 1: no gradient step yet, every weight sum is 0.
+        step_sizes("h", h)?;
+    }
     if let Some((i, x)) = c.iter().enumerate().find(|(_, x)| !x.is_finite()) {
         return Err(ParamError::new(
             format!("c[{}]", i + 2),

@@ -1,0 +1,141 @@
+//! The claim registry. A claim is one statement of one paper (or one reading of it), with the
+//! parameter sets ("cases") it is checked on, the bound, the measured quantity and the
+//! relation that must hold. Mutants are parameters of [`Claim::measure`], never separate
+//! code paths through the harness.
+
+pub mod stability;
+
+use crate::params::Params;
+use crate::verdict::Relation;
+use dpclaims_empirical::stats::{CountAcc, MeanAcc};
+use dpclaims_theorems::ParamError;
+use serde::Serialize;
+
+/// A deliberate error that the harness must report as violated.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct Mutant {
+    pub name: &'static str,
+    pub description: &'static str,
+}
+
+/// What a claim is: its id, source and statement.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct ClaimInfo {
+    /// `<topic>.<result>`, e.g. `stability.lemma5`.
+    pub id: &'static str,
+    /// Source paper file and citation.
+    pub paper: &'static str,
+    /// Theorem / lemma / equation in the paper, with its status tag.
+    pub result: &'static str,
+    /// One-line statement.
+    pub statement: &'static str,
+    pub mutants: &'static [Mutant],
+}
+
+/// The sufficient statistics of a measured quantity; the harness turns them into an interval
+/// once it knows the per-outcome confidence level.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Statistic {
+    /// A mean, interval by Student t.
+    Mean(MeanAcc),
+    /// A mean of values known to lie in `[lo, hi]`, interval by empirical Bernstein.
+    BoundedMean { acc: MeanAcc, lo: f64, hi: f64 },
+    /// A proportion, interval by Clopper–Pearson.
+    Proportion(CountAcc),
+    /// A value computed exactly.
+    Exact(f64),
+}
+
+/// One measured quantity of one case, compared with its bound.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Measurement {
+    /// The case's parameters plus what distinguishes this measurement (e.g. the checkpoint `t`).
+    pub params: Params,
+    pub bound: f64,
+    pub relation: Relation,
+    pub statistic: Statistic,
+}
+
+/// What a case is run with.
+#[derive(Debug, Clone, Copy)]
+pub struct RunSpec<'a> {
+    pub seed: u64,
+    pub mutant: Option<&'a str>,
+}
+
+pub trait Claim: Sync {
+    fn info(&self) -> &'static ClaimInfo;
+    /// The default cases, each a full parameter set (including `trials` where it simulates).
+    fn cases(&self) -> Vec<Params>;
+    /// Computes the bound and runs the simulation of one case.
+    fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError>;
+}
+
+/// Every claim, in a stable order.
+pub fn registry() -> Vec<&'static dyn Claim> {
+    stability::claims()
+}
+
+/// Glob match with `*` (any run of characters) and `?` (one character).
+pub fn glob_match(pattern: &str, text: &str) -> bool {
+    let (p, t): (Vec<char>, Vec<char>) = (pattern.chars().collect(), text.chars().collect());
+    let (mut pi, mut ti) = (0, 0);
+    let (mut star, mut mark) = (None, 0);
+    while ti < t.len() {
+        if pi < p.len() && (p[pi] == '?' || p[pi] == t[ti]) {
+            pi += 1;
+            ti += 1;
+        } else if pi < p.len() && p[pi] == '*' {
+            star = Some(pi);
+            mark = ti;
+            pi += 1;
+        } else if let Some(s) = star {
+            pi = s + 1;
+            mark += 1;
+            ti = mark;
+        } else {
+            return false;
+        }
+    }
+    p[pi..].iter().all(|c| *c == '*')
+}
+
+/// The claims matching any of `patterns` (all claims when empty), in registry order. A pattern
+/// that matches nothing is an error.
+pub fn select(patterns: &[String]) -> Result<Vec<&'static dyn Claim>, crate::Error> {
+    let all = registry();
+    for p in patterns {
+        if !all.iter().any(|c| glob_match(p, c.info().id)) {
+            return Err(crate::Error::UnknownClaim(p.clone()));
+        }
+    }
+    Ok(all
+        .into_iter()
+        .filter(|c| patterns.is_empty() || patterns.iter().any(|p| glob_match(p, c.info().id)))
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn globs() {
+        assert!(glob_match("stability.*", "stability.lemma5"));
+        assert!(glob_match("stability.lemma5", "stability.lemma5"));
+        assert!(!glob_match("stability.lemma5", "stability.lemma5.derived"));
+        assert!(glob_match("*.lemma?", "stability.lemma5"));
+        assert!(!glob_match("multipass.*", "stability.lemma5"));
+        assert!(glob_match("*", ""));
+    }
+
+    #[test]
+    fn ids_are_unique_and_mutants_present() {
+        let all = registry();
+        let mut ids: Vec<_> = all.iter().map(|c| c.info().id).collect();
+        ids.sort();
+        ids.dedup();
+        assert_eq!(ids.len(), all.len());
+        assert!(all.iter().all(|c| !c.info().mutants.is_empty()));
+    }
+}

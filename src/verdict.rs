@@ -1,0 +1,177 @@
+//! Verdicts: how a measured quantity, with its confidence interval, is compared with a bound.
+//!
+//! Let $c$ be the per-outcome confidence level (the run's level $C$ split over its $k$
+//! outcomes by Bonferroni: $c = 1-(1-C)/k$), and $[L, U]$ the estimate's limits.
+//! - `at-most` (measured $\le$ bound): **respected** if $U\le$ bound, **violated** if
+//!   $L>$ bound, else **inconclusive**; $L$ and $U$ are one-sided limits at level $c$.
+//! - `at-least`: mirrored.
+//! - `reproduces` (the simulation must reproduce an exactly computed value $v$ within a
+//!   relative tolerance $\tau$): $[L,U]$ is two-sided at level $c$; **violated** if
+//!   $v\notin[L,U]$, **respected** if $[L,U]\subseteq[v-\tau|v|,v+\tau|v|]$ (an equivalence
+//!   test), else **inconclusive**.
+//!
+//! The probability that any verdict of a run is wrong is at most $1-C$ (when the intervals'
+//! nominal coverage holds).
+
+use dpclaims_empirical::stats::{Estimate, Sides};
+use serde::{Deserialize, Serialize, Serializer};
+
+use crate::params::Params;
+
+/// The relation the measured quantity must have to the bound.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum Relation {
+    AtMost,
+    AtLeast,
+    Reproduces { tolerance: f64 },
+}
+
+impl Relation {
+    /// The sidedness the estimate's interval needs.
+    pub fn sides(&self) -> Sides {
+        match self {
+            Relation::AtMost | Relation::AtLeast => Sides::One,
+            Relation::Reproduces { .. } => Sides::Two,
+        }
+    }
+
+    pub fn symbol(&self) -> &'static str {
+        match self {
+            Relation::AtMost => "<=",
+            Relation::AtLeast => ">=",
+            Relation::Reproduces { .. } => "==",
+        }
+    }
+
+    /// The verdict for an estimate against `bound`.
+    pub fn judge(&self, m: &Estimate, bound: f64) -> Verdict {
+        match *self {
+            Relation::AtMost if m.upper <= bound => Verdict::Respected,
+            Relation::AtMost if m.lower > bound => Verdict::Violated,
+            Relation::AtLeast if m.lower >= bound => Verdict::Respected,
+            Relation::AtLeast if m.upper < bound => Verdict::Violated,
+            Relation::Reproduces { tolerance } => {
+                if bound < m.lower || bound > m.upper {
+                    Verdict::Violated
+                } else if m.lower >= bound - tolerance * bound.abs()
+                    && m.upper <= bound + tolerance * bound.abs()
+                {
+                    Verdict::Respected
+                } else {
+                    Verdict::Inconclusive
+                }
+            }
+            _ => Verdict::Inconclusive,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    Respected,
+    Violated,
+    Inconclusive,
+}
+
+impl Verdict {
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Verdict::Respected => "respected",
+            Verdict::Violated => "violated",
+            Verdict::Inconclusive => "inconclusive",
+        }
+    }
+}
+
+/// Per-outcome level after splitting the run's level `family` over `k` outcomes.
+pub fn bonferroni(family: f64, k: usize) -> f64 {
+    1.0 - (1.0 - family) / k.max(1) as f64
+}
+
+/// JSON has no infinities: finite numbers stay numbers, others become `"inf"`, `"-inf"`, `"nan"`.
+pub fn serialize_f64<S: Serializer>(x: &f64, s: S) -> Result<S::Ok, S::Error> {
+    if x.is_finite() {
+        s.serialize_f64(*x)
+    } else if x.is_nan() {
+        s.serialize_str("nan")
+    } else if *x > 0.0 {
+        s.serialize_str("inf")
+    } else {
+        s.serialize_str("-inf")
+    }
+}
+
+/// The result of checking one case of one claim.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Outcome {
+    /// Claim id, e.g. `stability.lemma5`.
+    pub claim: String,
+    /// The case's parameters (after `--set`), including the checkpoint it reports.
+    pub params: Params,
+    #[serde(serialize_with = "serialize_f64")]
+    pub bound: f64,
+    pub measured: Estimate,
+    pub relation: Relation,
+    pub verdict: Verdict,
+    /// measured mean / bound.
+    #[serde(serialize_with = "serialize_f64")]
+    pub tightness: f64,
+    pub seed: u64,
+    /// The run's family-wise confidence level (split over the run's outcomes).
+    pub family_confidence: f64,
+    pub mutant: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dpclaims_empirical::stats::{Method, exact};
+
+    fn est(lower: f64, upper: f64) -> Estimate {
+        Estimate {
+            mean: (lower + upper) / 2.0,
+            lower,
+            upper,
+            n: 10,
+            confidence: 0.99,
+            sides: Sides::One,
+            method: Method::StudentT,
+            seed: 0,
+        }
+    }
+
+    #[test]
+    fn verdict_rules() {
+        assert_eq!(
+            Relation::AtMost.judge(&est(0.0, 1.0), 1.0),
+            Verdict::Respected
+        );
+        assert_eq!(
+            Relation::AtMost.judge(&est(0.5, 1.5), 1.0),
+            Verdict::Inconclusive
+        );
+        assert_eq!(
+            Relation::AtMost.judge(&est(1.1, 1.5), 1.0),
+            Verdict::Violated
+        );
+        assert_eq!(
+            Relation::AtLeast.judge(&est(1.1, 1.5), 1.0),
+            Verdict::Respected
+        );
+        assert_eq!(
+            Relation::AtLeast.judge(&est(0.0, 0.9), 1.0),
+            Verdict::Violated
+        );
+        let r = Relation::Reproduces { tolerance: 0.05 };
+        assert_eq!(r.judge(&est(0.98, 1.02), 1.0), Verdict::Respected);
+        assert_eq!(r.judge(&est(0.9, 1.02), 1.0), Verdict::Inconclusive);
+        assert_eq!(r.judge(&est(1.01, 1.02), 1.0), Verdict::Violated);
+        assert_eq!(
+            Relation::AtMost.judge(&exact(2.0, 0), f64::INFINITY),
+            Verdict::Respected
+        );
+        assert!((bonferroni(0.999, 10) - 0.9999).abs() < 1e-15);
+    }
+}

@@ -1,0 +1,99 @@
+//! Each claim, at its default size, must come out respected; each of its mutants violated.
+
+use dpclaims::claims::registry;
+use dpclaims::harness::{CheckOptions, check};
+use dpclaims::report::rounded;
+use dpclaims::verdict::{Outcome, Verdict};
+
+/// Trials per case for mutant runs: mutants are gross errors, a small run must catch them.
+const MUTANT_TRIALS: u64 = 2000;
+
+fn run(id: &str, mutant: Option<&str>, trials: Option<u64>) -> Vec<Outcome> {
+    let opts = CheckOptions {
+        patterns: vec![id.to_string()],
+        seed: crate::SEED,
+        mutant: mutant.map(str::to_string),
+        trials,
+        ..CheckOptions::default()
+    };
+    check(&opts).unwrap_or_else(|e| panic!("{id}: {e}"))
+}
+
+fn snapshot(name: &str, outcomes: &[Outcome]) {
+    let value = rounded(serde_json::to_value(outcomes).expect("outcomes serialize"));
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(concat!(env!("CARGO_MANIFEST_DIR"), "/snapshots"));
+    settings.set_prepend_module_to_snapshot(false);
+    settings.bind(|| insta::assert_json_snapshot!(name.to_string(), value));
+}
+
+/// Runs claim `id` at default size, asserts every outcome respected and records them.
+fn assert_respected(id: &str) {
+    let outcomes = run(id, None, None);
+    assert!(!outcomes.is_empty());
+    for o in &outcomes {
+        assert!(
+            o.bound.is_finite() && o.measured.lower.is_finite() && o.measured.upper.is_finite(),
+            "{o:?}"
+        );
+        assert_eq!(
+            o.verdict,
+            Verdict::Respected,
+            "{id} not respected: {}",
+            dpclaims::report::json_line(o)
+        );
+    }
+    snapshot(id, &outcomes);
+}
+
+/// Every mutant of claim `id` must be reported violated somewhere.
+fn assert_mutants_violated(id: &str) {
+    let claim = registry()
+        .into_iter()
+        .find(|c| c.info().id == id)
+        .expect("claim exists");
+    for m in claim.info().mutants {
+        let outcomes = run(id, Some(m.name), Some(MUTANT_TRIALS));
+        assert!(
+            outcomes.iter().any(|o| o.verdict == Verdict::Violated),
+            "mutant {} of {id} was not caught: {:?}",
+            m.name,
+            outcomes.iter().map(|o| o.verdict).collect::<Vec<_>>()
+        );
+        assert!(outcomes.iter().all(|o| o.mutant.as_deref() == Some(m.name)));
+    }
+}
+
+macro_rules! claim_tests {
+    ($($name:ident => $id:literal),* $(,)?) => {
+        $(
+            mod $name {
+                #[test]
+                fn respected() {
+                    super::assert_respected($id);
+                }
+                #[test]
+                fn mutants_violated() {
+                    super::assert_mutants_violated($id);
+                }
+            }
+        )*
+
+        /// Every registered claim has a test here.
+        #[test]
+        fn every_claim_is_tested() {
+            let tested = [$($id),*];
+            for c in registry() {
+                assert!(tested.contains(&c.info().id), "claim {} has no test", c.info().id);
+            }
+        }
+    };
+}
+
+claim_tests! {
+    stability_lemma5 => "stability.lemma5",
+    stability_lemma5_derived => "stability.lemma5.derived",
+    stability_lemma5_cond => "stability.lemma5.cond",
+    stability_prop2 => "stability.prop2",
+    stability_prop2_lin => "stability.prop2.lin",
+}
