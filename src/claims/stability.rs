@@ -302,10 +302,29 @@ impl Setup {
         })
     }
 
-    fn params_at(&self, case: &Params, t: usize) -> Params {
-        let mut p = case.clone();
-        p.set("t", t.into());
-        p
+    /// One measurement per checkpoint `t`: the simulation's accumulator there, against
+    /// `bound(t)`.
+    fn measurements(
+        &self,
+        case: &Params,
+        accs: Vec<MeanAcc>,
+        relation: Relation,
+        bound: impl Fn(usize) -> Result<f64, ParamError>,
+    ) -> Result<Vec<Measurement>, ParamError> {
+        self.checkpoints
+            .iter()
+            .zip(accs)
+            .map(|(&t, acc)| {
+                let mut params = case.clone();
+                params.set("t", t.into());
+                Ok(Measurement {
+                    params,
+                    bound: bound(t)?,
+                    relation,
+                    statistic: Statistic::Mean(acc),
+                })
+            })
+            .collect()
     }
 }
 
@@ -527,26 +546,15 @@ impl Claim for Lemma5 {
             Perturbation::from_mutant(run.mutant),
             stream(id, case, run.seed),
         );
-        setup
-            .checkpoints
-            .iter()
-            .zip(accs)
-            .map(|(&t, acc)| {
-                let eta = &setup.schedule.eta[..t];
-                let bound = if run.mutant == Some(BOUND_WITHOUT_T_TERM.name) {
-                    4.0 * setup.g * setup.g / setup.n as f64
-                        * eta.iter().map(|e| e * e).sum::<f64>()
-                } else {
-                    bounds::lemma5_bound(setup.g, setup.n, eta)?
-                };
-                Ok(Measurement {
-                    params: setup.params_at(case, t),
-                    bound,
-                    relation: Relation::AtMost,
-                    statistic: Statistic::Mean(acc),
-                })
-            })
-            .collect()
+        setup.measurements(case, accs, Relation::AtMost, |t| {
+            let eta = &setup.schedule.eta[..t];
+            if run.mutant == Some(BOUND_WITHOUT_T_TERM.name) {
+                Ok(4.0 * setup.g * setup.g / setup.n as f64
+                    * eta.iter().map(|e| e * e).sum::<f64>())
+            } else {
+                bounds::lemma5_bound(setup.g, setup.n, eta)
+            }
+        })
     }
 }
 
@@ -598,26 +606,16 @@ impl Claim for Lemma5Derived {
             stream(id, case, run.seed),
         );
         let h = setup.schedule.gradient_steps(&setup.index);
-        setup
-            .checkpoints
-            .iter()
-            .zip(accs)
-            .map(|(&t, acc)| {
-                let (h, c) = (&h[..t - 1], &setup.schedule.c[..t - 1]);
-                let mut bound = bounds::lemma5_derived_bound(setup.g, setup.n, h, c)?;
-                if run.mutant == Some(BOUND_WITHOUT_MEAN_TERM.name) {
-                    let mean_term = bounds::prop2_lin_gap(setup.g, setup.n, h, c)
-                        .map(|gap| 4.0 * gap * gap / (setup.g * setup.g))?;
-                    bound -= mean_term;
-                }
-                Ok(Measurement {
-                    params: setup.params_at(case, t),
-                    bound,
-                    relation,
-                    statistic: Statistic::Mean(acc),
-                })
-            })
-            .collect()
+        setup.measurements(case, accs, relation, |t| {
+            let (h, c) = (&h[..t - 1], &setup.schedule.c[..t - 1]);
+            let bound = bounds::lemma5_derived_bound(setup.g, setup.n, h, c)?;
+            if run.mutant == Some(BOUND_WITHOUT_MEAN_TERM.name) {
+                // 4G^2 (sum a_s / n)^2 = 4 gap^2 / G^2 with gap = (G^2/n) sum a_s.
+                let gap = bounds::prop2_lin_gap(setup.g, setup.n, h, c)?;
+                return Ok(bound - 4.0 * gap * gap / (setup.g * setup.g));
+            }
+            Ok(bound)
+        })
     }
 }
 
@@ -705,24 +703,14 @@ impl Claim for Prop2 {
             Perturbation::from_mutant(run.mutant),
             stream(id, case, run.seed),
         );
-        setup
-            .checkpoints
-            .iter()
-            .zip(accs)
-            .map(|(&t, acc)| {
-                let eta = &setup.schedule.eta[..t];
-                let mut bound = bounds::prop2_bound(setup.g, setup.n, eta)?;
-                if run.mutant == Some(BOUND_G_NOT_SQUARED.name) {
-                    bound /= setup.g;
-                }
-                Ok(Measurement {
-                    params: setup.params_at(case, t),
-                    bound,
-                    relation: Relation::AtMost,
-                    statistic: Statistic::Mean(acc),
-                })
+        setup.measurements(case, accs, Relation::AtMost, |t| {
+            let bound = bounds::prop2_bound(setup.g, setup.n, &setup.schedule.eta[..t])?;
+            Ok(if run.mutant == Some(BOUND_G_NOT_SQUARED.name) {
+                bound / setup.g
+            } else {
+                bound
             })
-            .collect()
+        })
     }
 }
 
@@ -768,25 +756,9 @@ impl Claim for Prop2Lin {
             stream(id, case, run.seed),
         );
         let h = setup.schedule.gradient_steps(&setup.index);
-        setup
-            .checkpoints
-            .iter()
-            .zip(accs)
-            .map(|(&t, acc)| {
-                let bound = bounds::prop2_lin_gap(
-                    setup.g,
-                    setup.n,
-                    &h[..t - 1],
-                    &setup.schedule.c[..t - 1],
-                )?;
-                Ok(Measurement {
-                    params: setup.params_at(case, t),
-                    bound,
-                    relation,
-                    statistic: Statistic::Mean(acc),
-                })
-            })
-            .collect()
+        setup.measurements(case, accs, relation, |t| {
+            bounds::prop2_lin_gap(setup.g, setup.n, &h[..t - 1], &setup.schedule.c[..t - 1])
+        })
     }
 }
 

@@ -105,6 +105,22 @@ impl Theorem2Schedule {
     }
 }
 
+/// The reference schedule of THEOREMS.md: n = 200, delta = 1e-3, epsilon = 200^(-1/4),
+/// alpha = 2, eta0 = G = 1, T = floor(n^alpha epsilon^2) = 2828.
+#[cfg(test)]
+pub(crate) fn reference_n200() -> Theorem2Schedule {
+    Theorem2Schedule::from_privacy(
+        200,
+        1e-3,
+        200f64.powf(-0.25),
+        2.0,
+        1.0,
+        1.0,
+        HorizonRounding::Floor,
+    )
+    .expect("valid reference parameters")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -113,16 +129,7 @@ mod tests {
     /// THEOREMS.md multipass reference values (n = 200, epsilon = 200^(-1/4), alpha = 2).
     #[test]
     fn reference_schedule() {
-        let s = Theorem2Schedule::from_privacy(
-            200,
-            1e-3,
-            200f64.powf(-0.25),
-            2.0,
-            1.0,
-            1.0,
-            HorizonRounding::Floor,
-        )
-        .unwrap();
+        let s = reference_n200();
         assert_eq!(s.horizon, 2828);
         assert_relative_eq!(s.beta0, 0.07072136, max_relative = 1e-6);
         assert_relative_eq!(s.eta(1), 0.05916120, max_relative = 1e-6);

@@ -158,18 +158,7 @@ mod tests {
     /// THEOREMS.md, stability reference values: P-lin on Theorem 2's schedule (idx-A).
     #[test]
     fn plin_theorem2_schedule_reference_values() {
-        use crate::multipass::{HorizonRounding, Theorem2Schedule};
-        let s = Theorem2Schedule::from_privacy(
-            200,
-            1e-3,
-            200f64.powf(-0.25),
-            2.0,
-            1.0,
-            1.0,
-            HorizonRounding::Floor,
-        )
-        .unwrap();
-        let eta = s.etas();
+        let eta = crate::multipass::reference_n200().etas();
         for (t, exact, rhs, gap) in [
             (10, 1.66271e-5, 1.43806e-4, 4.20546e-4),
             (100, 2.10148e-5, 2.69796e-4, 1.31972e-3),
