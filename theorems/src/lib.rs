@@ -9,6 +9,8 @@
 
 pub mod error;
 pub mod multipass;
+pub mod numerics;
+pub mod privacy;
 pub mod stability;
 
 pub use error::ParamError;

@@ -1,0 +1,90 @@
+//! Privacy accountants for DP-SGD, used as certified references (ACCOUNTING.md).
+//!
+//! DP-SGD is the $T$-fold composition of the subsampled Gaussian mechanism with noise
+//! multiplier $\sigma$ (noise std / clipping norm $C$) and sampling rate $q$. Every result
+//! carries its neighbouring relation and sampling scheme:
+//! - [`gaussian`]: the exact privacy profile of the Gaussian mechanism (Balle & Wang 2018).
+//! - [`rdp`]: Rényi DP of the Poisson-subsampled Gaussian (Mironov, Talwar & Zhang 2019) and
+//!   its conversions to $(\epsilon,\delta)$ (Mironov 2017; Canonne, Kamath & Steinke 2020).
+//! - [`pld`]: privacy-loss-distribution accounting with pessimistic (upper) and optimistic
+//!   (lower) discretisations, composed by FFT.
+//! - [`composition`]: advanced composition and amplification by subsampling for
+//!   $(\epsilon,\delta)$ mechanisms.
+
+pub mod composition;
+pub mod gaussian;
+pub mod pld;
+pub mod rdp;
+
+use crate::error::{ParamError, at_least, positive};
+use serde::{Deserialize, Serialize};
+
+/// Which datasets are neighbours.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Neighbouring {
+    /// One record present in one dataset and absent in the other (sensitivity $C$).
+    AddRemove,
+    /// One record's value changed (sensitivity $2C$ under clipping).
+    ReplaceOne,
+}
+
+/// How each step's batch is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Sampling {
+    /// Each record independently with probability $q$.
+    Poisson,
+    /// A fixed-size batch of $qn$ records without replacement.
+    WithoutReplacement,
+    /// Every record every step ($q=1$).
+    None,
+}
+
+/// A DP-SGD run as an accountant sees it: $T$ steps of the subsampled Gaussian mechanism.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct DpSgd {
+    /// Sampling rate $q\in(0,1]$ (1 when `sampling` is `None`).
+    pub q: f64,
+    /// Noise multiplier $\sigma>0$.
+    pub sigma: f64,
+    /// Number of steps $T\ge1$.
+    pub steps: u64,
+    pub sampling: Sampling,
+    pub neighbouring: Neighbouring,
+}
+
+impl DpSgd {
+    pub fn new(
+        q: f64,
+        sigma: f64,
+        steps: u64,
+        sampling: Sampling,
+        neighbouring: Neighbouring,
+    ) -> Result<Self, ParamError> {
+        if !(q > 0.0 && q <= 1.0) {
+            return Err(ParamError::new("q", q, "a sampling rate in (0, 1]"));
+        }
+        if sampling == Sampling::None && q != 1.0 {
+            return Err(ParamError::new("q", q, "1 when sampling is none"));
+        }
+        positive("sigma", sigma)?;
+        at_least("steps", steps, 1)?;
+        Ok(Self {
+            q,
+            sigma,
+            steps,
+            sampling,
+            neighbouring,
+        })
+    }
+}
+
+/// `delta` in $(0,1)$.
+pub(crate) fn check_delta(delta: f64) -> Result<f64, ParamError> {
+    if delta > 0.0 && delta < 1.0 {
+        Ok(delta)
+    } else {
+        Err(ParamError::new("delta", delta, "a number in (0, 1)"))
+    }
+}
