@@ -9,6 +9,7 @@
 //! bound and simulation ([`claims::Claim::measure`]) → interval and verdict
 //! ([`harness::check`]) → [`verdict::Outcome`] → table or JSON ([`report`]).
 
+pub mod accounting;
 pub mod claims;
 pub mod harness;
 pub mod params;
@@ -45,4 +46,6 @@ pub enum Error {
     Confidence(f64),
     #[error("--trials {0} is out of range: expected an integer >= 2")]
     Trials(u64),
+    #[error("{0}")]
+    Accountant(#[from] ParamError),
 }

@@ -1,7 +1,10 @@
 //! The `dpclaims` command line.
 
 use clap::{Parser, Subcommand};
+use dpclaims::accounting::{self, Accountant, Query};
 use dpclaims::harness::{self, CheckOptions};
+use dpclaims_theorems::privacy::pld::PldOptions;
+use dpclaims_theorems::privacy::{DpSgd, Neighbouring, Sampling};
 use dpclaims::verdict::Verdict;
 use dpclaims::{claims, params, report};
 use std::io::{IsTerminal, Write};
@@ -51,6 +54,103 @@ enum Command {
         #[arg(long)]
         quiet: bool,
     },
+    /// ε of a DP-SGD run at a given δ, from the reference accountants.
+    Epsilon {
+        #[command(flatten)]
+        run: RunArgs,
+        /// Target δ.
+        #[arg(long)]
+        delta: f64,
+    },
+    /// δ of a DP-SGD run at a given ε, from the reference accountants.
+    Delta {
+        #[command(flatten)]
+        run: RunArgs,
+        /// Target ε.
+        #[arg(long)]
+        epsilon: f64,
+    },
+}
+
+/// A DP-SGD run as the accountants see it.
+#[derive(clap::Args)]
+struct RunArgs {
+    /// Which accountant(s).
+    #[arg(long, value_enum, default_value = "all")]
+    accountant: AccountantArg,
+    /// How batches are drawn.
+    #[arg(long, value_enum, default_value = "poisson")]
+    sampling: SamplingArg,
+    /// Sampling rate (batch / dataset size); 1 with `--sampling none`.
+    #[arg(long)]
+    q: f64,
+    /// Noise multiplier (noise std / clipping norm).
+    #[arg(long)]
+    sigma: f64,
+    /// Number of steps.
+    #[arg(long)]
+    steps: u64,
+    /// Neighbouring relation.
+    #[arg(long, value_enum, default_value = "add-remove")]
+    relation: RelationArg,
+    /// PLD grid spacing of the privacy loss.
+    #[arg(long, default_value_t = 1e-4)]
+    interval: f64,
+    /// One JSON object per accountant.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum AccountantArg {
+    Rdp,
+    RdpMironov,
+    Pld,
+    All,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum SamplingArg {
+    Poisson,
+    Wor,
+    None,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum RelationArg {
+    AddRemove,
+    ReplaceOne,
+}
+
+fn accountants(run: RunArgs, query: Query) -> Result<ExitCode, dpclaims::Error> {
+    let sampling = match run.sampling {
+        SamplingArg::Poisson => Sampling::Poisson,
+        SamplingArg::Wor => Sampling::WithoutReplacement,
+        SamplingArg::None => Sampling::None,
+    };
+    let relation = match run.relation {
+        RelationArg::AddRemove => Neighbouring::AddRemove,
+        RelationArg::ReplaceOne => Neighbouring::ReplaceOne,
+    };
+    let mech = DpSgd::new(run.q, run.sigma, run.steps, sampling, relation)?;
+    let which: Vec<Accountant> = match run.accountant {
+        AccountantArg::Rdp => vec![Accountant::Rdp],
+        AccountantArg::RdpMironov => vec![Accountant::RdpMironov],
+        AccountantArg::Pld => vec![Accountant::Pld],
+        AccountantArg::All => Accountant::ALL.to_vec(),
+    };
+    let opts = PldOptions { interval: run.interval, ..PldOptions::default() };
+    let answers = which.iter().map(|a| accounting::run(*a, &mech, query, &opts)).collect::<Result<Vec<_>, _>>()?;
+    let mut out = std::io::stdout().lock();
+    for a in &answers {
+        let text = if run.json { serde_json::to_string(a).expect("answers serialize") } else { accounting::line(a) };
+        let _ = writeln!(out, "{text}");
+    }
+    if answers.iter().all(|a| a.error.is_some()) {
+        eprintln!("error: no selected accountant covers this run");
+        return Ok(ExitCode::from(2));
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn run(cli: Cli) -> Result<ExitCode, dpclaims::Error> {
@@ -109,6 +209,8 @@ fn run(cli: Cli) -> Result<ExitCode, dpclaims::Error> {
                 ExitCode::SUCCESS
             })
         }
+        Command::Epsilon { run, delta } => accountants(run, Query::Epsilon { delta }),
+        Command::Delta { run, epsilon } => accountants(run, Query::Delta { epsilon }),
     }
 }
 

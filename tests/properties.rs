@@ -102,3 +102,62 @@ fn merging_an_empty_accumulator_is_the_identity() {
     e.merge(before.clone());
     assert_eq!(e, before);
 }
+
+mod accountants {
+    use dpclaims_theorems::privacy::pld::{self, PldOptions};
+    use dpclaims_theorems::privacy::rdp::{self, Conversion};
+    use dpclaims_theorems::privacy::{gaussian, DpSgd, Neighbouring, Sampling};
+    use proptest::prelude::*;
+
+    fn mech(q: f64, sigma: f64, steps: u64) -> DpSgd {
+        DpSgd::new(q, sigma, steps, Sampling::Poisson, Neighbouring::AddRemove).unwrap()
+    }
+
+    fn rdp_eps(q: f64, sigma: f64, steps: u64) -> f64 {
+        rdp::dp_sgd_epsilon(&mech(q, sigma, steps), 1e-5, Conversion::Improved).unwrap().value
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// RDP epsilon is non-decreasing in T and q and non-increasing in sigma.
+        #[test]
+        fn rdp_epsilon_is_monotone(lq in -3.0f64..-1.0, sigma in 0.6f64..4.0, lt in 1.0f64..4.0, f in 1.0f64..2.0) {
+            let (q, steps) = (10f64.powf(lq), 10f64.powf(lt) as u64);
+            let e = rdp_eps(q, sigma, steps);
+            // The order optimisation is a numerical minimum: allow 1e-9 relative slack.
+            let tol = 1e-9 * e.max(1.0);
+            prop_assert!(rdp_eps(q, sigma, (steps as f64 * f) as u64 + 1) >= e - tol);
+            prop_assert!(rdp_eps((q * f).min(1.0), sigma, steps) >= e - tol);
+            prop_assert!(rdp_eps(q, sigma * f, steps) <= e + tol);
+        }
+
+        /// The Gaussian profile is decreasing in epsilon and epsilon(delta) inverts it.
+        #[test]
+        fn gaussian_profile_inverts(mu in 0.05f64..10.0, ld in -12.0f64..-1.0) {
+            let delta = 10f64.powf(ld);
+            let eps = gaussian::epsilon(mu, delta).unwrap();
+            if eps > 0.0 {
+                let back = gaussian::delta(mu, eps).unwrap();
+                prop_assert!((back - delta).abs() <= 1e-9 * delta, "{back} vs {delta}");
+            }
+            prop_assert!(gaussian::delta(mu, eps + 0.1).unwrap() <= delta);
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(12))]
+
+        /// PLD: optimistic <= pessimistic, RDP >= optimistic, pessimistic monotone in T.
+        #[test]
+        fn pld_bracket_is_ordered(lq in -2.5f64..-1.0, sigma in 0.7f64..3.0, lt in 1.0f64..3.0) {
+            let (q, steps) = (10f64.powf(lq), 10f64.powf(lt) as u64);
+            let opts = PldOptions::default();
+            let b = pld::dp_sgd_epsilon(&mech(q, sigma, steps), 1e-5, &opts).unwrap();
+            prop_assert!(b.optimistic <= b.pessimistic + 1e-12, "{b:?}");
+            prop_assert!(rdp_eps(q, sigma, steps) >= b.optimistic, "{b:?}");
+            let longer = pld::dp_sgd_epsilon(&mech(q, sigma, 2 * steps), 1e-5, &opts).unwrap();
+            prop_assert!(longer.pessimistic >= b.pessimistic - 1e-9, "{longer:?} vs {b:?}");
+        }
+    }
+}

@@ -1,0 +1,150 @@
+//! `dpclaims epsilon` / `dpclaims delta`: the reference accountants on one DP-SGD run.
+
+use dpclaims_theorems::privacy::pld::{self, PldOptions};
+use dpclaims_theorems::privacy::rdp::{self, Conversion};
+use dpclaims_theorems::privacy::{DpSgd, Neighbouring, Sampling};
+use dpclaims_theorems::ParamError;
+use serde::Serialize;
+use std::time::Instant;
+
+/// The accountants `epsilon` and `delta` can run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Accountant {
+    /// RDP with the improved conversion (Canonne–Kamath–Steinke 2020).
+    Rdp,
+    /// RDP with Mironov's 2017 conversion (the one seed 000 uses).
+    RdpMironov,
+    /// PLD: [optimistic, pessimistic] bracket; the pessimistic value is the certified one.
+    Pld,
+}
+
+impl Accountant {
+    pub const ALL: [Accountant; 3] = [Accountant::Rdp, Accountant::RdpMironov, Accountant::Pld];
+}
+
+/// Which quantity is asked for.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Query {
+    /// ε at this δ.
+    Epsilon { delta: f64 },
+    /// δ at this ε.
+    Delta { epsilon: f64 },
+}
+
+/// One accountant's answer.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Answer {
+    pub accountant: Accountant,
+    /// ε (for `epsilon`) or δ (for `delta`): an upper bound.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub epsilon: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub delta: Option<f64>,
+    /// [optimistic, pessimistic] (PLD).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bracket: Option<[f64; 2]>,
+    /// Optimal Rényi order (RDP).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub alpha: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub conversion: Option<Conversion>,
+    /// PLD grid spacing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub interval: Option<f64>,
+    pub seconds: f64,
+    /// Why this accountant does not apply to the run (the other fields are then empty).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    pub q: f64,
+    pub sigma: f64,
+    pub steps: u64,
+    pub sampling: Sampling,
+    pub relation: Neighbouring,
+}
+
+fn answer(acc: Accountant, mech: &DpSgd) -> Answer {
+    Answer {
+        accountant: acc,
+        epsilon: None,
+        delta: None,
+        bracket: None,
+        alpha: None,
+        conversion: None,
+        interval: None,
+        seconds: 0.0,
+        error: None,
+        q: mech.q,
+        sigma: mech.sigma,
+        steps: mech.steps,
+        sampling: mech.sampling,
+        relation: mech.neighbouring,
+    }
+}
+
+/// Runs one accountant. Input errors (δ out of range, ...) are `Err`; an accountant that does
+/// not cover the run's sampling/relation gives an `Answer` with `error` set.
+pub fn run(acc: Accountant, mech: &DpSgd, query: Query, opts: &PldOptions) -> Result<Answer, ParamError> {
+    let start = Instant::now();
+    let mut a = answer(acc, mech);
+    let result: Result<(), ParamError> = (|| {
+        match acc {
+            Accountant::Rdp | Accountant::RdpMironov => {
+                let conversion = if acc == Accountant::Rdp { Conversion::Improved } else { Conversion::Mironov };
+                rdp::per_step(mech, 2.0)?; // applicability
+                let r = match query {
+                    Query::Epsilon { delta } => rdp::dp_sgd_epsilon(mech, delta, conversion)?,
+                    Query::Delta { epsilon } => rdp::dp_sgd_delta(mech, epsilon, conversion)?,
+                };
+                match query {
+                    Query::Epsilon { .. } => a.epsilon = Some(r.value),
+                    Query::Delta { .. } => a.delta = Some(r.value),
+                }
+                a.alpha = Some(r.alpha);
+                a.conversion = Some(conversion);
+            }
+            Accountant::Pld => {
+                pld::pairs(mech)?;
+                let b = match query {
+                    Query::Epsilon { delta } => pld::dp_sgd_epsilon(mech, delta, opts)?,
+                    Query::Delta { epsilon } => pld::dp_sgd_delta(mech, epsilon, opts)?,
+                };
+                match query {
+                    Query::Epsilon { .. } => a.epsilon = Some(b.pessimistic),
+                    Query::Delta { .. } => a.delta = Some(b.pessimistic),
+                }
+                a.bracket = Some([b.optimistic, b.pessimistic]);
+                a.interval = Some(opts.interval);
+            }
+        }
+        Ok(())
+    })();
+    if let Err(e) = result {
+        // Applicability errors name `sampling` or `relation`; anything else is bad input.
+        if e.name == "sampling" || e.name == "relation" {
+            a.error = Some(e.to_string());
+        } else {
+            return Err(e);
+        }
+    }
+    a.seconds = start.elapsed().as_secs_f64();
+    Ok(a)
+}
+
+/// A human-readable line for an answer.
+pub fn line(a: &Answer) -> String {
+    let name = serde_json::to_value(a.accountant).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
+    if let Some(e) = &a.error {
+        return format!("{name:<12} not applicable: {e}");
+    }
+    let (label, v) = if let Some(e) = a.epsilon { ("epsilon", e) } else { ("delta", a.delta.unwrap_or(f64::NAN)) };
+    let mut s = format!("{name:<12} {label} = {v:.6}");
+    if let Some(alpha) = a.alpha {
+        s.push_str(&format!("  (order {alpha:.4})"));
+    }
+    if let Some([lo, hi]) = a.bracket {
+        s.push_str(&format!("  bracket [{lo:.6}, {hi:.6}] at interval {}", a.interval.unwrap_or(f64::NAN)));
+    }
+    s.push_str(&format!("  {:.3} s", a.seconds));
+    s
+}
