@@ -1,9 +1,9 @@
 //! `dpclaims epsilon` / `dpclaims delta`: the reference accountants on one DP-SGD run.
 
+use dpclaims_theorems::ParamError;
 use dpclaims_theorems::privacy::pld::{self, PldOptions};
 use dpclaims_theorems::privacy::rdp::{self, Conversion};
 use dpclaims_theorems::privacy::{DpSgd, Neighbouring, Sampling};
-use dpclaims_theorems::ParamError;
 use serde::Serialize;
 use std::time::Instant;
 
@@ -84,13 +84,22 @@ fn answer(acc: Accountant, mech: &DpSgd) -> Answer {
 
 /// Runs one accountant. Input errors (δ out of range, ...) are `Err`; an accountant that does
 /// not cover the run's sampling/relation gives an `Answer` with `error` set.
-pub fn run(acc: Accountant, mech: &DpSgd, query: Query, opts: &PldOptions) -> Result<Answer, ParamError> {
+pub fn run(
+    acc: Accountant,
+    mech: &DpSgd,
+    query: Query,
+    opts: &PldOptions,
+) -> Result<Answer, ParamError> {
     let start = Instant::now();
     let mut a = answer(acc, mech);
     let result: Result<(), ParamError> = (|| {
         match acc {
             Accountant::Rdp | Accountant::RdpMironov => {
-                let conversion = if acc == Accountant::Rdp { Conversion::Improved } else { Conversion::Mironov };
+                let conversion = if acc == Accountant::Rdp {
+                    Conversion::Improved
+                } else {
+                    Conversion::Mironov
+                };
                 rdp::per_step(mech, 2.0)?; // applicability
                 let r = match query {
                     Query::Epsilon { delta } => rdp::dp_sgd_epsilon(mech, delta, conversion)?,
@@ -133,17 +142,27 @@ pub fn run(acc: Accountant, mech: &DpSgd, query: Query, opts: &PldOptions) -> Re
 
 /// A human-readable line for an answer.
 pub fn line(a: &Answer) -> String {
-    let name = serde_json::to_value(a.accountant).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
+    let name = serde_json::to_value(a.accountant)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default();
     if let Some(e) = &a.error {
         return format!("{name:<12} not applicable: {e}");
     }
-    let (label, v) = if let Some(e) = a.epsilon { ("epsilon", e) } else { ("delta", a.delta.unwrap_or(f64::NAN)) };
+    let (label, v) = if let Some(e) = a.epsilon {
+        ("epsilon", e)
+    } else {
+        ("delta", a.delta.unwrap_or(f64::NAN))
+    };
     let mut s = format!("{name:<12} {label} = {v:.6}");
     if let Some(alpha) = a.alpha {
         s.push_str(&format!("  (order {alpha:.4})"));
     }
     if let Some([lo, hi]) = a.bracket {
-        s.push_str(&format!("  bracket [{lo:.6}, {hi:.6}] at interval {}", a.interval.unwrap_or(f64::NAN)));
+        s.push_str(&format!(
+            "  bracket [{lo:.6}, {hi:.6}] at interval {}",
+            a.interval.unwrap_or(f64::NAN)
+        ));
     }
     s.push_str(&format!("  {:.3} s", a.seconds));
     s

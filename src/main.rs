@@ -3,10 +3,10 @@
 use clap::{Parser, Subcommand};
 use dpclaims::accounting::{self, Accountant, Query};
 use dpclaims::harness::{self, CheckOptions};
-use dpclaims_theorems::privacy::pld::PldOptions;
-use dpclaims_theorems::privacy::{DpSgd, Neighbouring, Sampling};
 use dpclaims::verdict::Verdict;
 use dpclaims::{claims, params, report};
+use dpclaims_theorems::privacy::pld::PldOptions;
+use dpclaims_theorems::privacy::{DpSgd, Neighbouring, Sampling};
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
@@ -139,11 +139,21 @@ fn accountants(run: RunArgs, query: Query) -> Result<ExitCode, dpclaims::Error> 
         AccountantArg::Pld => vec![Accountant::Pld],
         AccountantArg::All => Accountant::ALL.to_vec(),
     };
-    let opts = PldOptions { interval: run.interval, ..PldOptions::default() };
-    let answers = which.iter().map(|a| accounting::run(*a, &mech, query, &opts)).collect::<Result<Vec<_>, _>>()?;
+    let opts = PldOptions {
+        interval: run.interval,
+        ..PldOptions::default()
+    };
+    let answers = which
+        .iter()
+        .map(|a| accounting::run(*a, &mech, query, &opts))
+        .collect::<Result<Vec<_>, _>>()?;
     let mut out = std::io::stdout().lock();
     for a in &answers {
-        let text = if run.json { serde_json::to_string(a).expect("answers serialize") } else { accounting::line(a) };
+        let text = if run.json {
+            serde_json::to_string(a).expect("answers serialize")
+        } else {
+            accounting::line(a)
+        };
         let _ = writeln!(out, "{text}");
     }
     if answers.iter().all(|a| a.error.is_some()) {

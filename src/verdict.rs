@@ -5,6 +5,11 @@
 //! - `at-most` (measured $\le$ bound): **respected** if $U\le$ bound, **violated** if
 //!   $L>$ bound, else **inconclusive**; $L$ and $U$ are one-sided limits at level $c$.
 //! - `at-least`: mirrored.
+//! - `within` (the measured quantity must lie in [`lower`, bound], e.g. a Monte Carlo δ in an
+//!   accountant's [optimistic, pessimistic] bracket): $[L,U]$ two-sided at level $c$;
+//!   **violated** if $U<$ lower or $L>$ bound, **respected** if the intervals overlap and
+//!   $U-L\le\tau\cdot$bound (the estimate is precise enough to have tested it), else
+//!   **inconclusive**.
 //! - `reproduces` (the simulation must reproduce an exactly computed value $v$ within a
 //!   relative tolerance $\tau$): $[L,U]$ is two-sided at level $c$; **violated** if
 //!   $v\notin[L,U]$, **respected** if $[L,U]\subseteq[v-\tau|v|,v+\tau|v|]$ (an equivalence
@@ -25,6 +30,7 @@ pub enum Relation {
     AtMost,
     AtLeast,
     Reproduces { tolerance: f64 },
+    Within { lower: f64, tolerance: f64 },
 }
 
 impl Relation {
@@ -32,7 +38,7 @@ impl Relation {
     pub fn sides(&self) -> Sides {
         match self {
             Relation::AtMost | Relation::AtLeast => Sides::One,
-            Relation::Reproduces { .. } => Sides::Two,
+            Relation::Reproduces { .. } | Relation::Within { .. } => Sides::Two,
         }
     }
 
@@ -41,6 +47,7 @@ impl Relation {
             Relation::AtMost => "<=",
             Relation::AtLeast => ">=",
             Relation::Reproduces { .. } => "==",
+            Relation::Within { .. } => "in",
         }
     }
 
@@ -57,6 +64,15 @@ impl Relation {
                 } else if m.lower >= bound - tolerance * bound.abs()
                     && m.upper <= bound + tolerance * bound.abs()
                 {
+                    Verdict::Respected
+                } else {
+                    Verdict::Inconclusive
+                }
+            }
+            Relation::Within { lower, tolerance } => {
+                if m.upper < lower || m.lower > bound {
+                    Verdict::Violated
+                } else if m.upper - m.lower <= tolerance * bound.abs() {
                     Verdict::Respected
                 } else {
                     Verdict::Inconclusive

@@ -96,4 +96,6 @@ claim_tests! {
     stability_lemma5_cond => "stability.lemma5.cond",
     stability_prop2 => "stability.prop2",
     stability_prop2_lin => "stability.prop2.lin",
+    accounting_pld_bracket => "accounting.pld_bracket",
+    accounting_rdp_upper => "accounting.rdp_upper",
 }

@@ -126,3 +126,87 @@ fn list_names_every_claim_and_its_mutants() {
         assert!(!v["mutants"].as_array().unwrap().is_empty());
     }
 }
+
+#[test]
+fn epsilon_reports_every_accountant_as_json() {
+    let o = dpclaims(
+        &[
+            "epsilon",
+            "--accountant",
+            "all",
+            "--q",
+            "0.004266",
+            "--sigma",
+            "1.1",
+            "--steps",
+            "14063",
+            "--delta",
+            "1e-5",
+            "--json",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let rows: Vec<serde_json::Value> = String::from_utf8(o.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 3);
+    let eps = |name: &str| {
+        rows.iter().find(|r| r["accountant"] == name).unwrap()["epsilon"]
+            .as_f64()
+            .unwrap()
+    };
+    assert!((eps("rdp") - 2.597).abs() < 2e-3, "{rows:?}");
+    assert!((eps("pld") - 2.382).abs() < 2e-3, "{rows:?}");
+    let pld = rows.iter().find(|r| r["accountant"] == "pld").unwrap();
+    assert!(pld["bracket"][0].as_f64().unwrap() <= pld["bracket"][1].as_f64().unwrap());
+    assert!(rows.iter().all(|r| r["seconds"].as_f64().unwrap() < 5.0));
+    assert!(
+        rows.iter().find(|r| r["accountant"] == "rdp").unwrap()["alpha"]
+            .as_f64()
+            .unwrap()
+            > 1.0
+    );
+}
+
+#[test]
+fn accountant_bad_input_exits_2() {
+    let base = ["--sigma", "1", "--steps", "10"];
+    for extra in [
+        &["--q", "1.5", "--delta", "1e-5"][..],
+        &["--q", "0", "--delta", "1e-5"],
+        &["--q", "NaN", "--delta", "1e-5"],
+        &["--q", "0.1", "--delta", "1"],
+        &["--q", "0.1", "--delta", "0"],
+    ] {
+        let mut args = vec!["epsilon"];
+        args.extend(base);
+        args.extend(extra);
+        let o = dpclaims(&args, None);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).starts_with("error: "), "{args:?}");
+    }
+    for args in [
+        &[
+            "epsilon", "--q", "0.1", "--sigma", "0", "--steps", "10", "--delta", "1e-5",
+        ][..],
+        &[
+            "epsilon", "--q", "0.1", "--sigma", "1", "--steps", "0", "--delta", "1e-5",
+        ],
+        &[
+            "delta",
+            "--q",
+            "0.1",
+            "--sigma",
+            "1",
+            "--steps",
+            "10",
+            "--epsilon",
+            "inf",
+        ],
+    ] {
+        assert_eq!(dpclaims(args, None).status.code(), Some(2), "{args:?}");
+    }
+}

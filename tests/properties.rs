@@ -106,7 +106,7 @@ fn merging_an_empty_accumulator_is_the_identity() {
 mod accountants {
     use dpclaims_theorems::privacy::pld::{self, PldOptions};
     use dpclaims_theorems::privacy::rdp::{self, Conversion};
-    use dpclaims_theorems::privacy::{gaussian, DpSgd, Neighbouring, Sampling};
+    use dpclaims_theorems::privacy::{DpSgd, Neighbouring, Sampling, gaussian};
     use proptest::prelude::*;
 
     fn mech(q: f64, sigma: f64, steps: u64) -> DpSgd {
@@ -114,7 +114,9 @@ mod accountants {
     }
 
     fn rdp_eps(q: f64, sigma: f64, steps: u64) -> f64 {
-        rdp::dp_sgd_epsilon(&mech(q, sigma, steps), 1e-5, Conversion::Improved).unwrap().value
+        rdp::dp_sgd_epsilon(&mech(q, sigma, steps), 1e-5, Conversion::Improved)
+            .unwrap()
+            .value
     }
 
     proptest! {

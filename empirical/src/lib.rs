@@ -10,8 +10,10 @@
 //!   Clopper–Pearson), each estimate carrying n, confidence level and seed.
 //! - [`problems`]: finite populations with exact population quantities.
 //! - [`algorithms`]: Algorithm 1 of seed 000 (SGLD / DP-SGD), single and coupled chains.
+//! - [`privacy_loss`]: the privacy loss of the subsampled Gaussian, sampled from the mechanism.
 
 pub mod algorithms;
+pub mod privacy_loss;
 pub mod problems;
 pub mod rng;
 pub mod runner;

@@ -3,6 +3,7 @@
 //! relation that must hold. Mutants are parameters of [`Claim::measure`], never separate
 //! code paths through the harness.
 
+pub mod accounting;
 pub mod stability;
 
 use crate::params::Params;
@@ -73,7 +74,9 @@ pub trait Claim: Sync {
 
 /// Every claim, in a stable order.
 pub fn registry() -> Vec<&'static dyn Claim> {
-    stability::claims()
+    let mut all = stability::claims();
+    all.extend(accounting::claims());
+    all
 }
 
 /// Glob match with `*` (any run of characters) and `?` (one character).

@@ -436,6 +436,34 @@ pub fn dp_sgd_epsilon(
     })
 }
 
+/// $\delta(\epsilon)$ of $T$ compositions of one pair: [optimistic, pessimistic].
+pub fn pair_delta(
+    pair: &Pair,
+    steps: u64,
+    epsilon: f64,
+    opts: &PldOptions,
+) -> Result<PldBracket, ParamError> {
+    validate(opts)?;
+    crate::error::at_least("steps", steps, 1)?;
+    if !epsilon.is_finite() {
+        return Err(ParamError::new("epsilon", epsilon, "a finite number"));
+    }
+    let pess = Pld::single(pair, opts, Rounding::Pessimistic).compose(
+        steps,
+        opts.tail_mass,
+        Rounding::Pessimistic,
+    )?;
+    let opt = Pld::single(pair, opts, Rounding::Optimistic).compose(
+        steps,
+        opts.tail_mass,
+        Rounding::Optimistic,
+    )?;
+    Ok(PldBracket {
+        optimistic: opt.delta(epsilon),
+        pessimistic: pess.delta(epsilon),
+    })
+}
+
 /// $\delta(\epsilon)$ of DP-SGD: the worst pair's optimistic and pessimistic values.
 pub fn dp_sgd_delta(
     mech: &DpSgd,
