@@ -84,11 +84,15 @@ fn answer(acc: Accountant, mech: &DpSgd) -> Answer {
 
 /// Runs one accountant. Input errors (δ out of range, ...) are `Err`; an accountant that does
 /// not cover the run's sampling/relation gives an `Answer` with `error` set.
+///
+/// `orders`: evaluate RDP on exactly these orders (no refinement), e.g. to match another
+/// tool's grid; `None` searches all orders.
 pub fn run(
     acc: Accountant,
     mech: &DpSgd,
     query: Query,
     opts: &PldOptions,
+    orders: Option<&[f64]>,
 ) -> Result<Answer, ParamError> {
     let start = Instant::now();
     let mut a = answer(acc, mech);
@@ -101,9 +105,14 @@ pub fn run(
                     Conversion::Mironov
                 };
                 rdp::per_step(mech, 2.0)?; // applicability
-                let r = match query {
-                    Query::Epsilon { delta } => rdp::dp_sgd_epsilon(mech, delta, conversion)?,
-                    Query::Delta { epsilon } => rdp::dp_sgd_delta(mech, epsilon, conversion)?,
+                let r = match (query, orders) {
+                    (Query::Epsilon { delta }, Some(grid)) => {
+                        rdp::dp_sgd_epsilon_on_grid(mech, delta, conversion, grid)?
+                    }
+                    (Query::Epsilon { delta }, None) => {
+                        rdp::dp_sgd_epsilon(mech, delta, conversion)?
+                    }
+                    (Query::Delta { epsilon }, _) => rdp::dp_sgd_delta(mech, epsilon, conversion)?,
                 };
                 match query {
                     Query::Epsilon { .. } => a.epsilon = Some(r.value),

@@ -93,6 +93,9 @@ struct RunArgs {
     /// Neighbouring relation.
     #[arg(long, value_enum, default_value = "add-remove")]
     relation: RelationArg,
+    /// RDP: evaluate exactly these orders (comma-separated, each > 1) instead of searching.
+    #[arg(long, value_delimiter = ',')]
+    orders: Option<Vec<f64>>,
     /// PLD grid spacing of the privacy loss.
     #[arg(long, default_value_t = 1e-4)]
     interval: f64,
@@ -143,9 +146,17 @@ fn accountants(run: RunArgs, query: Query) -> Result<ExitCode, dpclaims::Error> 
         interval: run.interval,
         ..PldOptions::default()
     };
+    if let Some(bad) = run
+        .orders
+        .iter()
+        .flatten()
+        .find(|a| !(**a > 1.0 && a.is_finite()))
+    {
+        return Err(dpclaims_theorems::ParamError::new("orders", bad, "finite orders > 1").into());
+    }
     let answers = which
         .iter()
-        .map(|a| accounting::run(*a, &mech, query, &opts))
+        .map(|a| accounting::run(*a, &mech, query, &opts, run.orders.as_deref()))
         .collect::<Result<Vec<_>, _>>()?;
     let mut out = std::io::stdout().lock();
     for a in &answers {
