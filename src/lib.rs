@@ -10,6 +10,7 @@
 //! ([`harness::check`]) → [`verdict::Outcome`] → table or JSON ([`report`]).
 
 pub mod accounting;
+pub mod audit;
 pub mod claims;
 pub mod harness;
 pub mod params;
@@ -48,4 +49,6 @@ pub enum Error {
     Trials(u64),
     #[error("{0}")]
     Accountant(#[from] ParamError),
+    #[error("{0}")]
+    Input(String),
 }

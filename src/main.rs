@@ -4,7 +4,7 @@ use clap::{Parser, Subcommand};
 use dpclaims::accounting::{self, Accountant, Query};
 use dpclaims::harness::{self, CheckOptions};
 use dpclaims::verdict::Verdict;
-use dpclaims::{claims, params, report};
+use dpclaims::{audit, claims, params, report};
 use dpclaims_theorems::privacy::pld::PldOptions;
 use dpclaims_theorems::privacy::{DpSgd, Neighbouring, Sampling};
 use std::io::{IsTerminal, Write};
@@ -62,6 +62,41 @@ enum Command {
         #[arg(long)]
         delta: f64,
     },
+    /// Audit reported ε values: unsound, sound-tight or sound-loose (exit 1 if any is unsound).
+    ///
+    /// Rows are JSON lines or CSV (by extension or --format), from FILE or stdin, with the
+    /// fields name, sampling (poisson|shuffle|wor|none), q or batch+n, sigma, steps or epochs,
+    /// delta, epsilon, relation (add-remove|replace-one).
+    Audit {
+        /// Input file (`-` or none: stdin).
+        file: Option<std::path::PathBuf>,
+        #[arg(long, value_enum)]
+        format: Option<FormatArg>,
+        /// Ask this external accountant for epsilon: rows without `epsilon` on its stdin as
+        /// JSON lines, one `{"epsilon": ...}` per line on its stdout.
+        #[arg(long)]
+        command: Option<String>,
+        /// Relative tolerance for sound-tight.
+        #[arg(long, default_value_t = 0.05)]
+        tolerance: f64,
+        /// Monte Carlo trials per row.
+        #[arg(long, default_value_t = 20_000)]
+        trials: u64,
+        #[arg(long, default_value_t = harness::DEFAULT_SEED)]
+        seed: u64,
+        /// Family-wise confidence of the Monte Carlo bounds.
+        #[arg(long, default_value_t = harness::DEFAULT_CONFIDENCE)]
+        confidence: f64,
+        /// One JSON object per row.
+        #[arg(long)]
+        json: bool,
+        /// A Markdown table.
+        #[arg(long)]
+        markdown: bool,
+        /// No progress on stderr.
+        #[arg(long)]
+        quiet: bool,
+    },
     /// δ of a DP-SGD run at a given ε, from the reference accountants.
     Delta {
         #[command(flatten)]
@@ -113,6 +148,12 @@ enum AccountantArg {
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
+enum FormatArg {
+    Jsonl,
+    Csv,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
 enum SamplingArg {
     Poisson,
     Wor,
@@ -123,6 +164,103 @@ enum SamplingArg {
 enum RelationArg {
     AddRemove,
     ReplaceOne,
+}
+
+#[allow(clippy::too_many_arguments)]
+fn audit(
+    file: Option<std::path::PathBuf>,
+    format: Option<FormatArg>,
+    command: Option<String>,
+    opts: audit::AuditOptions,
+    json: bool,
+    markdown: bool,
+    progress: bool,
+) -> Result<ExitCode, dpclaims::Error> {
+    use std::io::Read;
+    let stdin = file.as_ref().is_none_or(|p| p.as_os_str() == "-");
+    let text = if stdin {
+        let mut s = String::new();
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .map_err(|e| dpclaims::Error::Input(format!("cannot read stdin: {e}")))?;
+        s
+    } else {
+        let path = file.as_ref().expect("a path");
+        std::fs::read_to_string(path)
+            .map_err(|e| dpclaims::Error::Input(format!("cannot read {}: {e}", path.display())))?
+    };
+    let format = match format {
+        Some(FormatArg::Csv) => audit::Format::Csv,
+        Some(FormatArg::Jsonl) => audit::Format::JsonLines,
+        None if file
+            .as_ref()
+            .is_some_and(|p| p.extension().is_some_and(|e| e == "csv")) =>
+        {
+            audit::Format::Csv
+        }
+        None => audit::Format::JsonLines,
+    };
+    if !(opts.tolerance >= 0.0 && opts.tolerance.is_finite()) {
+        return Err(dpclaims::Error::Input(format!(
+            "--tolerance {} is out of range: expected a number >= 0",
+            opts.tolerance
+        )));
+    }
+    if !(opts.confidence > 0.0 && opts.confidence < 1.0) {
+        return Err(dpclaims::Error::Confidence(opts.confidence));
+    }
+    if opts.trials < 100 {
+        return Err(dpclaims::Error::Input(format!(
+            "--trials {} is out of range: expected at least 100",
+            opts.trials
+        )));
+    }
+    let mut rows = Vec::new();
+    let mut errors = Vec::new();
+    for parsed in audit::parse(&text, format) {
+        match parsed.and_then(|(line, obj)| audit::validate(line, obj, command.is_none())) {
+            Ok(row) => rows.push(row),
+            Err(e) => errors.push(e),
+        }
+    }
+    if let Some(cmd) = &command {
+        audit::ask_command(cmd, &mut rows).map_err(dpclaims::Error::Input)?;
+    }
+    let audits = audit::audit(&rows, &opts, progress)?;
+    let mut out = std::io::stdout().lock();
+    if json {
+        for a in &audits {
+            let _ = writeln!(
+                out,
+                "{}",
+                serde_json::to_string(a).expect("audits serialize")
+            );
+        }
+        for e in &errors {
+            let _ = writeln!(
+                out,
+                "{}",
+                serde_json::json!({"line": e.line, "error": e.reason})
+            );
+        }
+    } else {
+        let _ = write!(out, "{}", audit::table(&audits, &errors, markdown));
+    }
+    for e in &errors {
+        eprintln!("error: line {}: {}", e.line, e.reason);
+    }
+    Ok(
+        if audits
+            .iter()
+            .any(|a| a.verdict == audit::AuditVerdict::Unsound)
+        {
+            ExitCode::from(1)
+        } else if !errors.is_empty() {
+            ExitCode::from(2)
+        } else {
+            ExitCode::SUCCESS
+        },
+    )
 }
 
 fn accountants(run: RunArgs, query: Query) -> Result<ExitCode, dpclaims::Error> {
@@ -229,6 +367,35 @@ fn run(cli: Cli) -> Result<ExitCode, dpclaims::Error> {
             } else {
                 ExitCode::SUCCESS
             })
+        }
+        Command::Audit {
+            file,
+            format,
+            command,
+            tolerance,
+            trials,
+            seed,
+            confidence,
+            json,
+            markdown,
+            quiet,
+        } => {
+            let opts = audit::AuditOptions {
+                tolerance,
+                trials,
+                seed,
+                confidence,
+                ..audit::AuditOptions::default()
+            };
+            audit(
+                file,
+                format,
+                command,
+                opts,
+                json,
+                markdown,
+                !quiet && std::io::stderr().is_terminal(),
+            )
         }
         Command::Epsilon { run, delta } => accountants(run, Query::Epsilon { delta }),
         Command::Delta { run, epsilon } => accountants(run, Query::Delta { epsilon }),

@@ -5,6 +5,7 @@
 //! - `cli`: exit codes, error messages, and byte-identical JSON for 1 and 2 threads.
 //! - `properties`: proptest properties of the bound calculators, quickcheck properties of stats.
 
+mod audit;
 mod claims;
 mod cli;
 mod properties;

@@ -69,6 +69,47 @@ impl LossPair {
     }
 }
 
+/// Shuffled fixed-size batches, replace-one: in one epoch of $k$ batches the differing record
+/// is in exactly one batch, at a uniformly random position $J$; its clipped gradient is $+C$ in
+/// one dataset and $-C$ in the other, the other records contribute alike. The epoch's outputs
+/// (centred) are $y_j\sim\mathcal N(\pm\mathbb 1\{j=J\},\sigma^2)$, so
+/// $$L=\ln\sum_je^{y_j/\sigma^2}-\ln\sum_je^{-y_j/\sigma^2},\qquad y\sim P.$$
+/// Epochs draw independent permutations and compose.
+pub fn shuffled_epoch_loss(batches: usize, sigma: f64, rng: &mut TrialRng) -> f64 {
+    let s2 = sigma * sigma;
+    let hit = rng.random_range(0..batches);
+    // Running log-sum-exps of +-y_j / sigma^2 (no allocation).
+    let (mut lse_p, mut lse_q) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
+    let add = |acc: f64, x: f64| {
+        if acc >= x {
+            acc + (x - acc).exp().ln_1p()
+        } else {
+            x + (acc - x).exp().ln_1p()
+        }
+    };
+    for j in 0..batches {
+        let noise: f64 = StandardNormal.sample(rng);
+        let y = sigma * noise + if j == hit { 1.0 } else { 0.0 };
+        lse_p = add(lse_p, y / s2);
+        lse_q = add(lse_q, -y / s2);
+    }
+    lse_p - lse_q
+}
+
+/// One trial of `epochs` shuffled epochs: $(1-e^{\epsilon-\sum L})_+\in[0,1]$.
+pub fn shuffled_hockey_stick_trial(
+    batches: usize,
+    sigma: f64,
+    epochs: u64,
+    epsilon: f64,
+    rng: &mut TrialRng,
+) -> f64 {
+    let total: f64 = (0..epochs)
+        .map(|_| shuffled_epoch_loss(batches, sigma, rng))
+        .sum();
+    (-(epsilon - total).exp_m1()).max(0.0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -86,5 +127,24 @@ mod tests {
                 / n as f64;
             assert!((m - 1.0).abs() < 0.01, "{pair:?}: {m}");
         }
+        let mut rng = StreamKey::new(3, &["shuffle"]).trial(0);
+        let n = 100_000;
+        let m: f64 = (0..n)
+            .map(|_| (-shuffled_epoch_loss(5, 1.5, &mut rng)).exp())
+            .sum::<f64>()
+            / n as f64;
+        assert!((m - 1.0).abs() < 0.01, "shuffle: {m}");
+    }
+
+    /// One batch per epoch is the Gaussian mechanism with sensitivity 2: L = 2y/sigma^2.
+    #[test]
+    fn one_batch_shuffle_is_gaussian() {
+        let mut a = StreamKey::new(4, &["s"]).trial(0);
+        let l = shuffled_epoch_loss(1, 2.0, &mut a);
+        let mut b = StreamKey::new(4, &["s"]).trial(0);
+        let _ = b.random_range(0..1usize);
+        let z: f64 = StandardNormal.sample(&mut b);
+        let y = 2.0 * z + 1.0;
+        assert!((l - 2.0 * y / 4.0).abs() < 1e-12);
     }
 }

@@ -192,13 +192,7 @@ impl Pld {
     pub fn single(pair: &Pair, opts: &PldOptions, rounding: Rounding) -> Self {
         let d = opts.interval;
         let (k_lo, k_hi) = grid_range(pair, d, opts.tail_mass);
-        let splits: Vec<(f64, f64)> = (k_lo..=k_hi).map(|k| pair.split(k as f64 * d)).collect();
-        // Mass of (l_{k}, l_{k+1}] from whichever side of the CDF is small.
-        let between = |i: usize| {
-            let ((le_a, gt_a), (le_b, gt_b)) = (splits[i], splits[i + 1]);
-            (if le_b < 0.5 { le_b - le_a } else { gt_a - gt_b }).max(0.0)
-        };
-        let n = splits.len();
+        let n = (k_hi - k_lo + 1) as usize;
         let mut pmf = vec![0.0; n];
         let infinity_mass;
         match rounding {

@@ -1,0 +1,652 @@
+//! `dpclaims audit`: is a reported ε for a DP-SGD run right?
+//!
+//! Each row states a run (sampling scheme, rate or batch/dataset size, σ, steps or epochs,
+//! neighbouring relation) and a claimed (ε, δ). dpclaims computes
+//! - an **upper reference**: an ε certified to be at least the true one (PLD pessimistic; for
+//!   shuffled batches, the Gaussian mechanism with sensitivity 2C once per epoch, which ignores
+//!   the hidden batch position and so over-states ε);
+//! - a **lower reference**: an ε certified to be at most the true one (PLD optimistic; none for
+//!   shuffled batches);
+//! - a **Monte Carlo lower confidence bound** on δ(claimed ε) from simulated privacy losses of a
+//!   worst-case pair of the actual mechanism (seeded; empirical Bernstein; level split over rows).
+//!
+//! Verdict: **unsound** if the claimed ε is below the lower reference or the Monte Carlo bound
+//! on δ(claimed ε) exceeds the claimed δ; otherwise **sound-tight** if the claimed ε is within
+//! the tolerance of the upper reference, **sound-loose** above that (with the ratio), and
+//! **unverified** when it is below the upper reference with no lower bound contradicting it
+//! (shuffled batches only).
+
+use dpclaims_empirical::privacy_loss::{LossPair, shuffled_hockey_stick_trial};
+use dpclaims_empirical::rng::StreamKey;
+use dpclaims_empirical::runner::run_trials;
+use dpclaims_empirical::stats::{MeanAcc, Sides, empirical_bernstein};
+use dpclaims_theorems::privacy::pld::{self, PldOptions};
+use dpclaims_theorems::privacy::{DpSgd, Neighbouring, Sampling, gaussian};
+use serde::Serialize;
+use serde_json::Value;
+
+/// How batches are drawn, as a training loop does it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BatchSampling {
+    Poisson,
+    /// Fixed-size batches cut from a fresh random permutation every epoch.
+    Shuffle,
+    /// Fixed-size batches drawn without replacement independently at every step.
+    Wor,
+    None,
+}
+
+/// One validated input row.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Row {
+    /// 1-based line number in the input.
+    pub line: usize,
+    pub name: String,
+    pub sampling: BatchSampling,
+    pub q: f64,
+    /// Batches per epoch (shuffle only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub batches_per_epoch: Option<u64>,
+    pub sigma: f64,
+    pub steps: u64,
+    pub delta: f64,
+    pub epsilon: Option<f64>,
+    pub relation: Neighbouring,
+    /// The row as given (sent to `--command` without `epsilon`).
+    #[serde(skip)]
+    pub raw: serde_json::Map<String, Value>,
+}
+
+/// A row that could not be audited.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RowError {
+    pub line: usize,
+    pub reason: String,
+}
+
+fn number(obj: &serde_json::Map<String, Value>, key: &str) -> Result<Option<f64>, String> {
+    match obj.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Number(n)) => n
+            .as_f64()
+            .filter(|x| x.is_finite())
+            .map(Some)
+            .ok_or_else(|| format!("`{key}` is not a finite number")),
+        Some(Value::String(s)) if s.trim().is_empty() => Ok(None),
+        Some(Value::String(s)) => s
+            .trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|x| x.is_finite())
+            .map(Some)
+            .ok_or_else(|| format!("`{key}` = {s:?} is not a number")),
+        Some(other) => Err(format!("`{key}` = {other} is not a number")),
+    }
+}
+
+fn integer(obj: &serde_json::Map<String, Value>, key: &str) -> Result<Option<u64>, String> {
+    match number(obj, key)? {
+        None => Ok(None),
+        Some(x) if x >= 0.0 && x.fract() == 0.0 && x < 1e15 => Ok(Some(x as u64)),
+        Some(x) => Err(format!("`{key}` = {x} is not a non-negative integer")),
+    }
+}
+
+/// Validates one row object; `need_epsilon` is false when an external command supplies it.
+pub fn validate(
+    line: usize,
+    obj: serde_json::Map<String, Value>,
+    need_epsilon: bool,
+) -> Result<Row, RowError> {
+    let err = |reason: String| RowError { line, reason };
+    let text = |key: &str| {
+        obj.get(key)
+            .and_then(Value::as_str)
+            .map(|s| s.trim().to_lowercase())
+    };
+    let name = text("name").unwrap_or_else(|| format!("line {line}"));
+    let sampling = match text("sampling").as_deref() {
+        Some("poisson") => BatchSampling::Poisson,
+        Some("shuffle") => BatchSampling::Shuffle,
+        Some("wor") => BatchSampling::Wor,
+        Some("none") => BatchSampling::None,
+        Some(other) => {
+            return Err(err(format!(
+                "`sampling` = {other:?}: expected poisson, shuffle, wor or none"
+            )));
+        }
+        None => return Err(err("missing `sampling`".into())),
+    };
+    let relation = match text("relation").as_deref() {
+        Some("add-remove") | None if !matches!(sampling, BatchSampling::Shuffle | BatchSampling::Wor) => Neighbouring::AddRemove,
+        Some("add-remove") => return Err(err("fixed-size batches (shuffle, wor) are analysed under replace-one; `relation` = add-remove is not defined for them".into())),
+        Some("replace-one") | None => Neighbouring::ReplaceOne,
+        Some(other) => return Err(err(format!("`relation` = {other:?}: expected add-remove or replace-one"))),
+    };
+    let get_num = |k: &str| number(&obj, k).map_err(err);
+    let get_int = |k: &str| integer(&obj, k).map_err(err);
+    let (n, batch) = (get_int("n")?, get_int("batch")?);
+    let q = match (get_num("q")?, batch, n) {
+        (Some(q), _, _) => q,
+        (None, Some(b), Some(n)) if n > 0 => b as f64 / n as f64,
+        (None, Some(_), Some(_)) => return Err(err("`n` must be > 0".into())),
+        _ if sampling == BatchSampling::None => 1.0,
+        _ => return Err(err("missing `q` (or `batch` and `n`)".into())),
+    };
+    if !(q > 0.0 && q <= 1.0) {
+        return Err(err(format!(
+            "`q` = {q} is out of range: expected a sampling rate in (0, 1]"
+        )));
+    }
+    let sigma = get_num("sigma")?.ok_or_else(|| err("missing `sigma`".into()))?;
+    if sigma <= 0.0 {
+        return Err(err(format!(
+            "`sigma` = {sigma} is out of range: expected a noise multiplier > 0"
+        )));
+    }
+    let steps = match (get_int("steps")?, get_num("epochs")?) {
+        (Some(t), _) => t,
+        // T = ceil(epochs * n / b) with q = b/n exactly; tolerance against float rates (ACCOUNTING trap 7).
+        (None, Some(e)) if e > 0.0 => {
+            let exact = match (batch, n) {
+                (Some(b), Some(n)) if b > 0 => e * n as f64 / b as f64,
+                _ => e / q,
+            };
+            (exact - 1e-9 * exact.max(1.0)).ceil() as u64
+        }
+        (None, Some(e)) => {
+            return Err(err(format!("`epochs` = {e} is out of range: expected > 0")));
+        }
+        (None, None) => return Err(err("missing `steps` (or `epochs`)".into())),
+    };
+    if steps == 0 {
+        return Err(err("`steps` = 0: expected at least one step".into()));
+    }
+    let delta = get_num("delta")?.ok_or_else(|| err("missing `delta`".into()))?;
+    if !(delta > 0.0 && delta < 1.0) {
+        return Err(err(format!(
+            "`delta` = {delta} is out of range: expected a number in (0, 1)"
+        )));
+    }
+    let epsilon = get_num("epsilon")?;
+    if need_epsilon && epsilon.is_none() {
+        return Err(err(
+            "missing `epsilon` (or audit an accountant with --command)".into(),
+        ));
+    }
+    if let Some(e) = epsilon {
+        if e < 0.0 {
+            return Err(err(format!(
+                "`epsilon` = {e} is out of range: expected >= 0"
+            )));
+        }
+    }
+    let batches_per_epoch = (sampling == BatchSampling::Shuffle).then(|| match (batch, n) {
+        (Some(b), Some(n)) if b > 0 => n.div_ceil(b),
+        _ => (1.0 / q).round().max(1.0) as u64,
+    });
+    Ok(Row {
+        line,
+        name,
+        sampling,
+        q,
+        batches_per_epoch,
+        sigma,
+        steps,
+        delta,
+        epsilon,
+        relation,
+        raw: obj,
+    })
+}
+
+/// Input formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    JsonLines,
+    Csv,
+}
+
+/// Parses the input into row objects with their line numbers (blank lines and `#` comments skipped).
+pub fn parse(
+    text: &str,
+    format: Format,
+) -> Vec<Result<(usize, serde_json::Map<String, Value>), RowError>> {
+    let mut out = Vec::new();
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim()))
+        .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'));
+    match format {
+        Format::JsonLines => {
+            for (line, l) in lines {
+                out.push(match serde_json::from_str::<Value>(l) {
+                    Ok(Value::Object(obj)) => Ok((line, obj)),
+                    Ok(_) => Err(RowError {
+                        line,
+                        reason: "not a JSON object".into(),
+                    }),
+                    Err(e) => Err(RowError {
+                        line,
+                        reason: format!("not valid JSON: {e}"),
+                    }),
+                });
+            }
+        }
+        Format::Csv => {
+            let Some((_, header)) = lines.next() else {
+                return out;
+            };
+            let keys: Vec<String> = header.split(',').map(|k| k.trim().to_string()).collect();
+            for (line, l) in lines {
+                let cells: Vec<&str> = l.split(',').map(str::trim).collect();
+                if cells.len() != keys.len() {
+                    out.push(Err(RowError {
+                        line,
+                        reason: format!("{} fields, the header has {}", cells.len(), keys.len()),
+                    }));
+                    continue;
+                }
+                let obj = keys
+                    .iter()
+                    .zip(cells)
+                    .filter(|(_, v)| !v.is_empty())
+                    .map(|(k, v)| (k.clone(), Value::String(v.to_string())))
+                    .collect();
+                out.push(Ok((line, obj)));
+            }
+        }
+    }
+    out
+}
+
+/// Audit settings.
+#[derive(Debug, Clone, Copy)]
+pub struct AuditOptions {
+    /// Relative tolerance for `sound-tight`.
+    pub tolerance: f64,
+    /// Monte Carlo trials per row (capped so that trials × steps stays within `budget`).
+    pub trials: u64,
+    /// Maximum simulated steps (trials × steps) per row.
+    pub budget: u64,
+    pub seed: u64,
+    /// Family-wise confidence of the Monte Carlo bounds over all rows.
+    pub confidence: f64,
+    pub pld: PldOptions,
+}
+
+impl Default for AuditOptions {
+    fn default() -> Self {
+        Self {
+            tolerance: 0.05,
+            trials: 20_000,
+            budget: 20_000_000,
+            seed: 1,
+            confidence: 0.999,
+            pld: PldOptions::default(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AuditVerdict {
+    Unsound,
+    SoundTight,
+    SoundLoose,
+    Unverified,
+}
+
+impl AuditVerdict {
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            AuditVerdict::Unsound => "unsound",
+            AuditVerdict::SoundTight => "sound-tight",
+            AuditVerdict::SoundLoose => "sound-loose",
+            AuditVerdict::Unverified => "unverified",
+        }
+    }
+}
+
+/// The Monte Carlo lower confidence bound on δ(claimed ε).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MonteCarlo {
+    pub delta_mean: f64,
+    pub delta_lower: f64,
+    pub trials: u64,
+    pub confidence: f64,
+    pub seed: u64,
+    /// The simulated pair.
+    pub pair: &'static str,
+}
+
+/// The audit of one row.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Audit {
+    pub line: usize,
+    pub name: String,
+    pub sampling: BatchSampling,
+    pub relation: Neighbouring,
+    pub q: f64,
+    pub sigma: f64,
+    pub steps: u64,
+    pub delta: f64,
+    pub claimed_epsilon: f64,
+    /// Certified upper reference ε and how it was computed.
+    pub upper_reference: f64,
+    pub upper_method: &'static str,
+    /// Certified lower reference ε (none for shuffled batches).
+    pub lower_reference: Option<f64>,
+    pub monte_carlo: MonteCarlo,
+    pub verdict: AuditVerdict,
+    /// claimed ε / upper reference.
+    pub ratio: f64,
+    pub reasons: Vec<String>,
+}
+
+fn monte_carlo(row: &Row, epsilon: f64, opts: &AuditOptions, confidence: f64) -> MonteCarlo {
+    let per_trial = match (row.sampling, row.batches_per_epoch) {
+        (BatchSampling::Shuffle, Some(k)) => row.steps.div_ceil(k) * k,
+        _ => row.steps,
+    };
+    let trials = opts.trials.min(opts.budget / per_trial.max(1)).max(100);
+    let key = StreamKey::new(opts.seed, &["audit", &row.name, &row.line.to_string()]);
+    let run = |pair: Option<LossPair>| -> MeanAcc {
+        run_trials(
+            trials,
+            || ((), MeanAcc::new()),
+            |_, acc, i| {
+                let rng = &mut key.trial(i);
+                acc.push(match (pair, row.batches_per_epoch) {
+                    (Some(p), _) => p.hockey_stick_trial(row.q, row.sigma, row.steps, epsilon, rng),
+                    (None, Some(k)) => shuffled_hockey_stick_trial(
+                        k as usize,
+                        row.sigma,
+                        row.steps.div_ceil(k),
+                        epsilon,
+                        rng,
+                    ),
+                    (None, None) => 0.0,
+                })
+            },
+        )
+    };
+    let candidates: Vec<(Option<LossPair>, &'static str)> = match (row.sampling, row.relation) {
+        (BatchSampling::Shuffle, _) => vec![(
+            None,
+            "shuffled epochs, record +C/-C in one batch at a random position",
+        )],
+        (_, Neighbouring::ReplaceOne) => vec![(
+            Some(LossPair::ReplaceOne),
+            "replace-one, clipped gradient +C/-C",
+        )],
+        _ => vec![
+            (Some(LossPair::Remove), "remove"),
+            (Some(LossPair::Add), "add"),
+        ],
+    };
+    candidates
+        .into_iter()
+        .map(|(pair, name)| {
+            let acc = run(pair);
+            let est = empirical_bernstein(&acc, 0.0, 1.0, confidence, Sides::One, opts.seed)
+                .expect("at least 100 trials of values in [0, 1]");
+            MonteCarlo {
+                delta_mean: est.mean,
+                delta_lower: est.lower,
+                trials,
+                confidence,
+                seed: opts.seed,
+                pair: name,
+            }
+        })
+        .max_by(|a, b| a.delta_lower.total_cmp(&b.delta_lower))
+        .expect("at least one pair")
+}
+
+/// Audits validated rows whose `epsilon` is set.
+pub fn audit(
+    rows: &[Row],
+    opts: &AuditOptions,
+    progress: bool,
+) -> Result<Vec<Audit>, dpclaims_theorems::ParamError> {
+    let confidence = 1.0 - (1.0 - opts.confidence) / rows.len().max(1) as f64;
+    let mut out = Vec::with_capacity(rows.len());
+    for (i, row) in rows.iter().enumerate() {
+        if progress {
+            eprintln!("[{}/{}] {}", i + 1, rows.len(), row.name);
+        }
+        let claimed = row.epsilon.expect("rows to audit carry epsilon");
+        let mut reasons = Vec::new();
+        let (upper, lower, upper_method) = match row.sampling {
+            BatchSampling::Shuffle => {
+                let epochs = row.steps.div_ceil(row.batches_per_epoch.unwrap_or(1));
+                let mu = 2.0 * (epochs as f64).sqrt() / row.sigma;
+                (
+                    gaussian::epsilon(mu, row.delta)?,
+                    None,
+                    "gaussian mechanism, sensitivity 2C once per epoch",
+                )
+            }
+            _ => {
+                let sampling = match row.sampling {
+                    BatchSampling::Poisson => Sampling::Poisson,
+                    BatchSampling::Wor => Sampling::WithoutReplacement,
+                    _ => Sampling::None,
+                };
+                let q = if row.sampling == BatchSampling::None {
+                    1.0
+                } else {
+                    row.q
+                };
+                let mech = DpSgd::new(q, row.sigma, row.steps, sampling, row.relation)?;
+                let b = pld::dp_sgd_epsilon(&mech, row.delta, &opts.pld)?;
+                (
+                    b.pessimistic,
+                    Some(b.optimistic),
+                    "pld pessimistic (connect the dots)",
+                )
+            }
+        };
+        let mc = monte_carlo(row, claimed, opts, confidence);
+        let mut unsound = false;
+        if let Some(lo) = lower {
+            if claimed < lo {
+                unsound = true;
+                reasons.push(format!(
+                    "claimed epsilon {claimed} is below the certified lower reference {lo:.6}"
+                ));
+            }
+        }
+        if mc.delta_lower > row.delta {
+            unsound = true;
+            reasons.push(format!(
+                "at the claimed epsilon, delta is at least {:.3e} (Monte Carlo, {} trials, one-sided {:.6}), above the claimed {:e}",
+                mc.delta_lower, mc.trials, mc.confidence, row.delta
+            ));
+        }
+        let ratio = claimed / upper;
+        let verdict = if unsound {
+            AuditVerdict::Unsound
+        } else if claimed <= upper * (1.0 + opts.tolerance) && (lower.is_some() || claimed >= upper)
+        {
+            AuditVerdict::SoundTight
+        } else if claimed > upper {
+            reasons.push(format!(
+                "{:.1}% above the upper reference",
+                100.0 * (ratio - 1.0)
+            ));
+            AuditVerdict::SoundLoose
+        } else {
+            reasons.push("below the upper reference, and no lower bound contradicts it".into());
+            AuditVerdict::Unverified
+        };
+        out.push(Audit {
+            line: row.line,
+            name: row.name.clone(),
+            sampling: row.sampling,
+            relation: row.relation,
+            q: row.q,
+            sigma: row.sigma,
+            steps: row.steps,
+            delta: row.delta,
+            claimed_epsilon: claimed,
+            upper_reference: upper,
+            upper_method,
+            lower_reference: lower,
+            monte_carlo: mc,
+            verdict,
+            ratio,
+            reasons,
+        });
+    }
+    Ok(out)
+}
+
+/// Runs an external accountant: rows (without `epsilon`) as JSON lines on its stdin, one
+/// `{"epsilon": ...}` per line on its stdout.
+pub fn ask_command(command: &str, rows: &mut [Row]) -> Result<(), String> {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(command)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run `{command}`: {e}"))?;
+    let input: String = rows
+        .iter()
+        .map(|r| {
+            let mut obj = r.raw.clone();
+            obj.remove("epsilon");
+            serde_json::to_string(&Value::Object(obj)).expect("rows serialize") + "\n"
+        })
+        .collect();
+    // Write from a thread so a command that answers as it reads cannot deadlock us.
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let output = child
+        .wait_with_output()
+        .map_err(|e| format!("`{command}` failed: {e}"))?;
+    let _ = writer.join();
+    if !output.status.success() {
+        return Err(format!("`{command}` exited with {}", output.status));
+    }
+    let text = String::from_utf8_lossy(&output.stdout);
+    let answers: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    if answers.len() != rows.len() {
+        return Err(format!(
+            "`{command}` answered {} lines for {} rows",
+            answers.len(),
+            rows.len()
+        ));
+    }
+    for (row, line) in rows.iter_mut().zip(answers) {
+        let v: Value = serde_json::from_str(line)
+            .map_err(|e| format!("`{command}` answered {line:?} for line {}: {e}", row.line))?;
+        let eps = v
+            .get("epsilon")
+            .and_then(Value::as_f64)
+            .filter(|e| e.is_finite() && *e >= 0.0);
+        row.epsilon = Some(eps.ok_or_else(|| format!("`{command}` answered {line:?} for line {}: expected {{\"epsilon\": <number >= 0>}}", row.line))?);
+    }
+    Ok(())
+}
+
+/// A table of audits.
+pub fn table(audits: &[Audit], errors: &[RowError], markdown: bool) -> String {
+    let mut out = String::new();
+    let header = [
+        "line",
+        "name",
+        "verdict",
+        "claimed eps",
+        "lower ref",
+        "upper ref",
+        "ratio",
+        "MC delta lower",
+        "delta",
+        "sampling",
+        "relation",
+    ];
+    let rows: Vec<Vec<String>> = audits
+        .iter()
+        .map(|a| {
+            vec![
+                a.line.to_string(),
+                a.name.clone(),
+                a.verdict.as_str().to_string(),
+                format!("{:.4}", a.claimed_epsilon),
+                a.lower_reference.map_or("-".into(), |l| format!("{l:.4}")),
+                format!("{:.4}", a.upper_reference),
+                format!("{:.3}", a.ratio),
+                format!("{:.2e}", a.monte_carlo.delta_lower),
+                format!("{:e}", a.delta),
+                serde_json::to_value(a.sampling)
+                    .ok()
+                    .and_then(|v| v.as_str().map(String::from))
+                    .unwrap_or_default(),
+                serde_json::to_value(a.relation)
+                    .ok()
+                    .and_then(|v| v.as_str().map(String::from))
+                    .unwrap_or_default(),
+            ]
+        })
+        .collect();
+    if markdown {
+        out.push_str(&format!(
+            "| {} |\n|{}\n",
+            header.join(" | "),
+            "---|".repeat(header.len())
+        ));
+        for r in &rows {
+            out.push_str(&format!("| {} |\n", r.join(" | ")));
+        }
+    } else {
+        let widths: Vec<usize> = (0..header.len())
+            .map(|j| {
+                rows.iter()
+                    .map(|r| r[j].len())
+                    .chain([header[j].len()])
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect();
+        let fmt = |cells: Vec<String>| {
+            cells
+                .iter()
+                .zip(&widths)
+                .map(|(c, w)| format!("{c:<w$}"))
+                .collect::<Vec<_>>()
+                .join("  ")
+                .trim_end()
+                .to_string()
+                + "\n"
+        };
+        out.push_str(&fmt(header.iter().map(|s| s.to_string()).collect()));
+        for r in rows {
+            out.push_str(&fmt(r));
+        }
+    }
+    for a in audits.iter().filter(|a| !a.reasons.is_empty()) {
+        out.push_str(&format!(
+            "{}line {} ({}): {}\n",
+            if markdown { "- " } else { "" },
+            a.line,
+            a.name,
+            a.reasons.join("; ")
+        ));
+    }
+    for e in errors {
+        out.push_str(&format!(
+            "{}line {}: skipped: {}\n",
+            if markdown { "- " } else { "" },
+            e.line,
+            e.reason
+        ));
+    }
+    out
+}
