@@ -79,21 +79,26 @@ pub fn at_least(name: &str, n: u64, min: u64) -> Result<u64, ParamError> {
     }
 }
 
+/// Every element finite and `>= 0`; the error names the element (`name[i]`, 1-based).
+pub fn non_negative_elements<'a>(name: &str, xs: &'a [f64]) -> Result<&'a [f64], ParamError> {
+    match xs
+        .iter()
+        .enumerate()
+        .find(|(_, x)| !(x.is_finite() && **x >= 0.0))
+    {
+        Some((i, x)) => Err(ParamError::new(
+            format!("{name}[{}]", i + 1),
+            x,
+            "a finite number >= 0",
+        )),
+        None => Ok(xs),
+    }
+}
+
 /// Every element of a step-size sequence finite and `>= 0`, the sequence non-empty.
 pub fn step_sizes<'a>(name: &str, eta: &'a [f64]) -> Result<&'a [f64], ParamError> {
     if eta.is_empty() {
         return Err(ParamError::new(name, "[]", "a non-empty sequence"));
     }
-    if let Some((i, x)) = eta
-        .iter()
-        .enumerate()
-        .find(|(_, x)| !(x.is_finite() && **x >= 0.0))
-    {
-        return Err(ParamError::new(
-            format!("{name}[{}]", i + 1),
-            x,
-            "a finite number >= 0",
-        ));
-    }
-    Ok(eta)
+    non_negative_elements(name, eta)
 }

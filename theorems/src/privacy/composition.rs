@@ -31,17 +31,7 @@ pub fn advanced(
 /// (the per-step $\delta_t=\delta/(2t(t-1))$ summing with $\delta/2$ to at most $\delta$).
 pub fn heterogeneous(epsilons: &[f64], delta: f64) -> Result<f64, ParamError> {
     check_delta(delta)?;
-    if let Some((i, e)) = epsilons
-        .iter()
-        .enumerate()
-        .find(|(_, e)| !(e.is_finite() && **e >= 0.0))
-    {
-        return Err(ParamError::new(
-            format!("epsilon[{}]", i + 1),
-            e,
-            "a finite number >= 0",
-        ));
-    }
+    crate::error::non_negative_elements("epsilon", epsilons)?;
     let sq: f64 = epsilons.iter().map(|e| e * e).sum();
     let lin: f64 = epsilons.iter().map(|e| e * e.exp_m1()).sum();
     Ok((2.0 * (2.0 / delta).ln() * sq).sqrt() + lin)

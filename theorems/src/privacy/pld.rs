@@ -313,15 +313,14 @@ impl Pld {
         }
     }
 
-    /// $\ln\mathbb E[e^{tL}]$ over the finite part.
-    fn log_mgf(&self, t: f64) -> f64 {
-        log_sum_exp(
-            self.pmf
-                .iter()
-                .enumerate()
-                .filter(|(_, p)| **p > 0.0)
-                .map(|(i, p)| p.ln() + t * (self.offset + i as i64) as f64 * self.interval),
-        )
+    /// $(\ell_k,\ln p_k)$ of the finite part with $p_k>0$ (for moment generating functions).
+    fn log_points(&self) -> Vec<(f64, f64)> {
+        self.pmf
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| **p > 0.0)
+            .map(|(i, p)| ((self.offset + i as i64) as f64 * self.interval, p.ln()))
+            .collect()
     }
 
     /// The $T$-fold composition by FFT on a Chernoff window of the composed support.
@@ -331,6 +330,17 @@ impl Pld {
         tail_mass: f64,
         rounding: Rounding,
     ) -> Result<Pld, ParamError> {
+        self.compose_with(steps, tail_mass, rounding, &mut FftPlanner::new())
+    }
+
+    /// [`Pld::compose`] reusing an FFT planner (its twiddle tables) across compositions.
+    pub fn compose_with(
+        &self,
+        steps: u64,
+        tail_mass: f64,
+        rounding: Rounding,
+        planner: &mut FftPlanner<f64>,
+    ) -> Result<Pld, ParamError> {
         if steps == 1 {
             return Ok(self.clone());
         }
@@ -338,13 +348,16 @@ impl Pld {
             .map_err(|_| ParamError::new("steps", steps, "at most 2^32 - 1"))?;
         let tf = steps as f64;
         let ln_tau = tail_mass.ln();
-        // Chernoff: P(S > u) <= exp(T ln M(t) - t u), P(S < l) <= exp(T ln M(-t) + t l).
-        let ts: Vec<f64> = (0..60).map(|i| 1e-3 * 1.3f64.powi(i)).collect();
+        // Chernoff: P(S > u) <= exp(T ln M(t) - t u), P(S < l) <= exp(T ln M(-t) + t l),
+        // on a geometric grid of t (any t gives a valid bound).
+        let points = self.log_points();
+        let log_mgf = |t: f64| log_sum_exp(points.iter().map(|(l, lp)| lp + t * l));
         let mut upper = f64::INFINITY;
         let mut lower = f64::NEG_INFINITY;
-        for &t in &ts {
-            upper = upper.min((tf * self.log_mgf(t) - ln_tau) / t);
-            lower = lower.max((ln_tau - tf * self.log_mgf(-t)) / t);
+        for i in 0..24 {
+            let t = 1e-3 * 2f64.powi(i);
+            upper = upper.min((tf * log_mgf(t) - ln_tau) / t);
+            lower = lower.max((ln_tau - tf * log_mgf(-t)) / t);
         }
         let width = self.pmf.len() as i64;
         let full_lo = self.offset * steps as i64;
@@ -364,7 +377,6 @@ impl Pld {
         for (i, p) in self.pmf.iter().enumerate() {
             buf[i] = Complex::new(*p, 0.0);
         }
-        let mut planner = FftPlanner::new();
         planner.plan_fft_forward(n).process(&mut buf);
         buf.iter_mut().for_each(|z| *z = z.powu(t_steps));
         planner.plan_fft_inverse(n).process(&mut buf);
@@ -407,13 +419,31 @@ impl Pld {
         if self.delta(0.0) <= delta {
             return 0.0;
         }
-        let (mut lo, mut hi) = (
-            0.0,
-            (self.offset + self.pmf.len() as i64) as f64 * self.interval,
-        );
-        for _ in 0..100 {
+        // For eps >= 0: delta(eps) = inf + sum_{l_k > eps} p_k - e^eps sum_{l_k > eps} p_k e^{-l_k};
+        // suffix sums over l_k > 0 make each evaluation O(1).
+        let first = (1 - self.offset).max(0) as usize;
+        let n = self.pmf.len();
+        // ln of the second sum, so that e^eps never overflows on its own.
+        let (mut sp, mut lse) = (vec![0.0; n + 1], vec![f64::NEG_INFINITY; n + 1]);
+        for i in (first..n).rev() {
+            let l = (self.offset + i as i64) as f64 * self.interval;
+            sp[i] = sp[i + 1] + self.pmf[i];
+            lse[i] = if self.pmf[i] > 0.0 {
+                crate::numerics::log_add_exp(lse[i + 1], self.pmf[i].ln() - l)
+            } else {
+                lse[i + 1]
+            };
+        }
+        let delta_at = |eps: f64| {
+            let i = (((eps / self.interval).floor() as i64 + 1 - self.offset).max(first as i64)
+                as usize)
+                .min(n);
+            (self.infinity_mass + sp[i] - (eps + lse[i]).exp() - self.alias_mass).max(0.0)
+        };
+        let (mut lo, mut hi) = (0.0, (self.offset + n as i64) as f64 * self.interval);
+        for _ in 0..200 {
             let mid = 0.5 * (lo + hi);
-            if self.delta(mid) > delta {
+            if delta_at(mid) > delta {
                 lo = mid
             } else {
                 hi = mid
@@ -470,18 +500,21 @@ fn validate(opts: &PldOptions) -> Result<(), ParamError> {
 /// The composed pessimistic and optimistic PLDs of every dominating pair.
 pub fn composed(mech: &DpSgd, opts: &PldOptions) -> Result<Vec<(Pld, Pld)>, ParamError> {
     validate(opts)?;
+    let mut planner = FftPlanner::new();
     pairs(mech)?
         .iter()
         .map(|pair| {
-            let pess = Pld::single(pair, opts, Rounding::Pessimistic).compose(
+            let pess = Pld::single(pair, opts, Rounding::Pessimistic).compose_with(
                 mech.steps,
                 opts.tail_mass,
                 Rounding::Pessimistic,
+                &mut planner,
             )?;
-            let opt = Pld::single(pair, opts, Rounding::Optimistic).compose(
+            let opt = Pld::single(pair, opts, Rounding::Optimistic).compose_with(
                 mech.steps,
                 opts.tail_mass,
                 Rounding::Optimistic,
+                &mut planner,
             )?;
             Ok((pess, opt))
         })

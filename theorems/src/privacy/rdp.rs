@@ -11,7 +11,7 @@
 //!   +q^{\alpha-i}(1-q)^ie^{\frac{(\alpha-i)^2-(\alpha-i)}{2\sigma^2}}\Phi\big(\tfrac{\alpha-i-z_0}\sigma\big)\Big],$$
 //!   whose coefficients alternate in sign for $i>\alpha$. Positive and negative parts are summed
 //!   apart; the sum stops only when the terms alternate with decreasing magnitude below
-//!   $10^{-17}$ of the sum, and the last term's magnitude is added (Leibniz: the truncated
+//!   $10^{-10}$ of $\ln A$, and the last term's magnitude is added (Leibniz: the truncated
 //!   tail is smaller), so the value is never an underestimate. If the series does not settle
 //!   within its budget, or cancellation ate its digits, the order falls back to the chord of
 //!   the convex function $(\alpha-1)\epsilon(\alpha)$ between the neighbouring integer orders —
@@ -78,7 +78,9 @@ pub fn log_a_integer(q: f64, sigma: f64, alpha: u64) -> f64 {
 /// The fractional series: `Some((ln A, terms))`, or `None` if it did not settle reliably.
 pub fn log_a_fractional(q: f64, sigma: f64, alpha: f64) -> Option<(f64, usize)> {
     const MAX_TERMS: usize = 2_000_000;
-    const REL_TOL_LN: f64 = -39.0; // terms below e^-39 ~ 1e-17 of the sum
+    // Stop when a term is below e^-23 ~ 1e-10 of ln A; the Leibniz bound (last term added)
+    // keeps the value an upper bound, off by at most 1e-10 relative in ln A.
+    const REL_TOL_LN: f64 = -23.0;
     let (lq, l1q) = (q.ln(), (-q).ln_1p());
     let s2 = 2.0 * sigma * sigma;
     let z0 = sigma * sigma * (1.0 / q - 1.0).ln() + 0.5;
@@ -95,7 +97,12 @@ pub fn log_a_fractional(q: f64, sigma: f64, alpha: f64) -> Option<(f64, usize)> 
         sum1.add(t1, positive);
         let total = log_add_exp(sum0.log_pos, sum1.log_pos);
         let alternating = fi > alpha + 1.0;
-        if alternating && t0 <= prev0 && t1 <= prev1 && t0.max(t1) < total + REL_TOL_LN {
+        // Relative to ln A (not A ~ 1): epsilon = ln A / (alpha - 1) keeps ~10 digits.
+        let scale = match (sum0.ln(), sum1.ln()) {
+            (Some(a0), Some(a1)) => log_add_exp(a0, a1).max(f64::MIN_POSITIVE).ln().min(total),
+            _ => total,
+        };
+        if alternating && t0 <= prev0 && t1 <= prev1 && t0.max(t1) < scale + REL_TOL_LN {
             // Leibniz bound on the tail: add the magnitude of the last term of each family.
             let (a0, a1) = (sum0.ln()?, sum1.ln()?);
             let upper = log_add_exp(log_add_exp(a0, t0), log_add_exp(a1, t1));
