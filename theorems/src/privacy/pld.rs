@@ -219,8 +219,8 @@ impl Pld {
                 // post-processing, so the merged pair is dominated by the true one. Its loss is
                 // ln(P(cell)/Q(cell)); each b is chosen so that this is at least the grid loss
                 // l_j the cell's mass is placed at (rounding down by a second-order amount only).
-                let cell = |a: f64, b: f64| -> (f64, f64) {
-                    let (ma, mb) = (pair.masses(a), pair.masses(b));
+                // P and Q masses of the cell (a, b] from the tails at both ends.
+                let cell = |ma: &[f64; 4], mb: &[f64; 4]| -> (f64, f64) {
                     let pm = if mb[0] < 0.5 {
                         mb[0] - ma[0]
                     } else {
@@ -241,65 +241,55 @@ impl Pld {
                     }
                 };
                 let mut a = k_lo as f64 * d - 0.5 * d;
+                let mut ma = pair.masses(a);
                 for j in 0..n {
                     let target = (k_lo + j as i64) as f64 * d;
-                    if j == n - 1 {
-                        // Everything above a, merged into one outcome.
-                        let m = pair.masses(a);
-                        let loss = merged((m[1], m[3]));
-                        let at = if loss >= target {
+                    let place = |loss: f64| {
+                        if loss >= target {
                             j
                         } else {
                             (((loss / d).floor() as i64 - k_lo).max(0) as usize).min(j)
-                        };
-                        pmf[at] += m[1];
+                        }
+                    };
+                    if j == n - 1 {
+                        // Everything above a, merged into one outcome.
+                        pmf[place(merged((ma[1], ma[3])))] += ma[1];
                         break;
                     }
+                    // Find b with merged(a, b) >= target (merged ~ (a + b)/2): Newton-like steps
+                    // with the last secant slope, ending on the side f >= 0 within 1e-6 of a step.
                     let mut b = a.max(target) + d;
+                    let mut mb = pair.masses(b);
                     if a < target {
-                        // Secant on f(b) = merged(a, b) - target (merged ~ (a + b)/2), ending
-                        // on the side f >= 0 within 1e-6 of a grid step.
-                        let f = |b: f64| merged(cell(a, b)) - target;
-                        let (mut b0, mut b1) = (2.0 * target - a, 2.0 * target - a + 0.01 * d);
-                        let (mut f0, mut f1) = (f(b0), f(b1));
-                        for _ in 0..8 {
-                            if f1 >= 0.0 && f1 <= 1e-6 * d {
+                        let eval = |b: f64| {
+                            let mb = pair.masses(b);
+                            (merged(cell(&ma, &mb)) - target, mb)
+                        };
+                        b = 2.0 * target - a;
+                        let (mut f, mut m) = eval(b);
+                        let mut slope = 0.5;
+                        for _ in 0..10 {
+                            if f >= 0.0 && f <= 1e-6 * d {
                                 break;
                             }
-                            let slope = if (f1 - f0).abs() > 0.0 && (b1 - b0).abs() > 0.0 {
-                                (f1 - f0) / (b1 - b0)
-                            } else {
-                                0.5
-                            };
-                            let slope = if slope.is_finite() && slope > 0.05 {
-                                slope
-                            } else {
-                                0.5
-                            };
-                            let next = (b1 - f1 / slope + 1e-7 * d).max(target);
-                            (b0, f0) = (b1, f1);
-                            b1 = next;
-                            f1 = f(b1);
+                            let next = (b - f / slope + 1e-7 * d).max(target);
+                            let (f_next, m_next) = eval(next);
+                            let s = (f_next - f) / (next - b);
+                            slope = if s.is_finite() && s > 0.05 { s } else { 0.5 };
+                            (b, f, m) = (next, f_next, m_next);
                         }
                         // Guarantee merged >= target (else the mass is placed lower below).
                         let mut step = d;
-                        while !(f1 >= 0.0) && step < 64.0 * d {
-                            b1 += step;
+                        while !(f >= 0.0) && step < 64.0 * d {
+                            b += step;
                             step *= 2.0;
-                            f1 = f(b1);
+                            (f, m) = eval(b);
                         }
-                        b = b1;
+                        mb = m;
                     }
-                    let (pm, qm) = cell(a, b);
-                    let m = merged((pm, qm));
-                    // Place at the largest grid loss not above the merged loss (normally l_j).
-                    let at = if m >= target {
-                        j
-                    } else {
-                        (((m / d).floor() as i64 - k_lo).max(0) as usize).min(j)
-                    };
-                    pmf[at] += pm;
-                    a = b;
+                    let (pm, qm) = cell(&ma, &mb);
+                    pmf[place(merged((pm, qm)))] += pm;
+                    (a, ma) = (b, mb);
                 }
                 infinity_mass = 0.0;
             }

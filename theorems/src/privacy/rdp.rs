@@ -65,14 +65,20 @@ fn log_binomial(n: u64, k: u64) -> f64 {
     ln_gamma(n as f64 + 1.0) - ln_gamma(k as f64 + 1.0) - ln_gamma((n - k) as f64 + 1.0)
 }
 
-/// $\ln A_\alpha$ for integer $\alpha\ge2$.
+/// $\ln A_\alpha$ for integer $\alpha\ge2$ (binomial coefficients by their recurrence).
 pub fn log_a_integer(q: f64, sigma: f64, alpha: u64) -> f64 {
     let (lq, l1q) = (q.ln(), (-q).ln_1p());
     let s2 = 2.0 * sigma * sigma;
-    log_sum_exp((0..=alpha).map(|k| {
-        let kf = k as f64;
-        log_binomial(alpha, k) + kf * lq + (alpha - k) as f64 * l1q + (kf * kf - kf) / s2
-    }))
+    let mut log_coef = 0.0; // ln C(alpha, k)
+    let terms: Vec<f64> = (0..=alpha)
+        .map(|k| {
+            let kf = k as f64;
+            let t = log_coef + kf * lq + (alpha - k) as f64 * l1q + (kf * kf - kf) / s2;
+            log_coef += ((alpha - k) as f64).ln() - (kf + 1.0).ln();
+            t
+        })
+        .collect();
+    log_sum_exp(terms.iter().copied())
 }
 
 /// The fractional series: `Some((ln A, terms))`, or `None` if it did not settle reliably.
@@ -95,14 +101,18 @@ pub fn log_a_fractional(q: f64, sigma: f64, alpha: f64) -> Option<(f64, usize)> 
         let t1 = log_coef + j * lq + fi * l1q + (j * j - j) / s2 + log_norm_cdf((j - z0) / sigma);
         sum0.add(t0, positive);
         sum1.add(t1, positive);
-        let total = log_add_exp(sum0.log_pos, sum1.log_pos);
         let alternating = fi > alpha + 1.0;
         // Relative to ln A (not A ~ 1): epsilon = ln A / (alpha - 1) keeps ~10 digits.
-        let scale = match (sum0.ln(), sum1.ln()) {
-            (Some(a0), Some(a1)) => log_add_exp(a0, a1).max(f64::MIN_POSITIVE).ln().min(total),
-            _ => total,
+        let small = |t: f64| {
+            let total = log_add_exp(sum0.log_pos, sum1.log_pos);
+            let scale = match (sum0.ln(), sum1.ln()) {
+                (Some(a0), Some(a1)) => log_add_exp(a0, a1).max(f64::MIN_POSITIVE).ln().min(total),
+                _ => total,
+            };
+            t < scale + REL_TOL_LN
         };
-        if alternating && t0 <= prev0 && t1 <= prev1 && t0.max(t1) < scale + REL_TOL_LN {
+        if alternating && t0 <= prev0 && t1 <= prev1 && small(t0.max(t1)) {
+            let total = log_add_exp(sum0.log_pos, sum1.log_pos);
             // Leibniz bound on the tail: add the magnitude of the last term of each family.
             let (a0, a1) = (sum0.ln()?, sum1.ln()?);
             let upper = log_add_exp(log_add_exp(a0, t0), log_add_exp(a1, t1));
