@@ -4,7 +4,9 @@ use crate::Error;
 use crate::claims::{self, Claim, Measurement, RunSpec, Statistic};
 use crate::params::Params;
 use crate::verdict::{Outcome, bonferroni};
+use dpclaims_empirical::runner::{Shard, fold};
 use dpclaims_empirical::stats::{self, Estimate, StatsError};
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::time::Instant;
@@ -30,6 +32,8 @@ pub struct CheckOptions {
     pub mutant: Option<String>,
     /// Progress lines on stderr.
     pub progress: bool,
+    /// Run only this slice of every case's trials (see [`check_shard`]).
+    pub shard: Option<Shard>,
 }
 
 impl Default for CheckOptions {
@@ -42,6 +46,7 @@ impl Default for CheckOptions {
             sets: Vec::new(),
             mutant: None,
             progress: false,
+            shard: None,
         }
     }
 }
@@ -70,19 +75,32 @@ fn estimate(
     sides: stats::Sides,
     seed: u64,
 ) -> Result<Estimate, StatsError> {
+    let folded = |blocks: &[stats::MeanAcc]| fold(blocks.to_vec()).unwrap_or_default();
     match statistic {
-        Statistic::Mean(acc) => stats::student_t(acc, confidence, sides, seed),
-        Statistic::BoundedMean { acc, lo, hi } => {
-            stats::empirical_bernstein(acc, *lo, *hi, confidence, sides, seed)
+        Statistic::Mean { blocks } => stats::student_t(&folded(blocks), confidence, sides, seed),
+        Statistic::BoundedMean { blocks, lo, hi } => {
+            stats::empirical_bernstein(&folded(blocks), *lo, *hi, confidence, sides, seed)
         }
-        Statistic::Proportion(count) => stats::clopper_pearson(*count, confidence, sides, seed),
-        Statistic::Exact(v) => Ok(stats::exact(*v, seed)),
+        Statistic::Proportion { blocks } => stats::clopper_pearson(
+            fold(blocks.clone()).unwrap_or_default(),
+            confidence,
+            sides,
+            seed,
+        ),
+        Statistic::Exact { value } => Ok(stats::exact(*value, seed)),
     }
 }
 
-/// Selects the claims, validates the options, runs every case and returns the outcomes in
-/// claim and case order.
-pub fn check(opts: &CheckOptions) -> Result<Vec<Outcome>, Error> {
+/// One claim's measurement, tagged with the claim id.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Measured {
+    pub claim: String,
+    #[serde(flatten)]
+    pub measurement: Measurement,
+}
+
+/// Selects the claims, validates the options and runs every case (or its shard).
+pub fn measure(opts: &CheckOptions) -> Result<Vec<Measured>, Error> {
     if !(opts.confidence > 0.0 && opts.confidence < 1.0) {
         return Err(Error::Confidence(opts.confidence));
     }
@@ -118,21 +136,24 @@ pub fn check(opts: &CheckOptions) -> Result<Vec<Outcome>, Error> {
             });
         }
     }
-
-    let mut measured: Vec<(&dyn Claim, Measurement)> = Vec::new();
+    let mut measured = Vec::new();
     for (i, claim) in selected.iter().enumerate() {
         let id = claim.info().id;
         let start = Instant::now();
         let run = RunSpec {
             seed: opts.seed,
             mutant: opts.mutant.as_deref(),
+            shard: opts.shard,
         };
         for case in cases_with_overrides(*claim, opts) {
             let ms = claim.measure(&case, run).map_err(|source| Error::Param {
                 claim: id.to_string(),
                 source,
             })?;
-            measured.extend(ms.into_iter().map(|m| (*claim, m)));
+            measured.extend(ms.into_iter().map(|m| Measured {
+                claim: id.to_string(),
+                measurement: m,
+            }));
         }
         if opts.progress {
             eprintln!(
@@ -143,31 +164,144 @@ pub fn check(opts: &CheckOptions) -> Result<Vec<Outcome>, Error> {
             );
         }
     }
+    Ok(measured)
+}
 
-    let level = bonferroni(opts.confidence, measured.len());
+/// Intervals and verdicts for measurements, with the run's level split over all of them.
+pub fn outcomes(
+    measured: Vec<Measured>,
+    seed: u64,
+    confidence: f64,
+    mutant: Option<&str>,
+) -> Result<Vec<Outcome>, Error> {
+    let level = bonferroni(confidence, measured.len());
     measured
         .into_iter()
-        .map(|(claim, m)| {
-            let id = claim.info().id.to_string();
-            let est =
-                estimate(&m.statistic, level, m.relation.sides(), opts.seed).map_err(|source| {
-                    Error::Stats {
-                        claim: id.clone(),
-                        source,
-                    }
-                })?;
-            Ok(Outcome {
-                verdict: m.relation.judge(&est, m.bound),
-                tightness: est.mean / m.bound,
-                claim: id,
-                params: m.params,
-                bound: m.bound,
-                measured: est,
-                relation: m.relation,
-                seed: opts.seed,
-                family_confidence: opts.confidence,
-                mutant: opts.mutant.clone(),
-            })
-        })
+        .map(
+            |Measured {
+                 claim,
+                 measurement: m,
+             }| {
+                let est =
+                    estimate(&m.statistic, level, m.relation.sides(), seed).map_err(|source| {
+                        Error::Stats {
+                            claim: claim.clone(),
+                            source,
+                        }
+                    })?;
+                Ok(Outcome {
+                    verdict: m.relation.judge(&est, m.bound),
+                    tightness: est.mean / m.bound,
+                    claim,
+                    params: m.params,
+                    bound: m.bound,
+                    measured: est,
+                    relation: m.relation,
+                    seed,
+                    family_confidence: confidence,
+                    mutant: mutant.map(str::to_string),
+                })
+            },
+        )
         .collect()
+}
+
+/// Selects the claims, validates the options, runs every case and returns the outcomes in
+/// claim and case order.
+pub fn check(opts: &CheckOptions) -> Result<Vec<Outcome>, Error> {
+    let measured = measure(&CheckOptions {
+        shard: None,
+        ..opts.clone()
+    })?;
+    outcomes(measured, opts.seed, opts.confidence, opts.mutant.as_deref())
+}
+
+/// What a shard writes: the run's settings and the sufficient statistics of its slice.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ShardFile {
+    pub format: String,
+    pub shard: Shard,
+    pub patterns: Vec<String>,
+    pub trials: Option<u64>,
+    pub seed: u64,
+    pub confidence: f64,
+    pub sets: Vec<(String, serde_json::Value)>,
+    pub mutant: Option<String>,
+    pub measurements: Vec<Measured>,
+}
+
+const SHARD_FORMAT: &str = "dpclaims-shard-1";
+
+/// Runs one shard of `check` (`opts.shard` must be set).
+pub fn check_shard(opts: &CheckOptions) -> Result<ShardFile, Error> {
+    let shard = opts
+        .shard
+        .ok_or_else(|| Error::Input("a shard run needs --shard K/N".into()))?;
+    Ok(ShardFile {
+        format: SHARD_FORMAT.into(),
+        shard,
+        patterns: opts.patterns.clone(),
+        trials: opts.trials,
+        seed: opts.seed,
+        confidence: opts.confidence,
+        sets: opts.sets.clone(),
+        mutant: opts.mutant.clone(),
+        measurements: measure(opts)?,
+    })
+}
+
+/// Merges the shards `1/N..N/N` of one run into the outcomes `check` gives for the whole run.
+pub fn merge(mut files: Vec<ShardFile>) -> Result<Vec<Outcome>, Error> {
+    let first = files
+        .first()
+        .ok_or_else(|| Error::Input("merge needs at least one shard file".into()))?
+        .clone();
+    let n = first.shard.count;
+    files.sort_by_key(|f| f.shard.index);
+    let indices: Vec<u64> = files.iter().map(|f| f.shard.index).collect();
+    if indices != (1..=n).collect::<Vec<_>>() || files.iter().any(|f| f.shard.count != n) {
+        return Err(Error::Input(format!(
+            "merge needs the shards 1/{n} to {n}/{n}, each once; got {}",
+            files
+                .iter()
+                .map(|f| format!("{}/{}", f.shard.index, f.shard.count))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
+    let same_run = |f: &ShardFile| {
+        f.format == SHARD_FORMAT
+            && f.patterns == first.patterns
+            && f.trials == first.trials
+            && f.seed == first.seed
+            && f.confidence == first.confidence
+            && f.sets == first.sets
+            && f.mutant == first.mutant
+            && f.measurements.len() == first.measurements.len()
+    };
+    if let Some(f) = files.iter().find(|f| !same_run(f)) {
+        return Err(Error::Input(format!(
+            "shard {}/{n} is not from the same run as the others (its settings differ)",
+            f.shard.index
+        )));
+    }
+    let mut iter = files.into_iter();
+    let mut merged = iter.next().expect("at least one shard").measurements;
+    for f in iter {
+        for (m, later) in merged.iter_mut().zip(f.measurements) {
+            let same = m.claim == later.claim && m.measurement.params == later.measurement.params;
+            if !same || !m.measurement.statistic.extend(later.measurement.statistic) {
+                return Err(Error::Input(format!(
+                    "shard {}/{n}: a measurement of {} does not match",
+                    f.shard.index, m.claim
+                )));
+            }
+        }
+    }
+    outcomes(
+        merged,
+        first.seed,
+        first.confidence,
+        first.mutant.as_deref(),
+    )
 }

@@ -5,6 +5,7 @@ use dpclaims::accounting::{self, Accountant, Query};
 use dpclaims::harness::{self, CheckOptions};
 use dpclaims::verdict::Verdict;
 use dpclaims::{audit, claims, params, report};
+use dpclaims_empirical::runner::Shard;
 use dpclaims_theorems::privacy::pld::PldOptions;
 use dpclaims_theorems::privacy::{DpSgd, Neighbouring, Sampling};
 use std::io::{IsTerminal, Write};
@@ -53,6 +54,18 @@ enum Command {
         /// No progress lines on stderr.
         #[arg(long)]
         quiet: bool,
+        /// Run only the K-th of N disjoint slices of every case's trials and print its
+        /// sufficient statistics as JSON (combine the N files with `dpclaims merge`).
+        #[arg(long, value_name = "K/N")]
+        shard: Option<String>,
+    },
+    /// Combine the shard files of one `check --shard K/N` run into what `check` prints.
+    Merge {
+        /// The N shard files (any order).
+        files: Vec<std::path::PathBuf>,
+        /// One JSON object per outcome instead of a table.
+        #[arg(long)]
+        json: bool,
     },
     /// ε of a DP-SGD run at a given δ, from the reference accountants.
     Epsilon {
@@ -312,6 +325,27 @@ fn accountants(run: RunArgs, query: Query) -> Result<ExitCode, dpclaims::Error> 
     Ok(ExitCode::SUCCESS)
 }
 
+/// Prints outcomes as JSON lines or a table; exit code 1 when one is violated.
+fn print_outcomes(
+    out: &mut impl Write,
+    outcomes: &[dpclaims::verdict::Outcome],
+    json: bool,
+) -> Result<ExitCode, dpclaims::Error> {
+    if json {
+        for o in outcomes {
+            let _ = writeln!(out, "{}", report::json_line(o));
+        }
+    } else {
+        let _ = write!(out, "{}", report::table(outcomes));
+    }
+    let violated = outcomes.iter().any(|o| o.verdict == Verdict::Violated);
+    Ok(if violated {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
 fn run(cli: Cli) -> Result<ExitCode, dpclaims::Error> {
     let mut out = std::io::stdout().lock();
     match cli.command {
@@ -339,11 +373,16 @@ fn run(cli: Cli) -> Result<ExitCode, dpclaims::Error> {
             mutant,
             json,
             quiet,
+            shard,
         } => {
             let sets = sets
                 .iter()
                 .map(|s| params::parse_assignment(s))
                 .collect::<Result<Vec<_>, _>>()?;
+            let shard = shard
+                .map(|s| Shard::parse(&s))
+                .transpose()
+                .map_err(dpclaims::Error::Input)?;
             let opts = CheckOptions {
                 patterns,
                 trials,
@@ -352,21 +391,35 @@ fn run(cli: Cli) -> Result<ExitCode, dpclaims::Error> {
                 sets,
                 mutant,
                 progress: !quiet && std::io::stderr().is_terminal(),
+                shard,
             };
-            let outcomes = harness::check(&opts)?;
-            if json {
-                for o in &outcomes {
-                    let _ = writeln!(out, "{}", report::json_line(o));
-                }
-            } else {
-                let _ = write!(out, "{}", report::table(&outcomes));
+            if shard.is_some() {
+                let file = harness::check_shard(&opts)?;
+                let _ = writeln!(
+                    out,
+                    "{}",
+                    serde_json::to_string(&file).expect("shards serialize")
+                );
+                return Ok(ExitCode::SUCCESS);
             }
-            let violated = outcomes.iter().any(|o| o.verdict == Verdict::Violated);
-            Ok(if violated {
-                ExitCode::from(1)
-            } else {
-                ExitCode::SUCCESS
-            })
+            print_outcomes(&mut out, &harness::check(&opts)?, json)
+        }
+        Command::Merge { files, json } => {
+            let shards = files
+                .iter()
+                .map(|f| {
+                    let text = std::fs::read_to_string(f).map_err(|e| {
+                        dpclaims::Error::Input(format!("cannot read {}: {e}", f.display()))
+                    })?;
+                    serde_json::from_str(&text).map_err(|e| {
+                        dpclaims::Error::Input(format!(
+                            "{} is not a dpclaims shard file: {e}",
+                            f.display()
+                        ))
+                    })
+                })
+                .collect::<Result<Vec<harness::ShardFile>, _>>()?;
+            print_outcomes(&mut out, &harness::merge(shards)?, json)
         }
         Command::Audit {
             file,

@@ -210,3 +210,64 @@ fn accountant_bad_input_exits_2() {
         assert_eq!(dpclaims(args, None).status.code(), Some(2), "{args:?}");
     }
 }
+
+/// `check --shard K/N` + `merge` prints exactly what `check` prints, for N = 1, 2, 3.
+#[test]
+fn shards_merge_to_the_one_pass_output() {
+    let args = [
+        "check",
+        "stability.lemma5",
+        "stability.lemma5.cond",
+        "accounting.pld_bracket",
+        "--seed",
+        "7",
+        "--trials",
+        "3000",
+    ];
+    let dir = std::env::temp_dir().join(format!("dpclaims-shards-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for json in [true, false] {
+        let mut full_args = args.to_vec();
+        if json {
+            full_args.push("--json");
+        }
+        let full = dpclaims(&full_args, None);
+        assert_eq!(full.status.code(), Some(0), "{}", stderr(&full));
+        for n in 1..=3 {
+            let mut files = Vec::new();
+            for k in (1..=n).rev() {
+                let shard = format!("{k}/{n}");
+                let mut a = args.to_vec();
+                a.extend(["--shard", &shard]);
+                let o = dpclaims(&a, Some(k));
+                assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+                let path = dir.join(format!("shard-{k}-{n}.json"));
+                std::fs::write(&path, &o.stdout).unwrap();
+                files.push(path.to_string_lossy().into_owned());
+            }
+            let mut m = vec!["merge"];
+            m.extend(files.iter().map(String::as_str));
+            if json {
+                m.push("--json");
+            }
+            let merged = dpclaims(&m, None);
+            assert_eq!(merged.status.code(), Some(0), "{}", stderr(&merged));
+            assert_eq!(merged.stdout, full.stdout, "N = {n}, json = {json}");
+        }
+    }
+    // An incomplete set of shards is refused.
+    let o = dpclaims(
+        &["merge", dir.join("shard-1-3.json").to_str().unwrap()],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn bad_shard_exits_2() {
+    for bad in ["0/2", "3/2", "x/y", "2", "1/0"] {
+        let o = dpclaims(&["check", "stability.lemma5.cond", "--shard", bad], None);
+        assert_eq!(o.status.code(), Some(2), "{bad}");
+        assert!(stderr(&o).contains("--shard"), "{bad}: {}", stderr(&o));
+    }
+}

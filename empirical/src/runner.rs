@@ -43,6 +43,44 @@ pub fn blocks(trials: Range<u64>) -> Vec<Range<u64>> {
     out
 }
 
+/// The `index`-th (1-based) of `count` disjoint slices of a run, for splitting huge runs over
+/// machines. Slices are unions of whole blocks, so merging their per-block accumulators in order
+/// reproduces the one-pass result bit for bit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Shard {
+    pub index: u64,
+    pub count: u64,
+}
+
+impl Shard {
+    /// Parses `K/N` with `1 <= K <= N`.
+    pub fn parse(s: &str) -> Result<Self, String> {
+        let bad = || format!("--shard {s:?}: expected K/N with integers 1 <= K <= N, e.g. 2/3");
+        let (k, n) = s.split_once('/').ok_or_else(bad)?;
+        let (index, count): (u64, u64) = (
+            k.trim().parse().map_err(|_| bad())?,
+            n.trim().parse().map_err(|_| bad())?,
+        );
+        if index == 0 || count == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Self { index, count })
+    }
+
+    /// The trials of this slice of a run of `trials` trials.
+    pub fn trials(&self, trials: u64) -> Range<u64> {
+        let blocks = trials.div_ceil(BLOCK);
+        let first = blocks * (self.index - 1) / self.count;
+        let last = blocks * self.index / self.count;
+        (first * BLOCK).min(trials)..(last * BLOCK).min(trials)
+    }
+}
+
+/// The trials a run (or its shard) covers.
+pub fn trial_range(trials: u64, shard: Option<Shard>) -> Range<u64> {
+    shard.map_or(0..trials, |s| s.trials(trials))
+}
+
 /// Runs the trials of `range` block by block and returns one accumulator per block, in order.
 ///
 /// `init` creates a block's scratch space `S` (reused by the block's trials, so trials need not
@@ -91,6 +129,24 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shards_partition_the_trials() {
+        for (trials, n) in [(1000u64, 3u64), (100, 5), (256 * 7, 2), (1, 4)] {
+            let mut next = 0;
+            for k in 1..=n {
+                let r = Shard { index: k, count: n }.trials(trials);
+                assert_eq!(r.start, next);
+                assert!(r.start % BLOCK == 0 || r.start == trials);
+                next = r.end;
+            }
+            assert_eq!(next, trials);
+        }
+        for bad in ["0/2", "3/2", "x/y", "1", "1/0", ""] {
+            assert!(Shard::parse(bad).is_err(), "{bad}");
+        }
+        assert_eq!(Shard::parse("2/3"), Ok(Shard { index: 2, count: 3 }));
+    }
 
     #[test]
     fn blocks_cover_the_range_and_align() {

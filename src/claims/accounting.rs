@@ -12,7 +12,7 @@ use crate::params::Params;
 use crate::verdict::Relation;
 use dpclaims_empirical::privacy_loss::LossPair;
 use dpclaims_empirical::rng::StreamKey;
-use dpclaims_empirical::runner::run_trials;
+use dpclaims_empirical::runner::{run_blocks, trial_range};
 use dpclaims_empirical::stats::MeanAcc;
 use dpclaims_theorems::privacy::pld::{self, Pair, PldOptions};
 use dpclaims_theorems::privacy::rdp::{self, Conversion};
@@ -78,13 +78,14 @@ impl Case {
     }
 
     /// Monte Carlo $\delta(\epsilon)$ of the simulated pair.
-    fn simulate(&self, claim: &str, case: &Params, seed: u64) -> MeanAcc {
+    fn simulate(&self, claim: &str, case: &Params, run: RunSpec<'_>) -> Vec<MeanAcc> {
+        let seed = run.seed;
         let key = StreamKey::new(
             seed,
             &[claim, &case.label_without(&["trials", "tolerance"])],
         );
-        run_trials(
-            self.trials,
+        run_blocks(
+            trial_range(self.trials, run.shard),
             || ((), MeanAcc::new()),
             |_, acc, i| {
                 acc.push(self.pair.hockey_stick_trial(
@@ -108,13 +109,13 @@ impl Case {
     }
 }
 
-fn measurement(case: &Params, bound: f64, relation: Relation, acc: MeanAcc) -> Measurement {
+fn measurement(case: &Params, bound: f64, relation: Relation, blocks: Vec<MeanAcc>) -> Measurement {
     Measurement {
         params: case.clone(),
         bound,
         relation,
         statistic: Statistic::BoundedMean {
-            acc,
+            blocks,
             lo: 0.0,
             hi: 1.0,
         },
@@ -178,7 +179,7 @@ impl Claim for PldBracket {
             }
             _ => pld::pair_delta(&c.theorem_pair(c.q), c.steps, c.epsilon, &opts)?,
         };
-        let acc = c.simulate(self.info().id, case, run.seed);
+        let acc = c.simulate(self.info().id, case, run);
         let relation = Relation::Within {
             lower: bracket.optimistic,
             tolerance,
@@ -238,7 +239,7 @@ impl Claim for RdpUpper {
             _ => {}
         }
         let bound = rdp::dp_sgd_delta(&mech, c.epsilon, Conversion::Improved)?.value;
-        let acc = c.simulate(self.info().id, case, run.seed);
+        let acc = c.simulate(self.info().id, case, run);
         Ok(vec![measurement(case, bound, Relation::AtMost, acc)])
     }
 }

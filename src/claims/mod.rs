@@ -8,9 +8,10 @@ pub mod stability;
 
 use crate::params::Params;
 use crate::verdict::Relation;
+use dpclaims_empirical::runner::Shard;
 use dpclaims_empirical::stats::{CountAcc, MeanAcc};
 use dpclaims_theorems::ParamError;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A deliberate error that the harness must report as violated.
 #[derive(Debug, Clone, Copy, Serialize)]
@@ -34,21 +35,46 @@ pub struct ClaimInfo {
 }
 
 /// The sufficient statistics of a measured quantity; the harness turns them into an interval
-/// once it knows the per-outcome confidence level.
-#[derive(Debug, Clone, PartialEq)]
+/// once it knows the per-outcome confidence level. Sampled statistics keep one accumulator per
+/// block of trials, in block order, so that shards of a run merge bit for bit.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
 pub enum Statistic {
     /// A mean, interval by Student t.
-    Mean(MeanAcc),
+    Mean { blocks: Vec<MeanAcc> },
     /// A mean of values known to lie in `[lo, hi]`, interval by empirical Bernstein.
-    BoundedMean { acc: MeanAcc, lo: f64, hi: f64 },
+    BoundedMean {
+        blocks: Vec<MeanAcc>,
+        lo: f64,
+        hi: f64,
+    },
     /// A proportion, interval by Clopper–Pearson.
-    Proportion(CountAcc),
+    Proportion { blocks: Vec<CountAcc> },
     /// A value computed exactly.
-    Exact(f64),
+    Exact { value: f64 },
+}
+
+impl Statistic {
+    /// Appends the blocks of a later shard of the same measurement.
+    pub fn extend(&mut self, later: Statistic) -> bool {
+        match (self, later) {
+            (Statistic::Mean { blocks }, Statistic::Mean { blocks: more }) => blocks.extend(more),
+            (
+                Statistic::BoundedMean { blocks, .. },
+                Statistic::BoundedMean { blocks: more, .. },
+            ) => blocks.extend(more),
+            (Statistic::Proportion { blocks }, Statistic::Proportion { blocks: more }) => {
+                blocks.extend(more)
+            }
+            (Statistic::Exact { value }, Statistic::Exact { value: v }) => return *value == v,
+            _ => return false,
+        }
+        true
+    }
 }
 
 /// One measured quantity of one case, compared with its bound.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Measurement {
     /// The case's parameters plus what distinguishes this measurement (e.g. the checkpoint `t`).
     pub params: Params,
@@ -62,6 +88,8 @@ pub struct Measurement {
 pub struct RunSpec<'a> {
     pub seed: u64,
     pub mutant: Option<&'a str>,
+    /// Run only this slice of every case's trials.
+    pub shard: Option<Shard>,
 }
 
 pub trait Claim: Sync {

@@ -15,10 +15,11 @@ use crate::verdict::Relation;
 use dpclaims_empirical::algorithms::{NoiseCoupling, Sgld, Step, Workspace, squared_distance};
 use dpclaims_empirical::problems::{FinitePopulation, LinearPm1, LogisticPool};
 use dpclaims_empirical::rng::{StreamKey, TrialRng};
-use dpclaims_empirical::runner::run_trials;
+use dpclaims_empirical::runner::{Shard, run_blocks, trial_range};
 use dpclaims_empirical::stats::MeanAcc;
 use dpclaims_theorems::multipass::{HorizonRounding, Theorem2Schedule};
 use dpclaims_theorems::{ParamError, error, stability as bounds};
+use std::ops::Range;
 
 const PAPER: &str = "000_5bb53ab829479343.txt — Ma, Marinov, Zhang (2022), arXiv 2206.01836";
 
@@ -227,10 +228,17 @@ struct Setup {
     checkpoints: Vec<usize>,
     index: String,
     trials: u64,
+    shard: Option<Shard>,
 }
 
 impl Setup {
-    fn parse(claim: &str, p: &Params, seed: u64, simulate: bool) -> Result<Self, ParamError> {
+    fn parse(
+        claim: &str,
+        p: &Params,
+        run: RunSpec<'_>,
+        simulate: bool,
+    ) -> Result<Self, ParamError> {
+        let seed = run.seed;
         let n = p.u64("n")?;
         if !(2..=100_000_000).contains(&n) {
             return Err(ParamError::new("n", n, "an integer in [2, 10^8]"));
@@ -299,6 +307,7 @@ impl Setup {
             checkpoints: checkpoints.into_iter().map(|t| t as usize).collect(),
             index,
             trials,
+            shard: run.shard,
         })
     }
 
@@ -307,7 +316,7 @@ impl Setup {
     fn measurements(
         &self,
         case: &Params,
-        accs: Vec<MeanAcc>,
+        accs: Vec<Vec<MeanAcc>>,
         relation: Relation,
         bound: impl Fn(usize) -> Result<f64, ParamError>,
     ) -> Result<Vec<Measurement>, ParamError> {
@@ -321,7 +330,7 @@ impl Setup {
                     params,
                     bound: bound(t)?,
                     relation,
-                    statistic: Statistic::Mean(acc),
+                    statistic: Statistic::Mean { blocks: acc },
                 })
             })
             .collect()
@@ -375,16 +384,17 @@ impl Perturbation {
     }
 }
 
-/// Runs `trials` trials; each writes one value per checkpoint; returns one mean per checkpoint.
+/// Runs the trials of `range`; each writes one value per checkpoint. Returns, per checkpoint,
+/// the per-block accumulators in block order (see `runner`: shards merge exactly).
 fn checkpoint_means<S>(
-    trials: u64,
+    range: Range<u64>,
     key: StreamKey,
     checkpoints: usize,
     init: impl Fn() -> S + Sync,
     trial: impl Fn(&mut S, &mut TrialRng, &mut [f64]) + Sync,
-) -> Vec<MeanAcc> {
-    run_trials(
-        trials,
+) -> Vec<Vec<MeanAcc>> {
+    let blocks = run_blocks(
+        range,
         || {
             (
                 (init(), vec![0.0; checkpoints]),
@@ -397,7 +407,10 @@ fn checkpoint_means<S>(
                 .zip(values.iter())
                 .for_each(|(a, v)| a.push(*v));
         },
-    )
+    );
+    (0..checkpoints)
+        .map(|c| blocks.iter().map(|b| b[c].clone()).collect())
+        .collect()
 }
 
 /// $\mathbb E\|w_t-w_t'\|^2$ at the checkpoints under the (possibly perturbed) coupling.
@@ -407,7 +420,7 @@ fn coupled_distances<P: FinitePopulation>(
     pert: Perturbation,
     key: StreamKey,
     neighbours: impl Fn(&P, &mut TrialRng, &mut Vec<usize>, &mut Vec<usize>) + Sync,
-) -> Vec<MeanAcc> {
+) -> Vec<Vec<MeanAcc>> {
     let steps = pert.steps(setup);
     let sgld = Sgld {
         population: pop,
@@ -416,7 +429,7 @@ fn coupled_distances<P: FinitePopulation>(
     };
     let cps = &setup.checkpoints;
     checkpoint_means(
-        setup.trials,
+        trial_range(setup.trials, setup.shard),
         key,
         cps.len(),
         || (Workspace::new(pop.dim()), Vec::new(), Vec::new()),
@@ -437,7 +450,7 @@ fn generalization_gaps<P: FinitePopulation>(
     setup: &Setup,
     pert: Perturbation,
     key: StreamKey,
-) -> Vec<MeanAcc> {
+) -> Vec<Vec<MeanAcc>> {
     let steps = pert.steps(setup);
     let sgld = Sgld {
         population: pop,
@@ -446,7 +459,7 @@ fn generalization_gaps<P: FinitePopulation>(
     };
     let cps = &setup.checkpoints;
     checkpoint_means(
-        setup.trials,
+        trial_range(setup.trials, setup.shard),
         key,
         cps.len(),
         || (Workspace::new(pop.dim()), Vec::new()),
@@ -466,7 +479,7 @@ fn generalization_gaps<P: FinitePopulation>(
 }
 
 /// The coupled distances for the case's instance; neighbours differ in the last `differ` points.
-fn distances(setup: &Setup, pert: Perturbation, key: StreamKey) -> Vec<MeanAcc> {
+fn distances(setup: &Setup, pert: Perturbation, key: StreamKey) -> Vec<Vec<MeanAcc>> {
     let (n, k) = (setup.n as usize, pert.differ.min(setup.n as usize));
     match &setup.instance {
         Instance::Lin(pop) => coupled_distances(pop, setup, pert, key, |pop, rng, data, prime| {
@@ -487,7 +500,7 @@ fn distances(setup: &Setup, pert: Perturbation, key: StreamKey) -> Vec<MeanAcc> 
     }
 }
 
-fn gaps(setup: &Setup, pert: Perturbation, key: StreamKey) -> Vec<MeanAcc> {
+fn gaps(setup: &Setup, pert: Perturbation, key: StreamKey) -> Vec<Vec<MeanAcc>> {
     match &setup.instance {
         Instance::Lin(pop) => generalization_gaps(pop, setup, pert, key),
         Instance::Pool(pop) => generalization_gaps(pop, setup, pert, key),
@@ -540,7 +553,7 @@ impl Claim for Lemma5 {
 
     fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
         let id = self.info().id;
-        let setup = Setup::parse(id, case, run.seed, true)?;
+        let setup = Setup::parse(id, case, run, true)?;
         let accs = distances(
             &setup,
             Perturbation::from_mutant(run.mutant),
@@ -592,7 +605,7 @@ impl Claim for Lemma5Derived {
 
     fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
         let id = self.info().id;
-        let setup = Setup::parse(id, case, run.seed, true)?;
+        let setup = Setup::parse(id, case, run, true)?;
         // On P-lin the bound is the exact value (c_s >= 0 there): the simulation must reproduce it.
         let relation = match setup.instance {
             Instance::Lin(_) => Relation::Reproduces {
@@ -665,7 +678,7 @@ impl Claim for Lemma5Condition {
                     params: p,
                     bound: 1.0,
                     relation: Relation::AtMost,
-                    statistic: Statistic::Exact(ratio),
+                    statistic: Statistic::Exact { value: ratio },
                 })
             })
             .collect()
@@ -697,7 +710,7 @@ impl Claim for Prop2 {
 
     fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
         let id = self.info().id;
-        let setup = Setup::parse(id, case, run.seed, true)?;
+        let setup = Setup::parse(id, case, run, true)?;
         let accs = gaps(
             &setup,
             Perturbation::from_mutant(run.mutant),
@@ -739,7 +752,7 @@ impl Claim for Prop2Lin {
 
     fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
         let id = self.info().id;
-        let setup = Setup::parse(id, case, run.seed, true)?;
+        let setup = Setup::parse(id, case, run, true)?;
         if !matches!(setup.instance, Instance::Lin(_)) {
             return Err(ParamError::new(
                 "instance",
