@@ -9,7 +9,6 @@ use dpclaims_empirical::stats::{self, Estimate, StatsError};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeSet;
-use std::time::Instant;
 
 /// The seed used when none is given.
 pub const DEFAULT_SEED: u64 = 1;
@@ -136,16 +135,33 @@ pub fn measure(opts: &CheckOptions) -> Result<Vec<Measured>, Error> {
             });
         }
     }
+    let work: Vec<(&dyn Claim, Vec<crate::params::Params>)> = selected
+        .iter()
+        .map(|c| (*c, cases_with_overrides(*c, opts)))
+        .collect();
+    // A progress bar on stderr over the cases (only when asked for: terminals, no --quiet).
+    let bar = if opts.progress {
+        let total = work.iter().map(|(_, cases)| cases.len() as u64).sum();
+        let bar = indicatif::ProgressBar::new(total);
+        if let Ok(style) = indicatif::ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:30}] {pos}/{len} cases  {msg}",
+        ) {
+            bar.set_style(style.progress_chars("=> "));
+        }
+        bar
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
     let mut measured = Vec::new();
-    for (i, claim) in selected.iter().enumerate() {
+    for (claim, cases) in work {
         let id = claim.info().id;
-        let start = Instant::now();
+        bar.set_message(id);
         let run = RunSpec {
             seed: opts.seed,
             mutant: opts.mutant.as_deref(),
             shard: opts.shard,
         };
-        for case in cases_with_overrides(*claim, opts) {
+        for case in cases {
             let ms = claim.measure(&case, run).map_err(|source| Error::Param {
                 claim: id.to_string(),
                 source,
@@ -154,16 +170,10 @@ pub fn measure(opts: &CheckOptions) -> Result<Vec<Measured>, Error> {
                 claim: id.to_string(),
                 measurement: m,
             }));
-        }
-        if opts.progress {
-            eprintln!(
-                "[{}/{}] {id}: done in {:.1} s",
-                i + 1,
-                selected.len(),
-                start.elapsed().as_secs_f64()
-            );
+            bar.inc(1);
         }
     }
+    bar.finish_and_clear();
     Ok(measured)
 }
 

@@ -59,6 +59,32 @@ enum Command {
         #[arg(long, value_name = "K/N")]
         shard: Option<String>,
     },
+    /// Run claims and write DIR/report.md and one SVG plot per claim family.
+    Report {
+        /// Claim ids or globs; all claims when none is given.
+        patterns: Vec<String>,
+        /// Output directory.
+        #[arg(long)]
+        out: std::path::PathBuf,
+        /// Trials per case (overrides each case's default).
+        #[arg(long)]
+        trials: Option<u64>,
+        #[arg(long, default_value_t = harness::DEFAULT_SEED)]
+        seed: u64,
+        /// Family-wise confidence level of the run (Bonferroni over its outcomes).
+        #[arg(long, default_value_t = harness::DEFAULT_CONFIDENCE)]
+        confidence: f64,
+        /// Override a case parameter in every case that has it.
+        #[arg(long = "set", value_name = "KEY=VALUE")]
+        sets: Vec<String>,
+        /// No progress on stderr.
+        #[arg(long)]
+        quiet: bool,
+        /// Run only the K-th of N slices of the trials; writes DIR/shard-K-of-N.json (combine
+        /// with `dpclaims merge --report DIR FILES...`).
+        #[arg(long, value_name = "K/N")]
+        shard: Option<String>,
+    },
     /// Combine the shard files of one `check --shard K/N` run into what `check` prints.
     Merge {
         /// The N shard files (any order).
@@ -66,6 +92,9 @@ enum Command {
         /// One JSON object per outcome instead of a table.
         #[arg(long)]
         json: bool,
+        /// Also write report.md and the plots into this directory.
+        #[arg(long, value_name = "DIR")]
+        report: Option<std::path::PathBuf>,
     },
     /// ε of a DP-SGD run at a given δ, from the reference accountants.
     Epsilon {
@@ -325,6 +354,20 @@ fn accountants(run: RunArgs, query: Query) -> Result<ExitCode, dpclaims::Error> 
     Ok(ExitCode::SUCCESS)
 }
 
+/// Writes report.md and the family plots, and says where on stderr.
+fn write_report(
+    dir: &std::path::Path,
+    outcomes: &[dpclaims::verdict::Outcome],
+    trials: Option<u64>,
+) -> Result<(), dpclaims::Error> {
+    let files = report::write_report(dir, outcomes, &claims::registry(), trials)
+        .map_err(dpclaims::Error::Input)?;
+    for f in files {
+        eprintln!("wrote {}", f.display());
+    }
+    Ok(())
+}
+
 /// Prints outcomes as JSON lines or a table; exit code 1 when one is violated.
 fn print_outcomes(
     out: &mut impl Write,
@@ -404,7 +447,11 @@ fn run(cli: Cli) -> Result<ExitCode, dpclaims::Error> {
             }
             print_outcomes(&mut out, &harness::check(&opts)?, json)
         }
-        Command::Merge { files, json } => {
+        Command::Merge {
+            files,
+            json,
+            report: dir,
+        } => {
             let shards = files
                 .iter()
                 .map(|f| {
@@ -419,7 +466,66 @@ fn run(cli: Cli) -> Result<ExitCode, dpclaims::Error> {
                     })
                 })
                 .collect::<Result<Vec<harness::ShardFile>, _>>()?;
-            print_outcomes(&mut out, &harness::merge(shards)?, json)
+            let trials = shards.first().and_then(|s| s.trials);
+            let outcomes = harness::merge(shards)?;
+            if let Some(dir) = dir {
+                write_report(&dir, &outcomes, trials)?;
+            }
+            print_outcomes(&mut out, &outcomes, json)
+        }
+        Command::Report {
+            patterns,
+            out: dir,
+            trials,
+            seed,
+            confidence,
+            sets,
+            quiet,
+            shard,
+        } => {
+            let sets = sets
+                .iter()
+                .map(|s| params::parse_assignment(s))
+                .collect::<Result<Vec<_>, _>>()?;
+            let shard = shard
+                .map(|s| Shard::parse(&s))
+                .transpose()
+                .map_err(dpclaims::Error::Input)?;
+            let opts = CheckOptions {
+                patterns,
+                trials,
+                seed,
+                confidence,
+                sets,
+                mutant: None,
+                progress: !quiet && std::io::stderr().is_terminal(),
+                shard,
+            };
+            if let Some(sh) = shard {
+                let file = harness::check_shard(&opts)?;
+                std::fs::create_dir_all(&dir).map_err(|e| {
+                    dpclaims::Error::Input(format!("cannot create {}: {e}", dir.display()))
+                })?;
+                let path = dir.join(format!("shard-{}-of-{}.json", sh.index, sh.count));
+                std::fs::write(
+                    &path,
+                    serde_json::to_string(&file).expect("shards serialize"),
+                )
+                .map_err(|e| {
+                    dpclaims::Error::Input(format!("cannot write {}: {e}", path.display()))
+                })?;
+                let _ = writeln!(out, "wrote {}", path.display());
+                return Ok(ExitCode::SUCCESS);
+            }
+            let outcomes = harness::check(&opts)?;
+            write_report(&dir, &outcomes, trials)?;
+            let _ = write!(out, "{}", report::table(&outcomes));
+            let violated = outcomes.iter().any(|o| o.verdict == Verdict::Violated);
+            Ok(if violated {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            })
         }
         Command::Audit {
             file,

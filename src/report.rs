@@ -146,3 +146,193 @@ mod tests {
         assert_eq!(round_sig(0.0, 6), 0.0);
     }
 }
+
+/// The family of a claim id: the part before the first `.` (`stability`, `accounting`, ...).
+pub fn family(id: &str) -> &str {
+    id.split('.').next().unwrap_or(id)
+}
+
+/// One SVG per claim family: every outcome's measurement divided by its bound, with its
+/// interval as an error bar, against the outcome's index in the family; the bound is the line
+/// at 1. Normalising by the bound puts quantities of very different scales on one axis.
+pub fn family_svg(family_name: &str, outcomes: &[&Outcome]) -> Result<String, String> {
+    use plotters::prelude::*;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (900, 480)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| e.to_string())?;
+        let ratio = |x: f64, b: f64| {
+            if b != 0.0 && (x / b).is_finite() {
+                x / b
+            } else {
+                f64::NAN
+            }
+        };
+        let top = outcomes
+            .iter()
+            .map(|o| ratio(o.measured.upper, o.bound))
+            .filter(|v| v.is_finite())
+            .fold(1.2f64, f64::max)
+            .min(10.0);
+        let bottom = outcomes
+            .iter()
+            .map(|o| ratio(o.measured.lower, o.bound))
+            .filter(|v| v.is_finite())
+            .fold(0.0f64, f64::min)
+            .max(-1.0);
+        let mut chart = ChartBuilder::on(&root)
+            .caption(
+                format!("{family_name}: measured / bound (bound = 1)"),
+                ("sans-serif", 20),
+            )
+            .margin(10)
+            .x_label_area_size(40)
+            .y_label_area_size(60)
+            .build_cartesian_2d(-0.5f64..(outcomes.len() as f64 - 0.5), bottom..top * 1.05)
+            .map_err(|e| e.to_string())?;
+        chart
+            .configure_mesh()
+            .x_desc("outcome (in the order of report.md)")
+            .y_desc("measured / bound")
+            .draw()
+            .map_err(|e| e.to_string())?;
+        chart
+            .draw_series(LineSeries::new(
+                [(-0.5, 1.0), (outcomes.len() as f64 - 0.5, 1.0)],
+                RED.stroke_width(2),
+            ))
+            .map_err(|e| e.to_string())?
+            .label("bound")
+            .legend(|(x, y)| PathElement::new([(x, y), (x + 20, y)], RED));
+        let mut claims: Vec<&str> = outcomes.iter().map(|o| o.claim.as_str()).collect();
+        claims.dedup();
+        for (c, claim) in claims.iter().enumerate() {
+            let color = Palette99::pick(c).to_rgba();
+            let points: Vec<(f64, f64, f64, f64)> = outcomes
+                .iter()
+                .enumerate()
+                .filter(|(_, o)| o.claim == *claim)
+                .map(|(i, o)| {
+                    let clamp = |v: f64| {
+                        if v.is_finite() {
+                            v.clamp(bottom, top * 1.05)
+                        } else {
+                            top
+                        }
+                    };
+                    (
+                        i as f64,
+                        clamp(ratio(o.measured.mean, o.bound)),
+                        clamp(ratio(o.measured.lower, o.bound)),
+                        clamp(ratio(o.measured.upper, o.bound)),
+                    )
+                })
+                .collect();
+            // An error bar per outcome: its interval, with the mean as the centre point.
+            chart
+                .draw_series(points.iter().map(|(x, m, lo, hi)| {
+                    ErrorBar::new_vertical(*x, *lo, *m, *hi, color.filled(), 8)
+                }))
+                .map_err(|e| e.to_string())?
+                .label(claim.to_string())
+                .legend(move |(x, y)| Circle::new((x + 10, y), 4, color.filled()));
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperMiddle)
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .draw()
+            .map_err(|e| e.to_string())?;
+        root.present().map_err(|e| e.to_string())?;
+    }
+    Ok(svg)
+}
+
+/// `report.md`: one section per claim (statement, source, parameters, bound, measurement with
+/// interval, verdict, tightness, mutants) linking its family's plot.
+pub fn markdown_report(outcomes: &[Outcome], claims: &[&dyn Claim], trials: Option<u64>) -> String {
+    let mut md = String::from("# dpclaims report\n\n");
+    if let Some(o) = outcomes.first() {
+        md.push_str(&format!(
+            "Seed {}, family-wise confidence {} (split over {} outcomes: {:.6} each), trials per case {}.\n\n",
+            o.seed,
+            o.family_confidence,
+            outcomes.len(),
+            outcomes.iter().find(|o| o.measured.n > 0).map_or(1.0, |o| o.measured.confidence),
+            trials.map_or("as each case's default (column n)".to_string(), |t| t.to_string()),
+        ));
+    }
+    let count = |v: Verdict| outcomes.iter().filter(|o| o.verdict == v).count();
+    md.push_str(&format!(
+        "{} respected, {} violated, {} inconclusive.\n\n",
+        count(Verdict::Respected),
+        count(Verdict::Violated),
+        count(Verdict::Inconclusive)
+    ));
+    for claim in claims {
+        let info = claim.info();
+        let mine: Vec<&Outcome> = outcomes.iter().filter(|o| o.claim == info.id).collect();
+        if mine.is_empty() {
+            continue;
+        }
+        md.push_str(&format!(
+            "## `{}`\n\n{}\n\nSource: {} — {}.\n\n",
+            info.id, info.statement, info.paper, info.result
+        ));
+        md.push_str(&format!("Plot: [{0}.svg]({0}.svg)\n\n", family(info.id)));
+        md.push_str("| case | relation | bound | measured | interval | n | verdict | tightness |\n|---|---|---|---|---|---|---|---|\n");
+        for o in mine {
+            md.push_str(&format!(
+                "| {} | {} | {} | {} | [{}, {}] | {} | {} | {:.4} |\n",
+                o.params.compact(),
+                o.relation.symbol(),
+                short(o.bound),
+                short(o.measured.mean),
+                short(o.measured.lower),
+                short(o.measured.upper),
+                o.measured.n,
+                o.verdict.as_str(),
+                o.tightness
+            ));
+        }
+        md.push_str(&format!(
+            "\nMutants (each must come out violated; `dpclaims check {} --mutant NAME`): {}\n\n",
+            info.id,
+            info.mutants
+                .iter()
+                .map(|m| format!("`{}` ({})", m.name, m.description))
+                .collect::<Vec<_>>()
+                .join("; ")
+        ));
+    }
+    md
+}
+
+/// Writes `report.md` and one SVG per claim family into `dir`; returns the files written.
+pub fn write_report(
+    dir: &std::path::Path,
+    outcomes: &[Outcome],
+    claims: &[&dyn Claim],
+    trials: Option<u64>,
+) -> Result<Vec<std::path::PathBuf>, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let mut written = Vec::new();
+    let md_path = dir.join("report.md");
+    std::fs::write(&md_path, markdown_report(outcomes, claims, trials))
+        .map_err(|e| format!("cannot write {}: {e}", md_path.display()))?;
+    written.push(md_path);
+    let mut families: Vec<&str> = outcomes.iter().map(|o| family(&o.claim)).collect();
+    families.dedup();
+    for fam in families {
+        let mine: Vec<&Outcome> = outcomes
+            .iter()
+            .filter(|o| family(&o.claim) == fam)
+            .collect();
+        let path = dir.join(format!("{fam}.svg"));
+        std::fs::write(&path, family_svg(fam, &mine)?)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        written.push(path);
+    }
+    Ok(written)
+}

@@ -271,3 +271,90 @@ fn bad_shard_exits_2() {
         assert!(stderr(&o).contains("--shard"), "{bad}: {}", stderr(&o));
     }
 }
+
+/// `report --out DIR` writes report.md and one SVG per family; each SVG is XML with one
+/// marker per outcome and a legend entry per claim.
+#[test]
+fn report_writes_markdown_and_svg_plots() {
+    let dir = std::env::temp_dir().join(format!("dpclaims-report-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let o = dpclaims(
+        &[
+            "report",
+            "stability.lemma5*",
+            "accounting.rdp_upper",
+            "--trials",
+            "3000",
+            "--seed",
+            "7",
+            "--out",
+            dir.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    for needle in [
+        "## `stability.lemma5`",
+        "## `stability.lemma5.derived`",
+        "## `accounting.rdp_upper`",
+        "Seed 7",
+        "stability.svg",
+        "accounting.svg",
+        "Mutants",
+    ] {
+        assert!(md.contains(needle), "report.md lacks {needle}");
+    }
+    for (family, claims) in [
+        (
+            "stability",
+            vec![
+                "stability.lemma5",
+                "stability.lemma5.derived",
+                "stability.lemma5.cond",
+            ],
+        ),
+        ("accounting", vec!["accounting.rdp_upper"]),
+    ] {
+        let svg = std::fs::read_to_string(dir.join(format!("{family}.svg"))).unwrap();
+        let doc = roxmltree::Document::parse(&svg).expect("the SVG is well-formed XML");
+        assert_eq!(doc.root_element().tag_name().name(), "svg");
+        let circles = doc
+            .descendants()
+            .filter(|n| n.tag_name().name() == "circle")
+            .count();
+        let expected = md
+            .lines()
+            .filter(|l| {
+                l.starts_with("| ")
+                    && !l.starts_with("| case")
+                    && claims.iter().any(|c| md_section_of(&md, l) == *c)
+            })
+            .count();
+        // One marker per outcome, plus one legend marker per claim.
+        assert_eq!(
+            circles,
+            expected + claims.len(),
+            "{family}: {circles} circles for {expected} outcomes"
+        );
+        let texts: String = doc
+            .descendants()
+            .filter(|n| n.is_text())
+            .filter_map(|n| n.text())
+            .collect();
+        for c in claims {
+            assert!(
+                texts.contains(c),
+                "{family}.svg has no legend entry for {c}"
+            );
+        }
+    }
+}
+
+/// The claim whose report section contains `line`.
+fn md_section_of<'a>(md: &'a str, line: &str) -> &'a str {
+    let pos = md.find(line).unwrap();
+    let head = md[..pos].rfind("## `").unwrap();
+    let rest = &md[head + 4..];
+    &rest[..rest.find('`').unwrap()]
+}
