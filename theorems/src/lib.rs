@@ -11,6 +11,7 @@ pub mod error;
 pub mod multipass;
 pub mod numerics;
 pub mod privacy;
+pub mod renyi_discretization;
 pub mod stability;
 
 pub use error::ParamError;

@@ -1,0 +1,248 @@
+//! Rényi divergence between discretised and continuous Langevin: Ganesh & Talwar (2020),
+//! *Faster Differentially Private Samplers via Rényi Divergence Analysis of Discretized
+//! Langevin MCMC*, arXiv 2010.14658 (seed 004). The paper's displayed formulas are lost in our
+//! copy; the forms are THEOREMS.md §5's reconstructions.
+//!
+//! This module so far holds the calculators: Rényi divergence between Gaussians (with its
+//! validity condition), the Theorem 12 bound, the Lemma 13 movement radius, the weak triangle
+//! inequality, and ULA's stationary divergence on a 1-D quadratic.
+
+use crate::error::{ParamError, at_least, positive};
+use nalgebra::{DMatrix, DVector};
+
+fn order(alpha: f64) -> Result<f64, ParamError> {
+    if alpha > 0.0 && alpha.is_finite() && alpha != 1.0 {
+        Ok(alpha)
+    } else {
+        Err(ParamError::new(
+            "alpha",
+            alpha,
+            "a finite order > 0, != 1 (use kl for alpha = 1)",
+        ))
+    }
+}
+
+/// $D_\alpha(\mathcal N(\mu_1,\Sigma_1)\|\mathcal N(\mu_2,\Sigma_2))$ [recalled]: with
+/// $\Sigma_\alpha=\alpha\Sigma_2+(1-\alpha)\Sigma_1$,
+/// $$\tfrac\alpha2(\mu_1-\mu_2)^\top\Sigma_\alpha^{-1}(\mu_1-\mu_2)-\tfrac1{2(\alpha-1)}\ln\frac{\det\Sigma_\alpha}{(\det\Sigma_1)^{1-\alpha}(\det\Sigma_2)^\alpha},$$
+/// $+\infty$ when $\Sigma_\alpha$ is not positive definite (possible for $\alpha>1$).
+pub fn gaussian(
+    alpha: f64,
+    mu1: &DVector<f64>,
+    s1: &DMatrix<f64>,
+    mu2: &DVector<f64>,
+    s2: &DMatrix<f64>,
+) -> Result<f64, ParamError> {
+    order(alpha)?;
+    let d = mu1.len();
+    if mu2.len() != d || s1.shape() != (d, d) || s2.shape() != (d, d) {
+        return Err(ParamError::new(
+            "dimension",
+            format!("{d}, {}, {:?}, {:?}", mu2.len(), s1.shape(), s2.shape()),
+            "matching means and covariances",
+        ));
+    }
+    let log_det = |m: &DMatrix<f64>, name: &str| -> Result<f64, ParamError> {
+        let c = m.clone().cholesky().ok_or_else(|| {
+            ParamError::new(
+                name,
+                "not positive definite",
+                "a positive-definite covariance",
+            )
+        })?;
+        Ok(2.0 * c.l().diagonal().iter().map(|x| x.ln()).sum::<f64>())
+    };
+    let (l1, l2) = (log_det(s1, "sigma1")?, log_det(s2, "sigma2")?);
+    let sa = s2 * alpha + s1 * (1.0 - alpha);
+    let Some(chol) = sa.clone().cholesky() else {
+        return Ok(f64::INFINITY);
+    };
+    let la = 2.0 * chol.l().diagonal().iter().map(|x| x.ln()).sum::<f64>();
+    let diff = mu1 - mu2;
+    let quad = diff.dot(&chol.solve(&diff));
+    Ok(0.5 * alpha * quad - (la - (1.0 - alpha) * l1 - alpha * l2) / (2.0 * (alpha - 1.0)))
+}
+
+/// One-dimensional [`gaussian`]: means and variances.
+pub fn gaussian_1d(alpha: f64, m1: f64, v1: f64, m2: f64, v2: f64) -> Result<f64, ParamError> {
+    positive("v1", v1)?;
+    positive("v2", v2)?;
+    gaussian(
+        alpha,
+        &DVector::from_element(1, m1),
+        &DMatrix::from_element(1, 1, v1),
+        &DVector::from_element(1, m2),
+        &DMatrix::from_element(1, 1, v2),
+    )
+}
+
+/// Theorem 12 [reconstructed]: the stopped discrete and continuous processes satisfy
+/// $D_\alpha\le\alpha L^2r^2T\eta/4$ (independent of the number $k$ of fine steps).
+pub fn theorem12_bound(
+    alpha: f64,
+    smoothness: f64,
+    radius: f64,
+    steps: u64,
+    eta: f64,
+) -> Result<f64, ParamError> {
+    if !(alpha >= 1.0 && alpha.is_finite()) {
+        return Err(ParamError::new("alpha", alpha, "a finite order >= 1"));
+    }
+    positive("L", smoothness)?;
+    positive("r", radius)?;
+    at_least("T", steps, 1)?;
+    positive("eta", eta)?;
+    Ok(alpha * smoothness * smoothness * radius * radius * steps as f64 * eta / 4.0)
+}
+
+/// Lemma 13, derived form: with probability at least $1-\delta/2-P(\max_k\|\nabla f(x_{k\eta})\|>G)$,
+/// no step moves further than $r=\eta G+\sqrt{2\eta}\,(2\sqrt d+\sqrt{2\ln(2T/\delta)})$.
+pub fn lemma13_radius(
+    eta: f64,
+    gradient_bound: f64,
+    dim: u64,
+    steps: u64,
+    delta: f64,
+) -> Result<f64, ParamError> {
+    positive("eta", eta)?;
+    crate::error::non_negative("G", gradient_bound)?;
+    at_least("d", dim, 1)?;
+    at_least("T", steps, 1)?;
+    crate::error::open_interval("delta", delta, 0.0, 1.0)?;
+    Ok(eta * gradient_bound
+        + (2.0 * eta).sqrt()
+            * (2.0 * (dim as f64).sqrt() + (2.0 * (2.0 * steps as f64 / delta).ln()).sqrt()))
+}
+
+/// Weak triangle inequality (Mironov 2017, Prop. 11) [recalled]:
+/// $D_\alpha(P\|R)\le\frac{\alpha-1/2}{\alpha-1}D_{2\alpha}(P\|Q)+D_{2\alpha-1}(Q\|R)$.
+pub fn weak_triangle(
+    alpha: f64,
+    d_2alpha_pq: f64,
+    d_2alpha_minus_1_qr: f64,
+) -> Result<f64, ParamError> {
+    if !(alpha > 1.0 && alpha.is_finite()) {
+        return Err(ParamError::new("alpha", alpha, "a finite order > 1"));
+    }
+    Ok((alpha - 0.5) / (alpha - 1.0) * d_2alpha_pq + d_2alpha_minus_1_qr)
+}
+
+/// ULA's stationary law on $f=\frac h2x^2$ is $\mathcal N(0,\frac1{h(1-u)})$, $u=\eta h/2$ [derived];
+/// $D_\alpha(\mathrm{ULA}_\infty\|\pi)=\frac12\ln(1-u)-\frac1{2(\alpha-1)}\ln\frac{1-\alpha u}{1-u}$, finite iff
+/// $\alpha<2/(\eta h)$.
+pub fn ula_stationary(eta: f64, h: f64, alpha: f64) -> Result<f64, ParamError> {
+    positive("eta", eta)?;
+    positive("h", h)?;
+    order(alpha)?;
+    let u = eta * h / 2.0;
+    if u >= 1.0 {
+        return Err(ParamError::new(
+            "eta",
+            eta,
+            format!("eta < 2/h = {} (ULA diverges otherwise)", 2.0 / h),
+        ));
+    }
+    if alpha * u >= 1.0 {
+        return Ok(f64::INFINITY);
+    }
+    Ok(0.5 * (1.0 - u).ln() - ((1.0 - alpha * u) / (1.0 - u)).ln() / (2.0 * (alpha - 1.0)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use approx::assert_relative_eq;
+
+    /// THEOREMS.md §5 reference values (also checked by mpmath quadrature).
+    #[test]
+    fn gaussian_reference_values() {
+        assert_relative_eq!(
+            gaussian_1d(2.0, 0.3, 1.0, 0.0, 1.5).unwrap(),
+            0.1038915178,
+            max_relative = 1e-9
+        );
+        assert_relative_eq!(
+            gaussian_1d(3.0, 0.0, 1.2, 0.5, 1.0).unwrap(),
+            0.6615456275,
+            max_relative = 1e-9
+        );
+        assert_relative_eq!(
+            gaussian_1d(0.5, 1.0, 0.7, 0.0, 1.0).unwrap(),
+            0.3099361895,
+            max_relative = 1e-9
+        );
+        assert_relative_eq!(
+            gaussian_1d(5.0, 0.2, 1.0, 0.0, 1.1).unwrap(),
+            0.07555239053,
+            max_relative = 1e-9
+        );
+        assert_eq!(gaussian_1d(4.0, 0.0, 1.5, 0.0, 1.0).unwrap(), f64::INFINITY);
+        // Same covariance: alpha |a - b|^2 / (2 s^2).
+        assert_relative_eq!(
+            gaussian_1d(3.0, 1.0, 2.0, 0.0, 2.0).unwrap(),
+            0.75,
+            max_relative = 1e-14
+        );
+    }
+
+    #[test]
+    fn stationary_reference_values() {
+        for (eta, h, alpha, v) in [
+            (0.1, 1.0, 2.0, 1.386963e-3),
+            (0.1, 1.0, 5.0, 3.901950e-3),
+            (0.1, 4.0, 2.0, 0.03226926),
+            (0.05, 4.0, 5.0, 0.02079308),
+        ] {
+            assert_relative_eq!(
+                ula_stationary(eta, h, alpha).unwrap(),
+                v,
+                max_relative = 5e-6
+            );
+            let var = 1.0 / (h * (1.0 - eta * h / 2.0));
+            assert_relative_eq!(
+                gaussian_1d(alpha, 0.0, var, 0.0, 1.0 / h).unwrap(),
+                v,
+                max_relative = 5e-6
+            );
+        }
+        assert_eq!(ula_stationary(0.1, 4.0, 5.0).unwrap(), f64::INFINITY);
+    }
+
+    #[test]
+    fn bound_and_radius_reference_values() {
+        for (r, c) in [(0.25, 0.0625), (0.5, 0.25), (1.0, 1.0)] {
+            assert_relative_eq!(
+                theorem12_bound(2.0, 2.0, r, 20, 0.05).unwrap(),
+                2.0 * c,
+                max_relative = 1e-14
+            );
+        }
+        assert_relative_eq!(
+            theorem12_bound(1.0, 1.0, 2.2, 10, 0.01).unwrap(),
+            0.121,
+            max_relative = 1e-12
+        );
+        assert_relative_eq!(
+            lemma13_radius(0.01, 1.0, 200, 10, 0.01).unwrap(),
+            4.561395,
+            max_relative = 1e-6
+        );
+    }
+
+    #[test]
+    fn rejects_bad_input() {
+        assert_eq!(
+            gaussian_1d(1.0, 0.0, 1.0, 0.0, 1.0).unwrap_err().name,
+            "alpha"
+        );
+        assert_eq!(
+            gaussian_1d(2.0, 0.0, -1.0, 0.0, 1.0).unwrap_err().name,
+            "v1"
+        );
+        assert_eq!(
+            theorem12_bound(2.0, 1.0, 0.0, 1, 0.1).unwrap_err().name,
+            "r"
+        );
+        assert_eq!(ula_stationary(1.0, 4.0, 2.0).unwrap_err().name, "eta");
+    }
+}
