@@ -9,6 +9,7 @@ mod audit;
 mod claims;
 mod cli;
 mod properties;
+mod renyi;
 
 /// The seed of every recorded outcome.
 pub const SEED: u64 = 7;

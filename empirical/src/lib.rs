@@ -13,6 +13,7 @@
 //! - [`privacy_loss`]: the privacy loss of the subsampled Gaussian, sampled from the mechanism.
 
 pub mod algorithms;
+pub mod langevin;
 pub mod privacy_loss;
 pub mod problems;
 pub mod rng;

@@ -63,6 +63,43 @@ pub fn gaussian(
     Ok(0.5 * alpha * quad - (la - (1.0 - alpha) * l1 - alpha * l2) / (2.0 * (alpha - 1.0)))
 }
 
+/// $\mathrm{KL}(\mathcal N(\mu_1,\Sigma_1)\|\mathcal N(\mu_2,\Sigma_2))=\frac12\big[\mathrm{tr}(\Sigma_2^{-1}\Sigma_1)+(\mu_2-\mu_1)^\top\Sigma_2^{-1}(\mu_2-\mu_1)-d+\ln\frac{\det\Sigma_2}{\det\Sigma_1}\big]$ ($D_1$).
+pub fn gaussian_kl(
+    mu1: &DVector<f64>,
+    s1: &DMatrix<f64>,
+    mu2: &DVector<f64>,
+    s2: &DMatrix<f64>,
+) -> Result<f64, ParamError> {
+    let d = mu1.len();
+    if mu2.len() != d || s1.shape() != (d, d) || s2.shape() != (d, d) {
+        return Err(ParamError::new(
+            "dimension",
+            format!("{d}, {}, {:?}, {:?}", mu2.len(), s1.shape(), s2.shape()),
+            "matching means and covariances",
+        ));
+    }
+    let c1 = s1.clone().cholesky().ok_or_else(|| {
+        ParamError::new(
+            "sigma1",
+            "not positive definite",
+            "a positive-definite covariance",
+        )
+    })?;
+    let c2 = s2.clone().cholesky().ok_or_else(|| {
+        ParamError::new(
+            "sigma2",
+            "not positive definite",
+            "a positive-definite covariance",
+        )
+    })?;
+    let log_det = |c: &nalgebra::Cholesky<f64, nalgebra::Dyn>| {
+        2.0 * c.l().diagonal().iter().map(|x| x.ln()).sum::<f64>()
+    };
+    let diff = mu2 - mu1;
+    let trace = c2.solve(s1).trace();
+    Ok(0.5 * (trace + diff.dot(&c2.solve(&diff)) - d as f64 + log_det(&c2) - log_det(&c1)))
+}
+
 /// One-dimensional [`gaussian`]: means and variances.
 pub fn gaussian_1d(alpha: f64, m1: f64, v1: f64, m2: f64, v2: f64) -> Result<f64, ParamError> {
     positive("v1", v1)?;
