@@ -31,59 +31,22 @@ enum Command {
     ///
     /// Exit code 0 when nothing is violated, 1 when something is, 2 on bad input.
     Check {
-        /// Claim ids or globs (e.g. `stability.*`); all claims when none is given.
-        patterns: Vec<String>,
-        /// Trials per case (overrides each case's default).
-        #[arg(long)]
-        trials: Option<u64>,
-        /// Run seed: same seed, same numbers, on any number of threads.
-        #[arg(long, default_value_t = harness::DEFAULT_SEED)]
-        seed: u64,
-        /// Family-wise confidence level of the run, split over its outcomes (Bonferroni).
-        #[arg(long, default_value_t = harness::DEFAULT_CONFIDENCE)]
-        confidence: f64,
-        /// Override a case parameter in every case that has it, e.g. `--set n=200`.
-        #[arg(long = "set", value_name = "KEY=VALUE")]
-        sets: Vec<String>,
+        #[command(flatten)]
+        run: ClaimRunArgs,
         /// Run the named mutant of every selected claim that has it.
         #[arg(long)]
         mutant: Option<String>,
         /// One JSON object per outcome instead of a table.
         #[arg(long)]
         json: bool,
-        /// No progress lines on stderr.
-        #[arg(long)]
-        quiet: bool,
-        /// Run only the K-th of N disjoint slices of every case's trials and print its
-        /// sufficient statistics as JSON (combine the N files with `dpclaims merge`).
-        #[arg(long, value_name = "K/N")]
-        shard: Option<String>,
     },
     /// Run claims and write DIR/report.md and one SVG plot per claim family.
     Report {
-        /// Claim ids or globs; all claims when none is given.
-        patterns: Vec<String>,
-        /// Output directory.
+        #[command(flatten)]
+        run: ClaimRunArgs,
+        /// Output directory (with --shard: where DIR/shard-K-of-N.json is written).
         #[arg(long)]
         out: std::path::PathBuf,
-        /// Trials per case (overrides each case's default).
-        #[arg(long)]
-        trials: Option<u64>,
-        #[arg(long, default_value_t = harness::DEFAULT_SEED)]
-        seed: u64,
-        /// Family-wise confidence level of the run (Bonferroni over its outcomes).
-        #[arg(long, default_value_t = harness::DEFAULT_CONFIDENCE)]
-        confidence: f64,
-        /// Override a case parameter in every case that has it.
-        #[arg(long = "set", value_name = "KEY=VALUE")]
-        sets: Vec<String>,
-        /// No progress on stderr.
-        #[arg(long)]
-        quiet: bool,
-        /// Run only the K-th of N slices of the trials; writes DIR/shard-K-of-N.json (combine
-        /// with `dpclaims merge --report DIR FILES...`).
-        #[arg(long, value_name = "K/N")]
-        shard: Option<String>,
     },
     /// Combine the shard files of one `check --shard K/N` run into what `check` prints.
     Merge {
@@ -147,6 +110,57 @@ enum Command {
         #[arg(long)]
         epsilon: f64,
     },
+}
+
+/// What `check` and `report` run.
+#[derive(clap::Args)]
+struct ClaimRunArgs {
+    /// Claim ids or globs (e.g. `stability.*`); all claims when none is given.
+    patterns: Vec<String>,
+    /// Trials per case (overrides each case's default).
+    #[arg(long)]
+    trials: Option<u64>,
+    /// Run seed: same seed, same numbers, on any number of threads.
+    #[arg(long, default_value_t = harness::DEFAULT_SEED)]
+    seed: u64,
+    /// Family-wise confidence level of the run, split over its outcomes (Bonferroni).
+    #[arg(long, default_value_t = harness::DEFAULT_CONFIDENCE)]
+    confidence: f64,
+    /// Override a case parameter in every case that has it, e.g. `--set n=200`.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    sets: Vec<String>,
+    /// No progress bar on stderr.
+    #[arg(long)]
+    quiet: bool,
+    /// Run only the K-th of N disjoint slices of every case's trials and write its sufficient
+    /// statistics as JSON (combine the N files with `dpclaims merge`).
+    #[arg(long, value_name = "K/N")]
+    shard: Option<String>,
+}
+
+impl ClaimRunArgs {
+    fn options(self, mutant: Option<String>) -> Result<CheckOptions, dpclaims::Error> {
+        let sets = self
+            .sets
+            .iter()
+            .map(|s| params::parse_assignment(s))
+            .collect::<Result<Vec<_>, _>>()?;
+        let shard = self
+            .shard
+            .map(|s| Shard::parse(&s))
+            .transpose()
+            .map_err(dpclaims::Error::Input)?;
+        Ok(CheckOptions {
+            patterns: self.patterns,
+            trials: self.trials,
+            seed: self.seed,
+            confidence: self.confidence,
+            sets,
+            mutant,
+            progress: !self.quiet && std::io::stderr().is_terminal(),
+            shard,
+        })
+    }
 }
 
 /// A DP-SGD run as the accountants see it.
@@ -407,36 +421,9 @@ fn run(cli: Cli) -> Result<ExitCode, dpclaims::Error> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Check {
-            patterns,
-            trials,
-            seed,
-            confidence,
-            sets,
-            mutant,
-            json,
-            quiet,
-            shard,
-        } => {
-            let sets = sets
-                .iter()
-                .map(|s| params::parse_assignment(s))
-                .collect::<Result<Vec<_>, _>>()?;
-            let shard = shard
-                .map(|s| Shard::parse(&s))
-                .transpose()
-                .map_err(dpclaims::Error::Input)?;
-            let opts = CheckOptions {
-                patterns,
-                trials,
-                seed,
-                confidence,
-                sets,
-                mutant,
-                progress: !quiet && std::io::stderr().is_terminal(),
-                shard,
-            };
-            if shard.is_some() {
+        Command::Check { run, mutant, json } => {
+            let opts = run.options(mutant)?;
+            if opts.shard.is_some() {
                 let file = harness::check_shard(&opts)?;
                 let _ = writeln!(
                     out,
@@ -473,35 +460,9 @@ fn run(cli: Cli) -> Result<ExitCode, dpclaims::Error> {
             }
             print_outcomes(&mut out, &outcomes, json)
         }
-        Command::Report {
-            patterns,
-            out: dir,
-            trials,
-            seed,
-            confidence,
-            sets,
-            quiet,
-            shard,
-        } => {
-            let sets = sets
-                .iter()
-                .map(|s| params::parse_assignment(s))
-                .collect::<Result<Vec<_>, _>>()?;
-            let shard = shard
-                .map(|s| Shard::parse(&s))
-                .transpose()
-                .map_err(dpclaims::Error::Input)?;
-            let opts = CheckOptions {
-                patterns,
-                trials,
-                seed,
-                confidence,
-                sets,
-                mutant: None,
-                progress: !quiet && std::io::stderr().is_terminal(),
-                shard,
-            };
-            if let Some(sh) = shard {
+        Command::Report { run, out: dir } => {
+            let opts = run.options(None)?;
+            if let Some(sh) = opts.shard {
                 let file = harness::check_shard(&opts)?;
                 std::fs::create_dir_all(&dir).map_err(|e| {
                     dpclaims::Error::Input(format!("cannot create {}: {e}", dir.display()))
@@ -518,7 +479,7 @@ fn run(cli: Cli) -> Result<ExitCode, dpclaims::Error> {
                 return Ok(ExitCode::SUCCESS);
             }
             let outcomes = harness::check(&opts)?;
-            write_report(&dir, &outcomes, trials)?;
+            write_report(&dir, &outcomes, opts.trials)?;
             let _ = write!(out, "{}", report::table(&outcomes));
             let violated = outcomes.iter().any(|o| o.verdict == Verdict::Violated);
             Ok(if violated {
