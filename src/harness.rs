@@ -86,6 +86,22 @@ fn estimate(
             sides,
             seed,
         ),
+        Statistic::RenyiMoment { blocks, alpha } => {
+            let m = stats::student_t(&folded(blocks), confidence, sides, seed)?;
+            let to_d = |x: f64| {
+                if x > 0.0 {
+                    x.ln() / (alpha - 1.0)
+                } else {
+                    f64::NEG_INFINITY
+                }
+            };
+            Ok(Estimate {
+                mean: to_d(m.mean),
+                lower: to_d(m.lower),
+                upper: to_d(m.upper),
+                ..m
+            })
+        }
         Statistic::Exact { value } => Ok(stats::exact(*value, seed)),
     }
 }

@@ -87,6 +87,18 @@ impl Params {
         }
     }
 
+    /// A non-empty list of finite numbers (a single number is a list of one).
+    pub fn f64_list(&self, key: &str) -> Result<Vec<f64>, ParamError> {
+        let v = self.value(key)?;
+        let bad = || ParamError::new(key, v, "a non-empty list of finite numbers");
+        let num = |x: &Value| x.as_f64().filter(|f| f.is_finite()).ok_or_else(bad);
+        match v {
+            Value::Array(items) if !items.is_empty() => items.iter().map(num).collect(),
+            Value::Number(_) => Ok(vec![num(v)?]),
+            _ => Err(bad()),
+        }
+    }
+
     /// The parameters without the given keys, as canonical JSON (used to label random streams,
     /// so that e.g. changing the number of trials keeps every trial's numbers).
     pub fn label_without(&self, skip: &[&str]) -> String {

@@ -98,4 +98,6 @@ claim_tests! {
     stability_prop2_lin => "stability.prop2.lin",
     accounting_pld_bracket => "accounting.pld_bracket",
     accounting_rdp_upper => "accounting.rdp_upper",
+    renyi_discretization_thm12 => "renyi_discretization.thm12",
+    renyi_discretization_kl_path => "renyi_discretization.kl_path",
 }

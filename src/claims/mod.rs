@@ -4,6 +4,7 @@
 //! code paths through the harness.
 
 pub mod accounting;
+pub mod renyi;
 pub mod stability;
 
 use crate::params::Params;
@@ -50,6 +51,10 @@ pub enum Statistic {
     },
     /// A proportion, interval by Clopper–Pearson.
     Proportion { blocks: Vec<CountAcc> },
+    /// A Rényi divergence $D_\alpha=\frac1{\alpha-1}\ln M$ from the blocks of the mean
+    /// $M=\mathbb E[e^{(\alpha-1)\ell}]$ of a log-likelihood ratio $\ell$: Student t interval on
+    /// $M$, mapped through the increasing $\ln(\cdot)/(\alpha-1)$.
+    RenyiMoment { blocks: Vec<MeanAcc>, alpha: f64 },
     /// A value computed exactly.
     Exact { value: f64 },
 }
@@ -66,6 +71,13 @@ impl Statistic {
             (Statistic::Proportion { blocks }, Statistic::Proportion { blocks: more }) => {
                 blocks.extend(more)
             }
+            (
+                Statistic::RenyiMoment { blocks, alpha },
+                Statistic::RenyiMoment {
+                    blocks: more,
+                    alpha: a,
+                },
+            ) if *alpha == a => blocks.extend(more),
             (Statistic::Exact { value }, Statistic::Exact { value: v }) => return *value == v,
             _ => return false,
         }
@@ -104,6 +116,7 @@ pub trait Claim: Sync {
 pub fn registry() -> Vec<&'static dyn Claim> {
     let mut all = stability::claims();
     all.extend(accounting::claims());
+    all.extend(renyi::claims());
     all
 }
 

@@ -1,0 +1,306 @@
+//! Claims `renyi_discretization.*`: Theorem 12 of Ganesh & Talwar (2020), seed 004
+//! (THEOREMS.md §5), checked by the path likelihood ratio of the fine-step processes.
+//!
+//! $M$ paths of $\psi$ (gradient frozen at each step's anchor) are drawn; along each, the
+//! log-likelihood ratio $\ell$ against $\psi'$ (fine gradient, the diffusion as $k\to\infty$) is
+//! accumulated until the stop rule fires. The path divergence $D_\alpha=\frac1{\alpha-1}\ln\mathbb E[e^{(\alpha-1)\ell}]$
+//! ($\mathbb E\ell$ for $\alpha=1$) bounds the divergence of the final iterates (Fact 4).
+
+use super::{Claim, ClaimInfo, Measurement, Mutant, RunSpec, Statistic};
+use crate::params;
+use crate::params::Params;
+use crate::verdict::Relation;
+use dpclaims_empirical::langevin::{
+    DiagonalQuadratic, LogCoshQuadratic, Potential, StopRule, path_log_ratio,
+};
+use dpclaims_empirical::rng::StreamKey;
+use dpclaims_empirical::runner::{run_blocks, trial_range};
+use dpclaims_empirical::stats::MeanAcc;
+use dpclaims_theorems::{ParamError, error, renyi_discretization as bounds};
+
+const PAPER: &str = "004_eaab97274611faab.txt — Ganesh, Talwar (2020), arXiv 2010.14658";
+
+const NO_STOP: Mutant = Mutant {
+    name: "no-stop",
+    description: "algorithm side: the paths are never stopped, while the bound still uses the radius r",
+};
+const ESTIMATOR_VARIANCE: Mutant = Mutant {
+    name: "estimator-variance-eta-over-k",
+    description: "measurement side: the likelihood ratio computed with noise variance eta/k instead of 2 eta/k",
+};
+
+/// The case's potential, start, schedule and stop rule.
+struct Case {
+    potential: Box<dyn PotentialDyn>,
+    smoothness: f64,
+    x0: Vec<f64>,
+    eta: f64,
+    steps: u64,
+    k: u64,
+    stop: StopRule,
+    trials: u64,
+}
+
+/// Object-safe wrapper so a case can hold either potential.
+trait PotentialDyn: Sync {
+    fn ratio(
+        &self,
+        case: &Case,
+        variance_scale: f64,
+        rng: &mut dpclaims_empirical::rng::TrialRng,
+        ws: &mut [Vec<f64>; 4],
+    ) -> f64;
+    fn dim(&self) -> usize;
+}
+
+impl<P: Potential> PotentialDyn for P {
+    fn ratio(
+        &self,
+        case: &Case,
+        variance_scale: f64,
+        rng: &mut dpclaims_empirical::rng::TrialRng,
+        ws: &mut [Vec<f64>; 4],
+    ) -> f64 {
+        path_log_ratio(
+            self,
+            &case.x0,
+            case.eta,
+            case.steps,
+            case.k,
+            case.stop,
+            variance_scale,
+            rng,
+            ws,
+        )
+    }
+    fn dim(&self) -> usize {
+        Potential::dim(self)
+    }
+}
+
+impl Case {
+    fn parse(p: &Params) -> Result<Self, ParamError> {
+        let x0 = p.f64_list("x0")?;
+        let d = x0.len();
+        let (potential, smoothness): (Box<dyn PotentialDyn>, f64) =
+            match p.choice("potential", &["logcosh", "quadratic"])?.as_str() {
+                "logcosh" => (Box::new(LogCoshQuadratic { d }), 2.0),
+                _ => {
+                    let h = error::positive("h", p.f64("h")?)?;
+                    (Box::new(DiagonalQuadratic { h: vec![h; d] }), h)
+                }
+            };
+        let eta = error::positive("eta", p.f64("eta")?)?;
+        let steps = error::at_least("T", p.u64("T")?, 1)?;
+        let k = error::at_least("k", p.u64("k")?, 1)?;
+        if steps * k > 10_000_000 {
+            return Err(ParamError::new("k", k, "T * k <= 10^7 sub-steps"));
+        }
+        let stop = match p.choice("stop", &["never", "printed", "prev"])?.as_str() {
+            "never" => StopRule::Never,
+            kind => {
+                let r = error::positive("r", p.f64("r")?)?;
+                if kind == "printed" {
+                    StopRule::Printed(r)
+                } else {
+                    StopRule::Previous(r)
+                }
+            }
+        };
+        let trials = p.u64("trials")?;
+        if trials < 2 {
+            return Err(ParamError::new("trials", trials, "an integer >= 2"));
+        }
+        Ok(Self {
+            potential,
+            smoothness,
+            x0,
+            eta,
+            steps,
+            k,
+            stop,
+            trials,
+        })
+    }
+
+    /// Per block of trials, one accumulator per order: $\ell$ for $\alpha=1$, $e^{(\alpha-1)\ell}$ otherwise.
+    fn simulate(
+        &self,
+        claim: &str,
+        case: &Params,
+        run: RunSpec<'_>,
+        alphas: &[f64],
+        variance_scale: f64,
+    ) -> Vec<Vec<MeanAcc>> {
+        let key = StreamKey::new(
+            run.seed,
+            &[claim, &case.label_without(&["trials", "alpha"])],
+        );
+        let d = self.potential.dim();
+        let blocks = run_blocks(
+            trial_range(self.trials, run.shard),
+            || {
+                (
+                    [vec![0.0; d], vec![0.0; d], vec![0.0; d], vec![0.0; d]],
+                    vec![MeanAcc::new(); alphas.len()],
+                )
+            },
+            |ws, accs, i| {
+                let l = self
+                    .potential
+                    .ratio(self, variance_scale, &mut key.trial(i), ws);
+                for (acc, a) in accs.iter_mut().zip(alphas) {
+                    acc.push(if *a == 1.0 { l } else { ((a - 1.0) * l).exp() });
+                }
+            },
+        );
+        (0..alphas.len())
+            .map(|j| blocks.iter().map(|b| b[j].clone()).collect())
+            .collect()
+    }
+}
+
+fn statistic(alpha: f64, blocks: Vec<MeanAcc>) -> Statistic {
+    if alpha == 1.0 {
+        Statistic::Mean { blocks }
+    } else {
+        Statistic::RenyiMoment { blocks, alpha }
+    }
+}
+
+pub struct Theorem12;
+pub struct PathKl;
+
+static THEOREM12_INFO: ClaimInfo = ClaimInfo {
+    id: "renyi_discretization.thm12",
+    paper: PAPER,
+    result: "Theorem 12 [reconstructed, THEOREMS.md]",
+    statement: "stopped discrete vs stopped continuous Langevin paths: D_alpha <= alpha L^2 r^2 T eta / 4 (independent of k)",
+    mutants: &[NO_STOP],
+};
+
+impl Claim for Theorem12 {
+    fn info(&self) -> &'static ClaimInfo {
+        &THEOREM12_INFO
+    }
+
+    fn cases(&self) -> Vec<Params> {
+        // r = 0.1 stops within a few sub-steps; unstopped paths (mutant no-stop) exceed its bound.
+        [0.1, 0.25, 0.5, 1.0]
+            .iter()
+            .map(|r| {
+                params! {
+                    "potential" => "logcosh", "x0" => [2.0, -1.0], "eta" => 0.05, "T" => 20, "k" => 10,
+                    "stop" => "prev", "r" => *r, "alpha" => [1.0, 2.0, 4.0], "trials" => 200_000,
+                }
+            })
+            .collect()
+    }
+
+    fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
+        let mut c = Case::parse(case)?;
+        let r = match c.stop {
+            StopRule::Printed(r) | StopRule::Previous(r) => r,
+            StopRule::Never => {
+                return Err(ParamError::new(
+                    "stop",
+                    "never",
+                    "printed or prev (Theorem 12 is about stopped processes)",
+                ));
+            }
+        };
+        if run.mutant == Some(NO_STOP.name) {
+            c.stop = StopRule::Never;
+        }
+        let alphas = case.f64_list("alpha")?;
+        if let Some(a) = alphas.iter().find(|a| !(**a >= 1.0 && **a <= 64.0)) {
+            return Err(ParamError::new("alpha", a, "orders in [1, 64]"));
+        }
+        let accs = c.simulate(self.info().id, case, run, &alphas, 1.0);
+        alphas
+            .iter()
+            .zip(accs)
+            .map(|(&alpha, blocks)| {
+                let bound = bounds::theorem12_bound(alpha, c.smoothness, r, c.steps, c.eta)?;
+                let mut params = case.clone();
+                params.set("alpha", alpha.into());
+                Ok(Measurement {
+                    params,
+                    bound,
+                    relation: Relation::AtMost,
+                    statistic: statistic(alpha, blocks),
+                })
+            })
+            .collect()
+    }
+}
+
+static PATH_KL_INFO: ClaimInfo = ClaimInfo {
+    id: "renyi_discretization.kl_path",
+    paper: PAPER,
+    result: "path KL without stopping, quadratic f [derived, THEOREMS.md kl_path]",
+    statement: "the path likelihood-ratio estimator reproduces the closed-form path KL (self-test of the Theorem 12 estimator)",
+    mutants: &[ESTIMATOR_VARIANCE],
+};
+
+impl Claim for PathKl {
+    fn info(&self) -> &'static ClaimInfo {
+        &PATH_KL_INFO
+    }
+
+    fn cases(&self) -> Vec<Params> {
+        vec![params! {
+            "potential" => "quadratic", "h" => 2.0, "x0" => [2.0, -1.0], "eta" => 0.05, "T" => 20, "k" => 10,
+            "stop" => "never", "trials" => 600_000, "tolerance" => 0.05,
+        }]
+    }
+
+    fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
+        let c = Case::parse(case)?;
+        if c.stop != StopRule::Never {
+            return Err(ParamError::new(
+                "stop",
+                "a stop rule",
+                "never (the closed form is for unstopped paths)",
+            ));
+        }
+        let tolerance = error::open_interval("tolerance", case.f64("tolerance")?, 0.0, 1.0)?;
+        let scale = if run.mutant == Some(ESTIMATOR_VARIANCE.name) {
+            0.5
+        } else {
+            1.0
+        };
+        let h = case.f64("h")?;
+        // Closed form (THEOREMS.md kl_path): per block with anchor law N(m_a, S_a) (ULA),
+        // sum_i eta/(4k) [ (i eta/k)^2 E||H^2 (x_a - x*)||^2 + (2 i eta/k) tr H^2 ].
+        let d = c.x0.len() as f64;
+        let (kf, eta) = (c.k as f64, c.eta);
+        let mut mean2: f64 = c.x0.iter().map(|x| x * x).sum();
+        let mut var = 0.0; // per coordinate (isotropic start at a point)
+        let mut kl = 0.0;
+        for _ in 0..c.steps {
+            let e_h2 = h.powi(4) * (mean2 + d * var);
+            kl += (0..c.k)
+                .map(|i| {
+                    let s = i as f64 * eta / kf;
+                    eta / (4.0 * kf) * (s * s * e_h2 + 2.0 * s * d * h * h)
+                })
+                .sum::<f64>();
+            let a = 1.0 - eta * h;
+            mean2 *= a * a;
+            var = a * a * var + 2.0 * eta;
+        }
+        let accs = c.simulate(self.info().id, case, run, &[1.0], scale);
+        let blocks = accs.into_iter().next().expect("one order");
+        Ok(vec![Measurement {
+            params: case.clone(),
+            bound: kl,
+            relation: Relation::Reproduces { tolerance },
+            statistic: Statistic::Mean { blocks },
+        }])
+    }
+}
+
+pub fn claims() -> Vec<&'static dyn Claim> {
+    vec![&Theorem12, &PathKl]
+}
