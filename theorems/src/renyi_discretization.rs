@@ -100,6 +100,21 @@ pub fn gaussian_kl(
     Ok(0.5 * (trace + diff.dot(&c2.solve(&diff)) - d as f64 + log_det(&c2) - log_det(&c1)))
 }
 
+/// The largest order at which $D_\alpha(\mathcal N(\cdot,\Sigma_1)\|\mathcal N(\cdot,\Sigma_2))$ is
+/// finite: $\Sigma_1+\alpha(\Sigma_2-\Sigma_1)\succ0$ iff $\alpha<1/\lambda_{\max}$ with
+/// $\lambda_{\max}$ the top eigenvalue of $\Sigma_1^{-1/2}(\Sigma_1-\Sigma_2)\Sigma_1^{-1/2}$
+/// ($+\infty$ when $\lambda_{\max}\le0$).
+pub fn critical_order(s1: &DMatrix<f64>, s2: &DMatrix<f64>) -> Result<f64, ParamError> {
+    if s1.shape() != s2.shape() || s1.nrows() != s1.ncols() {
+        return Err(ParamError::new("dimension", format!("{:?}, {:?}", s1.shape(), s2.shape()), "two square covariances of one size"));
+    }
+    let c = s1.clone().cholesky().ok_or_else(|| ParamError::new("sigma1", "not positive definite", "a positive-definite covariance"))?;
+    let l_inv = c.l().try_inverse().ok_or_else(|| ParamError::new("sigma1", "singular", "a positive-definite covariance"))?;
+    let m = &l_inv * (s1 - s2) * l_inv.transpose();
+    let top = m.symmetric_eigen().eigenvalues.max();
+    Ok(if top <= 0.0 { f64::INFINITY } else { 1.0 / top })
+}
+
 /// One-dimensional [`gaussian`]: means and variances.
 pub fn gaussian_1d(alpha: f64, m1: f64, v1: f64, m2: f64, v2: f64) -> Result<f64, ParamError> {
     positive("v1", v1)?;
