@@ -100,4 +100,5 @@ claim_tests! {
     accounting_rdp_upper => "accounting.rdp_upper",
     renyi_discretization_thm12 => "renyi_discretization.thm12",
     renyi_discretization_kl_path => "renyi_discretization.kl_path",
+    renyi_discretization_lemma13 => "renyi_discretization.lemma13",
 }

@@ -114,11 +114,27 @@ fn moment_instance_divergences() {
 #[test]
 fn g2_reference_table() {
     let h: Vec<f64> = (0..10).map(|i| 1.0 + 3.0 * i as f64 / 9.0).collect();
-    let q = Quadratic { hessian: diag(&h), minimiser: DVector::zeros(10) };
-    let init = GaussianLaw { mean: DVector::from_element(10, 3.0), cov: DMatrix::identity(10, 10) * 0.25 };
+    let q = Quadratic {
+        hessian: diag(&h),
+        minimiser: DVector::zeros(10),
+    };
+    let init = GaussianLaw {
+        mean: DVector::from_element(10, 3.0),
+        cov: DMatrix::identity(10, 10) * 0.25,
+    };
     let cases: [(f64, u64, [f64; 4], f64); 2] = [
-        (0.05, 20, [2.584155e-2, 5.522165e-2, 0.1762666, 63.47256], 10.0012),
-        (0.01, 300, [4.624255e-4, 9.347752e-4, 2.415377e-3, 5.122885e-3], 50.0000),
+        (
+            0.05,
+            20,
+            [2.584155e-2, 5.522165e-2, 0.1762666, 63.47256],
+            10.0012,
+        ),
+        (
+            0.01,
+            300,
+            [4.624255e-4, 9.347752e-4, 2.415377e-3, 5.122885e-3],
+            50.0000,
+        ),
     ];
     for (eta, steps, want, alpha_c) in cases {
         let ula = q.ula_law(&init, eta, steps);
@@ -126,11 +142,19 @@ fn g2_reference_table() {
         for (alpha, w) in [1.0, 2.0, 5.0, 10.0].into_iter().zip(want) {
             assert_relative_eq!(divergence(alpha, &ula, &ou), w, max_relative = 2e-6);
         }
-        assert_relative_eq!(critical_order(&ula.cov, &ou.cov).unwrap(), alpha_c, max_relative = 1e-5);
+        assert_relative_eq!(
+            critical_order(&ula.cov, &ou.cov).unwrap(),
+            alpha_c,
+            max_relative = 1e-5
+        );
     }
     let ula = q.ula_law(&init, 0.01, 300);
     let pi = q.target().unwrap();
-    for (alpha, w) in [1.0, 2.0, 5.0, 10.0].into_iter().zip([1.355341e-2, 2.721777e-2, 6.889414e-2, 0.1407460]) {
+    for (alpha, w) in
+        [1.0, 2.0, 5.0, 10.0]
+            .into_iter()
+            .zip([1.355341e-2, 2.721777e-2, 6.889414e-2, 0.1407460])
+    {
         assert_relative_eq!(divergence(alpha, &ula, &pi), w, max_relative = 2e-6);
     }
 }
@@ -138,16 +162,33 @@ fn g2_reference_table() {
 /// The critical orders of G1 and G3 (largest alpha with a finite D_alpha(ULA || OU)).
 #[test]
 fn critical_orders() {
-    let g1 = Quadratic { hessian: diag(&[1.0]), minimiser: DVector::zeros(1) };
+    let g1 = Quadratic {
+        hessian: diag(&[1.0]),
+        minimiser: DVector::zeros(1),
+    };
     let pi = g1.target().unwrap();
     for (eta, steps, want) in [(0.1, 20, 20.2851), (0.01, 200, 203.637)] {
         let (ula, ou) = (g1.ula_law(&pi, eta, steps), g1.diffusion_law(&pi, 2.0));
-        assert_relative_eq!(critical_order(&ula.cov, &ou.cov).unwrap(), want, max_relative = 1e-5);
+        assert_relative_eq!(
+            critical_order(&ula.cov, &ou.cov).unwrap(),
+            want,
+            max_relative = 1e-5
+        );
     }
-    let g3 = Quadratic { hessian: diag(&[1.0, 2.0]), minimiser: DVector::zeros(2) };
-    let x0 = GaussianLaw { mean: DVector::from_vec(vec![5.0, -5.0]), cov: DMatrix::zeros(2, 2) };
+    let g3 = Quadratic {
+        hessian: diag(&[1.0, 2.0]),
+        minimiser: DVector::zeros(2),
+    };
+    let x0 = GaussianLaw {
+        mean: DVector::from_vec(vec![5.0, -5.0]),
+        cov: DMatrix::zeros(2, 2),
+    };
     for (eta, steps, want) in [(0.1, 20, 9.9818), (0.01, 200, 99.7419)] {
         let (ula, ou) = (g3.ula_law(&x0, eta, steps), g3.diffusion_law(&x0, 2.0));
-        assert_relative_eq!(critical_order(&ula.cov, &ou.cov).unwrap(), want, max_relative = 1e-5);
+        assert_relative_eq!(
+            critical_order(&ula.cov, &ou.cov).unwrap(),
+            want,
+            max_relative = 1e-5
+        );
     }
 }

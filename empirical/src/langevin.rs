@@ -237,3 +237,46 @@ mod path_tests {
         assert!((mean - 0.09591677).abs() < 0.004, "{mean}");
     }
 }
+
+/// ULA run as the Langevin diffusion's time-discretisation, observed between steps: on step $k$
+/// the continuous interpolation is $x_{k\eta+s}=x_{k\eta}-s\nabla f(x_{k\eta})+\sqrt2(B_{k\eta+s}-B_{k\eta})$,
+/// sampled at `subgrid` points per step (the last one is the next iterate). Returns
+/// $(\max_k\sup_s\|x_{k\eta+s}-x_{k\eta}\|,\ \max_k\|\nabla f(x_{k\eta})\|)$ — Lemma 13's two
+/// quantities. `ws` holds four buffers of length $d$.
+#[allow(clippy::too_many_arguments)]
+pub fn ula_movement<P: Potential>(
+    potential: &P,
+    x0: &[f64],
+    eta: f64,
+    steps: u64,
+    subgrid: u64,
+    rng: &mut crate::rng::TrialRng,
+    ws: &mut [Vec<f64>; 4],
+) -> (f64, f64) {
+    use rand_distr::{Distribution, StandardNormal};
+    let [x, g, brownian, _] = ws;
+    x.copy_from_slice(x0);
+    let (mut max_move, mut max_grad) = (0.0f64, 0.0f64);
+    let dt = eta / subgrid as f64;
+    let sd = (2.0 * dt).sqrt(); // sqrt(2) times the Brownian increment's sd
+    for _ in 0..steps {
+        potential.gradient(x, g);
+        max_grad = max_grad.max(g.iter().map(|v| v * v).sum::<f64>().sqrt());
+        brownian.iter_mut().for_each(|b| *b = 0.0);
+        for j in 1..=subgrid {
+            let s = j as f64 * dt;
+            let mut dist2 = 0.0;
+            for i in 0..x.len() {
+                let z: f64 = StandardNormal.sample(rng);
+                brownian[i] += sd * z;
+                let disp = -s * g[i] + brownian[i];
+                dist2 += disp * disp;
+            }
+            max_move = max_move.max(dist2.sqrt());
+        }
+        for i in 0..x.len() {
+            x[i] += -eta * g[i] + brownian[i];
+        }
+    }
+    (max_move, max_grad)
+}

@@ -11,7 +11,7 @@ use crate::params;
 use crate::params::Params;
 use crate::verdict::Relation;
 use dpclaims_empirical::langevin::{
-    DiagonalQuadratic, LogCoshQuadratic, Potential, StopRule, path_log_ratio,
+    DiagonalQuadratic, LogCoshQuadratic, Potential, StopRule, path_log_ratio, ula_movement,
 };
 use dpclaims_empirical::rng::StreamKey;
 use dpclaims_empirical::runner::{run_blocks, trial_range};
@@ -50,6 +50,13 @@ trait PotentialDyn: Sync {
         rng: &mut dpclaims_empirical::rng::TrialRng,
         ws: &mut [Vec<f64>; 4],
     ) -> f64;
+    /// Lemma 13's (max movement, max gradient norm) of one ULA path, `k` sub-grid points per step.
+    fn movement(
+        &self,
+        case: &Case,
+        rng: &mut dpclaims_empirical::rng::TrialRng,
+        ws: &mut [Vec<f64>; 4],
+    ) -> (f64, f64);
     fn dim(&self) -> usize;
 }
 
@@ -73,6 +80,14 @@ impl<P: Potential> PotentialDyn for P {
             ws,
         )
     }
+    fn movement(
+        &self,
+        case: &Case,
+        rng: &mut dpclaims_empirical::rng::TrialRng,
+        ws: &mut [Vec<f64>; 4],
+    ) -> (f64, f64) {
+        ula_movement(self, &case.x0, case.eta, case.steps, case.k, rng, ws)
+    }
     fn dim(&self) -> usize {
         Potential::dim(self)
     }
@@ -80,7 +95,19 @@ impl<P: Potential> PotentialDyn for P {
 
 impl Case {
     fn parse(p: &Params) -> Result<Self, ParamError> {
-        let x0 = p.f64_list("x0")?;
+        // `x0` is the start point, or one number repeated `d` times when `d` is given.
+        let mut x0 = p.f64_list("x0")?;
+        if p.contains("d") {
+            let d = p.u64("d")?;
+            if !(1..=100_000).contains(&d) || x0.len() != 1 {
+                return Err(ParamError::new(
+                    "d",
+                    d,
+                    "an integer in [1, 10^5], with a single number as x0",
+                ));
+            }
+            x0 = vec![x0[0]; d as usize];
+        }
         let d = x0.len();
         let (potential, smoothness): (Box<dyn PotentialDyn>, f64) =
             match p.choice("potential", &["logcosh", "quadratic"])?.as_str() {
@@ -302,5 +329,84 @@ impl Claim for PathKl {
 }
 
 pub fn claims() -> Vec<&'static dyn Claim> {
-    vec![&Theorem12, &PathKl]
+    vec![&Theorem12, &PathKl, &Lemma13]
+}
+
+const RADIUS_WITHOUT_BROWNIAN_WIDTH: Mutant = Mutant {
+    name: "radius-without-2sqrt-d",
+    description: "bound side: the radius without the Brownian term 2 sqrt(d) (only the union-bound term)",
+};
+
+pub struct Lemma13;
+
+static LEMMA13_INFO: ClaimInfo = ClaimInfo {
+    id: "renyi_discretization.lemma13",
+    paper: PAPER,
+    result: "Lemma 13, derived form [derived, THEOREMS.md lemma13.derived]",
+    statement: "P[max_k sup_s ||x_{k eta+s} - x_{k eta}|| > eta G + sqrt(2 eta)(2 sqrt d + sqrt(2 ln(2T/delta)))] <= delta/2, G the path's max gradient norm",
+    mutants: &[RADIUS_WITHOUT_BROWNIAN_WIDTH],
+};
+
+impl Claim for Lemma13 {
+    fn info(&self) -> &'static ClaimInfo {
+        &LEMMA13_INFO
+    }
+
+    fn cases(&self) -> Vec<Params> {
+        vec![
+            params! {
+                "potential" => "logcosh", "x0" => [2.0, -1.0], "eta" => 0.05, "T" => 20, "k" => 50,
+                "stop" => "never", "delta" => 0.01, "trials" => 200_000,
+            },
+            params! {
+                "potential" => "quadratic", "h" => 1.0, "d" => 200, "x0" => 0.0, "eta" => 0.01, "T" => 10, "k" => 50,
+                "stop" => "never", "delta" => 0.01, "trials" => 4000,
+            },
+        ]
+    }
+
+    fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
+        let c = Case::parse(case)?;
+        let delta = error::open_interval("delta", case.f64("delta")?, 0.0, 1.0)?;
+        let d = c.x0.len() as u64;
+        let brownian = if run.mutant == Some(RADIUS_WITHOUT_BROWNIAN_WIDTH.name) {
+            0.0
+        } else {
+            1.0
+        };
+        // Validate once with G = 0 (the per-path radius adds eta * G).
+        bounds::lemma13_radius(c.eta, 0.0, d, c.steps, delta)?;
+        let key = StreamKey::new(
+            run.seed,
+            &[self.info().id, &case.label_without(&["trials"])],
+        );
+        let blocks = run_blocks(
+            trial_range(c.trials, run.shard),
+            || {
+                (
+                    [
+                        vec![0.0; d as usize],
+                        vec![0.0; d as usize],
+                        vec![0.0; d as usize],
+                        vec![0.0; d as usize],
+                    ],
+                    dpclaims_empirical::stats::CountAcc::default(),
+                )
+            },
+            |ws, acc, i| {
+                let (moved, g) = c.potential.movement(&c, &mut key.trial(i), ws);
+                let r = c.eta * g
+                    + (2.0 * c.eta).sqrt()
+                        * (brownian * 2.0 * (d as f64).sqrt()
+                            + (2.0 * (2.0 * c.steps as f64 / delta).ln()).sqrt());
+                acc.push(moved > r);
+            },
+        );
+        Ok(vec![Measurement {
+            params: case.clone(),
+            bound: delta / 2.0,
+            relation: Relation::AtMost,
+            statistic: Statistic::Proportion { blocks },
+        }])
+    }
 }

@@ -106,10 +106,23 @@ pub fn gaussian_kl(
 /// ($+\infty$ when $\lambda_{\max}\le0$).
 pub fn critical_order(s1: &DMatrix<f64>, s2: &DMatrix<f64>) -> Result<f64, ParamError> {
     if s1.shape() != s2.shape() || s1.nrows() != s1.ncols() {
-        return Err(ParamError::new("dimension", format!("{:?}, {:?}", s1.shape(), s2.shape()), "two square covariances of one size"));
+        return Err(ParamError::new(
+            "dimension",
+            format!("{:?}, {:?}", s1.shape(), s2.shape()),
+            "two square covariances of one size",
+        ));
     }
-    let c = s1.clone().cholesky().ok_or_else(|| ParamError::new("sigma1", "not positive definite", "a positive-definite covariance"))?;
-    let l_inv = c.l().try_inverse().ok_or_else(|| ParamError::new("sigma1", "singular", "a positive-definite covariance"))?;
+    let c = s1.clone().cholesky().ok_or_else(|| {
+        ParamError::new(
+            "sigma1",
+            "not positive definite",
+            "a positive-definite covariance",
+        )
+    })?;
+    let l_inv = c
+        .l()
+        .try_inverse()
+        .ok_or_else(|| ParamError::new("sigma1", "singular", "a positive-definite covariance"))?;
     let m = &l_inv * (s1 - s2) * l_inv.transpose();
     let top = m.symmetric_eigen().eigenvalues.max();
     Ok(if top <= 0.0 { f64::INFINITY } else { 1.0 / top })
