@@ -212,8 +212,9 @@ impl Claim for Theorem12 {
     }
 
     fn cases(&self) -> Vec<Params> {
-        // r = 0.1 stops within a few sub-steps; unstopped paths (mutant no-stop) exceed its bound.
-        [0.1, 0.25, 0.5, 1.0]
+        // (i) log-cosh, d = 2; r = 0.1 stops within a few sub-steps, and unstopped paths (mutant
+        // no-stop) exceed its bound.
+        let mut cases: Vec<Params> = [0.1, 0.25, 0.5, 1.0]
             .iter()
             .map(|r| {
                 params! {
@@ -221,7 +222,15 @@ impl Claim for Theorem12 {
                     "stop" => "prev", "r" => *r, "alpha" => [1.0, 2.0, 4.0], "trials" => 200_000,
                 }
             })
-            .collect()
+            .collect();
+        // (iii) the near-tight quadratic instance: H = I, d = 200 (r = 2.2 = 1.1 sqrt(2 eta d)).
+        cases.extend([2.2, 3.0].iter().map(|r| {
+            params! {
+                "potential" => "quadratic", "h" => 1.0, "d" => 200, "x0" => 0.0, "eta" => 0.01, "T" => 10, "k" => 10,
+                "stop" => "prev", "r" => *r, "alpha" => [1.0, 2.0, 4.0], "trials" => 20_000,
+            }
+        }));
+        cases
     }
 
     fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
