@@ -96,6 +96,7 @@ claim_tests! {
     stability_lemma5_cond => "stability.lemma5.cond",
     stability_prop2 => "stability.prop2",
     stability_prop2_lin => "stability.prop2.lin",
+    multipass_prop1 => "multipass.prop1",
     accounting_pld_bracket => "accounting.pld_bracket",
     accounting_rdp_upper => "accounting.rdp_upper",
     renyi_discretization_thm12 => "renyi_discretization.thm12",

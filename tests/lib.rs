@@ -8,6 +8,7 @@
 mod audit;
 mod claims;
 mod cli;
+mod multipass;
 mod properties;
 mod renyi;
 

@@ -169,6 +169,34 @@ pub fn squared_distance(a: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(b).map(|(x, y)| (x - y) * (x - y)).sum()
 }
 
+/// Algorithm 1 on the quadratic losses $\ell_t(w)=\frac a2\|w-z_t\|^2$ (P-quad), where
+/// every $p_t$ is $\mathcal N(m_t,s_t^2I)$: the exact means and variances of $p_1..p_T$.
+/// `grad_steps[t]` is the gradient-step size out of $p_{t+1}$'s predecessor ($t=0..T-2$) and
+/// `contractions[t]` the matching $c$; $m_1=0$, $s_1^2=\beta_0$. Per step:
+/// $m\leftarrow(1-ha)m+haz_t$, $s^2\leftarrow(1-ha)^2s^2$, then $m\leftarrow cm$,
+/// $s^2\leftarrow c^2s^2+(1-c^2)\beta_0$.
+pub fn quadratic_sgld_laws(
+    a: f64,
+    beta0: f64,
+    z: &[Vec<f64>],
+    grad_steps: &[f64],
+    contractions: &[f64],
+) -> Vec<(Vec<f64>, f64)> {
+    let d = z.first().map_or(0, Vec::len);
+    let mut m = vec![0.0; d];
+    let mut s2 = beta0;
+    let mut laws = vec![(m.clone(), s2)];
+    for t in 0..z.len().saturating_sub(1) {
+        let (h, c) = (grad_steps[t], contractions[t]);
+        for (mi, zi) in m.iter_mut().zip(&z[t]) {
+            *mi = c * ((1.0 - h * a) * *mi + h * a * zi);
+        }
+        s2 = c * c * (1.0 - h * a).powi(2) * s2 + (1.0 - c * c) * beta0;
+        laws.push((m.clone(), s2));
+    }
+    laws
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,6 +4,7 @@
 //! code paths through the harness.
 
 pub mod accounting;
+pub mod multipass;
 pub mod renyi;
 pub mod stability;
 
@@ -115,6 +116,7 @@ pub trait Claim: Sync {
 /// Every claim, in a stable order.
 pub fn registry() -> Vec<&'static dyn Claim> {
     let mut all = stability::claims();
+    all.extend(multipass::claims());
     all.extend(accounting::claims());
     all.extend(renyi::claims());
     all

@@ -142,3 +142,48 @@ mod tests {
         assert_eq!(e.name, "delta");
     }
 }
+
+/// Proposition 1 on P-quad ($\ell_t(w)=\frac a2\|w-z_t\|^2$ in $d$ dimensions, $q=\mathcal N(0,\beta_0I)$),
+/// exact pieces [derived, THEOREMS.md]: with $B=\sum_t\beta_t$ and $\bar z=\frac1T\sum_tz_t$,
+/// $$\inf_p\sum_t[\ell(p,z_t)+\beta_tH(p\|q)]=\frac a2\sum_t\|z_t-\bar z\|^2+\frac{Bd}2\ln\Big(1+\frac{aT\beta_0}B\Big)+\frac{aT\|\bar z\|^2}{2(1+aT\beta_0/B)}.$$
+pub fn prop1_quadratic_infimum(
+    a: f64,
+    beta0: f64,
+    betas: &[f64],
+    z: &[Vec<f64>],
+) -> Result<f64, ParamError> {
+    positive("a", a)?;
+    positive("beta0", beta0)?;
+    if z.is_empty() || betas.len() != z.len() {
+        return Err(ParamError::new(
+            "z",
+            z.len(),
+            format!(
+                "one point per beta_t ({} values), at least one",
+                betas.len()
+            ),
+        ));
+    }
+    let big_b: f64 = crate::error::non_negative_elements("beta", betas)?
+        .iter()
+        .sum();
+    positive("B", big_b)?;
+    let (t, d) = (z.len() as f64, z[0].len());
+    let zbar: Vec<f64> = (0..d)
+        .map(|i| z.iter().map(|zt| zt[i]).sum::<f64>() / t)
+        .collect();
+    let spread: f64 = z
+        .iter()
+        .map(|zt| {
+            zt.iter()
+                .zip(&zbar)
+                .map(|(x, m)| (x - m) * (x - m))
+                .sum::<f64>()
+        })
+        .sum();
+    let zbar2: f64 = zbar.iter().map(|x| x * x).sum();
+    let ratio = a * t * beta0 / big_b;
+    Ok(0.5 * a * spread
+        + 0.5 * big_b * d as f64 * ratio.ln_1p()
+        + a * t * zbar2 / (2.0 * (1.0 + ratio)))
+}
