@@ -187,3 +187,102 @@ pub fn prop1_quadratic_infimum(
         + 0.5 * big_b * d as f64 * ratio.ln_1p()
         + a * t * zbar2 / (2.0 * (1.0 + ratio)))
 }
+
+/// Lemma 6's Gaussian-mechanism level for one step with gradient step $\eta$, gradient bound
+/// $G$, noise $\sigma$ (sensitivity $2\eta G$; Dwork–Roth Thm A.1):
+/// $\epsilon_G=\sqrt{8\ln(1.25/\delta)}\,\eta G/\sigma$ (the theorem needs $\epsilon_G<1$).
+pub fn lemma6_gaussian_epsilon(
+    eta: f64,
+    g: f64,
+    sigma: f64,
+    delta: f64,
+) -> Result<f64, ParamError> {
+    positive("eta", eta)?;
+    positive("G", g)?;
+    positive("sigma", sigma)?;
+    crate::error::open_interval("delta", delta, 0.0, 1.0)?;
+    Ok((8.0 * (1.25 / delta).ln()).sqrt() * eta * g / sigma)
+}
+
+/// Lemma 6 as printed: one step subsampled 1-of-$m$ is
+/// $\big(\ln(1+m^{-1}e^{\epsilon_G}),\ \delta/m\big)$-DP.
+pub fn lemma6_printed(
+    eta: f64,
+    g: f64,
+    sigma: f64,
+    delta: f64,
+    m: u64,
+) -> Result<(f64, f64), ParamError> {
+    at_least("m", m, 1)?;
+    let e = lemma6_gaussian_epsilon(eta, g, sigma, delta)?;
+    Ok(((e.exp() / m as f64).ln_1p(), delta / m as f64))
+}
+
+/// Lemma 6 from Balle–Barthe–Gaboardi Thm 9 [derived, `lemma6.bbg`]:
+/// $\big(\ln(1+m^{-1}(e^{\epsilon_G}-1)),\ \delta/m\big)$.
+pub fn lemma6_bbg(
+    eta: f64,
+    g: f64,
+    sigma: f64,
+    delta: f64,
+    m: u64,
+) -> Result<(f64, f64), ParamError> {
+    at_least("m", m, 1)?;
+    let e = lemma6_gaussian_epsilon(eta, g, sigma, delta)?;
+    Ok(((e.exp_m1() / m as f64).ln_1p(), delta / m as f64))
+}
+
+/// Proposition 3 as printed: $\big(\sqrt{2T\ln(2/\delta)}\,\frac en+\frac{Te^2}{n^2},\ \delta\big)$.
+pub fn prop3_epsilon(n: u64, steps: u64, delta: f64) -> Result<f64, ParamError> {
+    at_least("n", n, 1)?;
+    at_least("T", steps, 1)?;
+    crate::error::open_interval("delta", delta, 0.0, 1.0)?;
+    let (n, t, e) = (n as f64, steps as f64, std::f64::consts::E);
+    Ok((2.0 * t * (2.0 / delta).ln()).sqrt() * e / n + t * e * e / (n * n))
+}
+
+/// `prop3.bbg` [derived]: with $x=\ln(1+\frac{e-1}n)$,
+/// $\sqrt{2T\ln(2/\delta)}\,x+Tx\frac{e-1}n$ (if every $\epsilon_G(t)\le1$).
+pub fn prop3_bbg(n: u64, steps: u64, delta: f64) -> Result<f64, ParamError> {
+    at_least("n", n, 1)?;
+    at_least("T", steps, 1)?;
+    crate::error::open_interval("delta", delta, 0.0, 1.0)?;
+    let (n, t, e1) = (n as f64, steps as f64, std::f64::consts::E - 1.0);
+    let x = (e1 / n).ln_1p();
+    Ok((2.0 * t * (2.0 / delta).ln()).sqrt() * x + t * x * e1 / n)
+}
+
+#[cfg(test)]
+mod privacy_calculator_tests {
+    use super::*;
+    use approx::assert_relative_eq;
+
+    /// THEOREMS.md §3 calculator reference values.
+    #[test]
+    fn lemma6_and_prop3_reference_values() {
+        assert_relative_eq!(
+            lemma6_gaussian_epsilon(0.1, 1.0, 1.0, 1e-5).unwrap(),
+            0.96896105,
+            max_relative = 1e-7
+        );
+        let (e, d) = lemma6_printed(0.1, 1.0, 1.0, 1e-5, 100).unwrap();
+        assert_relative_eq!(e, 0.02601082, max_relative = 1e-6);
+        assert_relative_eq!(d, 1e-7, max_relative = 1e-12);
+        assert_relative_eq!(
+            lemma6_bbg(0.1, 1.0, 1.0, 1e-5, 100).unwrap().0,
+            0.01621980,
+            max_relative = 1e-6
+        );
+        assert_relative_eq!(
+            prop3_epsilon(1000, 1000, 1e-5).unwrap(),
+            0.43210391,
+            max_relative = 1e-7
+        );
+        assert_relative_eq!(
+            prop3_bbg(1000, 1000, 1e-5).unwrap(),
+            0.27119056,
+            max_relative = 1e-7
+        );
+        assert_eq!(prop3_epsilon(0, 10, 1e-5).unwrap_err().name, "n");
+    }
+}
