@@ -22,6 +22,42 @@ fn order(alpha: f64) -> Result<f64, ParamError> {
     }
 }
 
+type Cholesky = nalgebra::Cholesky<f64, nalgebra::Dyn>;
+
+/// Means of length $d$ and covariances of shape $d\times d$.
+fn check_shapes(
+    mu1: &DVector<f64>,
+    s1: &DMatrix<f64>,
+    mu2: &DVector<f64>,
+    s2: &DMatrix<f64>,
+) -> Result<(), ParamError> {
+    let d = mu1.len();
+    if mu2.len() != d || s1.shape() != (d, d) || s2.shape() != (d, d) {
+        return Err(ParamError::new(
+            "dimension",
+            format!("{d}, {}, {:?}, {:?}", mu2.len(), s1.shape(), s2.shape()),
+            "matching means and covariances",
+        ));
+    }
+    Ok(())
+}
+
+/// The Cholesky factor of a covariance that must be positive definite (`name` in the error).
+fn cholesky(m: &DMatrix<f64>, name: &str) -> Result<Cholesky, ParamError> {
+    m.clone().cholesky().ok_or_else(|| {
+        ParamError::new(
+            name,
+            "not positive definite",
+            "a positive-definite covariance",
+        )
+    })
+}
+
+/// $\ln\det\Sigma$ from its Cholesky factor.
+fn log_det(c: &Cholesky) -> f64 {
+    2.0 * c.l().diagonal().iter().map(|x| x.ln()).sum::<f64>()
+}
+
 /// $D_\alpha(\mathcal N(\mu_1,\Sigma_1)\|\mathcal N(\mu_2,\Sigma_2))$ [recalled]: with
 /// $\Sigma_\alpha=\alpha\Sigma_2+(1-\alpha)\Sigma_1$,
 /// $$\tfrac\alpha2(\mu_1-\mu_2)^\top\Sigma_\alpha^{-1}(\mu_1-\mu_2)-\tfrac1{2(\alpha-1)}\ln\frac{\det\Sigma_\alpha}{(\det\Sigma_1)^{1-\alpha}(\det\Sigma_2)^\alpha},$$
@@ -34,33 +70,18 @@ pub fn gaussian(
     s2: &DMatrix<f64>,
 ) -> Result<f64, ParamError> {
     order(alpha)?;
-    let d = mu1.len();
-    if mu2.len() != d || s1.shape() != (d, d) || s2.shape() != (d, d) {
-        return Err(ParamError::new(
-            "dimension",
-            format!("{d}, {}, {:?}, {:?}", mu2.len(), s1.shape(), s2.shape()),
-            "matching means and covariances",
-        ));
-    }
-    let log_det = |m: &DMatrix<f64>, name: &str| -> Result<f64, ParamError> {
-        let c = m.clone().cholesky().ok_or_else(|| {
-            ParamError::new(
-                name,
-                "not positive definite",
-                "a positive-definite covariance",
-            )
-        })?;
-        Ok(2.0 * c.l().diagonal().iter().map(|x| x.ln()).sum::<f64>())
-    };
-    let (l1, l2) = (log_det(s1, "sigma1")?, log_det(s2, "sigma2")?);
-    let sa = s2 * alpha + s1 * (1.0 - alpha);
-    let Some(chol) = sa.clone().cholesky() else {
+    check_shapes(mu1, s1, mu2, s2)?;
+    let (l1, l2) = (
+        log_det(&cholesky(s1, "sigma1")?),
+        log_det(&cholesky(s2, "sigma2")?),
+    );
+    let Some(chol) = (s2 * alpha + s1 * (1.0 - alpha)).cholesky() else {
         return Ok(f64::INFINITY);
     };
-    let la = 2.0 * chol.l().diagonal().iter().map(|x| x.ln()).sum::<f64>();
     let diff = mu1 - mu2;
     let quad = diff.dot(&chol.solve(&diff));
-    Ok(0.5 * alpha * quad - (la - (1.0 - alpha) * l1 - alpha * l2) / (2.0 * (alpha - 1.0)))
+    Ok(0.5 * alpha * quad
+        - (log_det(&chol) - (1.0 - alpha) * l1 - alpha * l2) / (2.0 * (alpha - 1.0)))
 }
 
 /// $\mathrm{KL}(\mathcal N(\mu_1,\Sigma_1)\|\mathcal N(\mu_2,\Sigma_2))=\frac12\big[\mathrm{tr}(\Sigma_2^{-1}\Sigma_1)+(\mu_2-\mu_1)^\top\Sigma_2^{-1}(\mu_2-\mu_1)-d+\ln\frac{\det\Sigma_2}{\det\Sigma_1}\big]$ ($D_1$).
@@ -70,34 +91,11 @@ pub fn gaussian_kl(
     mu2: &DVector<f64>,
     s2: &DMatrix<f64>,
 ) -> Result<f64, ParamError> {
-    let d = mu1.len();
-    if mu2.len() != d || s1.shape() != (d, d) || s2.shape() != (d, d) {
-        return Err(ParamError::new(
-            "dimension",
-            format!("{d}, {}, {:?}, {:?}", mu2.len(), s1.shape(), s2.shape()),
-            "matching means and covariances",
-        ));
-    }
-    let c1 = s1.clone().cholesky().ok_or_else(|| {
-        ParamError::new(
-            "sigma1",
-            "not positive definite",
-            "a positive-definite covariance",
-        )
-    })?;
-    let c2 = s2.clone().cholesky().ok_or_else(|| {
-        ParamError::new(
-            "sigma2",
-            "not positive definite",
-            "a positive-definite covariance",
-        )
-    })?;
-    let log_det = |c: &nalgebra::Cholesky<f64, nalgebra::Dyn>| {
-        2.0 * c.l().diagonal().iter().map(|x| x.ln()).sum::<f64>()
-    };
+    check_shapes(mu1, s1, mu2, s2)?;
+    let (c1, c2) = (cholesky(s1, "sigma1")?, cholesky(s2, "sigma2")?);
     let diff = mu2 - mu1;
     let trace = c2.solve(s1).trace();
-    Ok(0.5 * (trace + diff.dot(&c2.solve(&diff)) - d as f64 + log_det(&c2) - log_det(&c1)))
+    Ok(0.5 * (trace + diff.dot(&c2.solve(&diff)) - mu1.len() as f64 + log_det(&c2) - log_det(&c1)))
 }
 
 /// The largest order at which $D_\alpha(\mathcal N(\cdot,\Sigma_1)\|\mathcal N(\cdot,\Sigma_2))$ is
@@ -112,13 +110,7 @@ pub fn critical_order(s1: &DMatrix<f64>, s2: &DMatrix<f64>) -> Result<f64, Param
             "two square covariances of one size",
         ));
     }
-    let c = s1.clone().cholesky().ok_or_else(|| {
-        ParamError::new(
-            "sigma1",
-            "not positive definite",
-            "a positive-definite covariance",
-        )
-    })?;
+    let c = cholesky(s1, "sigma1")?;
     let l_inv = c
         .l()
         .try_inverse()
