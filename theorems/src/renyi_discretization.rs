@@ -205,6 +205,108 @@ pub fn ula_stationary(eta: f64, h: f64, alpha: f64) -> Result<f64, ParamError> {
     Ok(0.5 * (1.0 - u).ln() - ((1.0 - alpha * u) / (1.0 - u)).ln() / (2.0 * (alpha - 1.0)))
 }
 
+/// The step size and number of ULA steps the derived pipeline (THEOREMS.md `rd.main`,
+/// `main.scaling`) needs for $D_\alpha(\mathrm{ULA}_T\|\pi)\le\varepsilon$ except on an event of
+/// probability $\delta$ (the stop rule's failure), with each of the two terms of the weak triangle
+/// inequality given half of $\varepsilon$.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct IterationComplexity {
+    /// Continuous time $\tau$ with $e^{-2m\tau/(2\alpha-1)}\frac d2\ln\frac Lm\le\varepsilon/2$ (VW19 + `rd.init`).
+    pub tau: f64,
+    /// The largest step size whose discretisation term is at most $\varepsilon/2$.
+    pub eta: f64,
+    /// $T=\lceil\tau/\eta\rceil$.
+    pub steps: u64,
+    /// Gradient-norm bound $G=L(\sqrt d+\sqrt{2\ln(2T/\delta)})/\sqrt m$ (`grad-derived`).
+    pub gradient_bound: f64,
+    /// Lemma 13's radius at $(\eta,G,d,T,\delta)$.
+    pub radius: f64,
+    /// $\frac{\alpha-1/2}{\alpha-1}\cdot\frac{2\alpha L^2r^2T\eta}4$ (Theorem 12 at order $2\alpha$).
+    pub discretisation: f64,
+    /// $D_{2\alpha-1}(\mathrm{OU}_{T\eta}\|\pi)\le e^{-2mT\eta/(2\alpha-1)}\frac d2\ln\frac Lm$.
+    pub convergence: f64,
+}
+
+/// Iteration complexity [derived from `rd.main`]: ULA from $\mathcal N(x^*,I/L)$ on an
+/// $L$-smooth, $m$-strongly convex $f$ in $d$ dimensions,
+/// $$D_\alpha(\mathrm{ULA}_T\|\pi)\le\tfrac{\alpha-1/2}{\alpha-1}D_{2\alpha}(\mathrm{ULA}_T\|\mathrm{OU}_{T\eta})+D_{2\alpha-1}(\mathrm{OU}_{T\eta}\|\pi)\le\varepsilon$$
+/// with Theorem 12 (radius of Lemma 13, failure $\delta$) for the first term and VW19 for the
+/// second. The step size is found by bisection on $\ln\eta$ in $(0,1/L]$; $T=\lceil\tau/\eta\rceil$
+/// grows like $\alpha^2\max(\alpha,\varepsilon^{-1})L^2d/(m^2\varepsilon)$ up to logarithms.
+pub fn iteration_complexity(
+    alpha: f64,
+    epsilon: f64,
+    smoothness: f64,
+    strong_convexity: f64,
+    dim: u64,
+    delta: f64,
+) -> Result<IterationComplexity, ParamError> {
+    if !(alpha > 1.0 && alpha.is_finite()) {
+        return Err(ParamError::new("alpha", alpha, "a finite order > 1"));
+    }
+    positive("epsilon", epsilon)?;
+    positive("m", strong_convexity)?;
+    if !(smoothness >= strong_convexity && smoothness.is_finite()) {
+        return Err(ParamError::new(
+            "L",
+            smoothness,
+            format!("finite L >= m = {strong_convexity}"),
+        ));
+    }
+    at_least("d", dim, 1)?;
+    crate::error::open_interval("delta", delta, 0.0, 1.0)?;
+    let (l, m, d) = (smoothness, strong_convexity, dim as f64);
+    let init = d / 2.0 * (l / m).ln();
+    let tau = if init <= epsilon / 2.0 {
+        0.0
+    } else {
+        (2.0 * alpha - 1.0) / (2.0 * m) * (2.0 * init / epsilon).ln()
+    };
+    let at = |eta: f64| -> Result<IterationComplexity, ParamError> {
+        let steps = ((tau / eta).ceil() as u64).max(1);
+        let t = steps as f64;
+        let gradient_bound = l * (d.sqrt() + (2.0 * (2.0 * t / delta).ln()).sqrt()) / m.sqrt();
+        let radius = lemma13_radius(eta, gradient_bound, dim, steps, delta)?;
+        let discretisation =
+            (alpha - 0.5) / (alpha - 1.0) * theorem12_bound(2.0 * alpha, l, radius, steps, eta)?;
+        let convergence = (-2.0 * m * t * eta / (2.0 * alpha - 1.0)).exp() * init;
+        Ok(IterationComplexity {
+            tau,
+            eta,
+            steps,
+            gradient_bound,
+            radius,
+            discretisation,
+            convergence,
+        })
+    };
+    let (mut lo, mut hi) = (1e-300_f64, 1.0 / l);
+    let top = at(hi)?;
+    if top.discretisation <= epsilon / 2.0 {
+        return Ok(top);
+    }
+    // The discretisation term decreases to 0 with eta (r^2 T eta ~ 2 eta tau (2 sqrt d + ...)^2).
+    for _ in 0..2000 {
+        let mid = (lo * hi).sqrt();
+        if at(mid)?.discretisation <= epsilon / 2.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+        if hi / lo < 1.0 + 1e-9 {
+            break;
+        }
+    }
+    if (tau / lo).ceil() >= u64::MAX as f64 {
+        return Err(ParamError::new(
+            "epsilon",
+            epsilon,
+            "a target reachable in fewer than 2^64 steps",
+        ));
+    }
+    at(lo)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -301,5 +403,53 @@ mod tests {
             "r"
         );
         assert_eq!(ula_stationary(1.0, 4.0, 2.0).unwrap_err().name, "eta");
+    }
+
+    #[test]
+    fn iteration_complexity_meets_its_target_and_scales_near_linearly_in_d() {
+        let c = iteration_complexity(4.0, 0.5, 2.0, 1.0, 10, 0.01).unwrap();
+        assert!(c.discretisation <= 0.25 * (1.0 + 1e-12) && c.discretisation > 0.25 * (1.0 - 1e-6));
+        assert!(c.convergence <= 0.25 * (1.0 + 1e-12));
+        assert!(c.steps as f64 * c.eta >= c.tau);
+        // An independent prototype of the same pipeline (Python, bisection to 1e-12) gave T = 995372.
+        assert!((c.steps as f64 / 995372.0 - 1.0).abs() < 1e-5, "{c:?}");
+        // main.scaling: T ~ d up to logarithms.
+        let steps = |d| {
+            iteration_complexity(4.0, 0.5, 2.0, 1.0, d, 0.01)
+                .unwrap()
+                .steps as f64
+        };
+        let slope = (steps(1000) / steps(100)).log10();
+        assert!((1.0..1.3).contains(&slope), "slope {slope}");
+        // Larger orders and smaller targets need more steps.
+        assert!(
+            iteration_complexity(8.0, 0.5, 2.0, 1.0, 10, 0.01)
+                .unwrap()
+                .steps
+                > c.steps
+        );
+        assert!(
+            iteration_complexity(4.0, 0.05, 2.0, 1.0, 10, 0.01)
+                .unwrap()
+                .steps
+                > c.steps
+        );
+        // No convergence phase is needed when the start is already close enough (L = m).
+        assert_eq!(
+            iteration_complexity(2.0, 0.1, 1.0, 1.0, 3, 0.01)
+                .unwrap()
+                .tau,
+            0.0
+        );
+        for bad in [
+            iteration_complexity(1.0, 0.5, 2.0, 1.0, 10, 0.01),
+            iteration_complexity(4.0, 0.0, 2.0, 1.0, 10, 0.01),
+            iteration_complexity(4.0, 0.5, 0.5, 1.0, 10, 0.01),
+            iteration_complexity(4.0, 0.5, 2.0, 1.0, 0, 0.01),
+            iteration_complexity(4.0, 0.5, 2.0, 1.0, 10, 1.0),
+            iteration_complexity(4.0, f64::NAN, 2.0, 1.0, 10, 0.01),
+        ] {
+            assert!(bad.is_err());
+        }
     }
 }
