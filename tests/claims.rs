@@ -102,4 +102,7 @@ claim_tests! {
     renyi_discretization_thm12 => "renyi_discretization.thm12",
     renyi_discretization_kl_path => "renyi_discretization.kl_path",
     renyi_discretization_lemma13 => "renyi_discretization.lemma13",
+    renyi_discretization_exact_gaussian => "renyi_discretization.exact_gaussian",
+    renyi_discretization_alpha_critical => "renyi_discretization.alpha_critical",
+    renyi_discretization_complexity => "renyi_discretization.complexity",
 }

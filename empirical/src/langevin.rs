@@ -56,6 +56,42 @@ impl Quadratic {
         }
     }
 
+    /// [`Quadratic::ula_law`] in closed form for a start $\mathcal N(m_0,v_0I)$, for any number of
+    /// steps: in the eigenbasis of $H$ (eigenvalues $\lambda_i$, $a_i=1-\eta\lambda_i$) the mean decays
+    /// by $a_i^T$ and the variance is $a_i^{2T}v_0+2\eta\sum_{j<T}a_i^{2j}$.
+    pub fn ula_law_isotropic_start(
+        &self,
+        mean0: &DVector<f64>,
+        var0: f64,
+        eta: f64,
+        steps: u64,
+    ) -> GaussianLaw {
+        let eig = self.hessian.clone().symmetric_eigen();
+        let q = &eig.eigenvectors;
+        let t = steps as f64;
+        let (decay, var): (Vec<f64>, Vec<f64>) = eig
+            .eigenvalues
+            .iter()
+            .map(|&l| {
+                let a = 1.0 - eta * l;
+                let a2t = (2.0 * t * a.abs().ln()).exp();
+                let sum = if (a * a - 1.0).abs() < 1e-300 {
+                    t
+                } else {
+                    (1.0 - a2t) / (1.0 - a * a)
+                };
+                let sign = if a < 0.0 && steps % 2 == 1 { -1.0 } else { 1.0 };
+                (sign * a2t.sqrt(), a2t * var0 + 2.0 * eta * sum)
+            })
+            .unzip();
+        let decay = q * DMatrix::from_diagonal(&DVector::from_vec(decay)) * q.transpose();
+        let cov = q * DMatrix::from_diagonal(&DVector::from_vec(var)) * q.transpose();
+        GaussianLaw {
+            mean: &self.minimiser + decay * (mean0 - &self.minimiser),
+            cov: (cov.clone() + cov.transpose()) * 0.5,
+        }
+    }
+
     /// The target $\pi=\mathcal N(x^*,H^{-1})$.
     pub fn target(&self) -> Option<GaussianLaw> {
         Some(GaussianLaw {
@@ -87,6 +123,27 @@ mod tests {
         }
         for (i, want) in [1.008702, 0.5262008, 0.2777778].iter().enumerate() {
             assert_relative_eq!(ula.cov[(i, i)], *want, max_relative = 1e-6);
+        }
+        let closed = q.ula_law_isotropic_start(&init.mean, 0.0, 0.05, 40);
+        assert!((closed.mean - &ula.mean).amax() < 1e-12);
+        assert!((closed.cov - &ula.cov).amax() < 1e-12);
+        let rotated = Quadratic {
+            hessian: DMatrix::from_row_slice(2, 2, &[2.0, 0.5, 0.5, 1.0]),
+            minimiser: DVector::from_vec(vec![1.0, -1.0]),
+        };
+        let start = DVector::from_vec(vec![0.0, 2.0]);
+        for steps in [0, 1, 7, 300] {
+            let iterated = rotated.ula_law(
+                &GaussianLaw {
+                    mean: start.clone(),
+                    cov: DMatrix::identity(2, 2) * 0.3,
+                },
+                0.7,
+                steps,
+            );
+            let closed = rotated.ula_law_isotropic_start(&start, 0.3, 0.7, steps);
+            assert!((closed.mean - iterated.mean).amax() < 1e-10, "{steps}");
+            assert!((closed.cov - iterated.cov).amax() < 1e-10, "{steps}");
         }
         let ou = q.diffusion_law(&init, 2.0);
         for (got, want) in ou.mean.iter().zip([0.4060059, -0.03663128, 3.354626e-4]) {

@@ -6,6 +6,7 @@
 pub mod accounting;
 pub mod multipass;
 pub mod renyi;
+pub mod renyi_exact;
 pub mod stability;
 
 use crate::params::Params;
@@ -119,6 +120,7 @@ pub fn registry() -> Vec<&'static dyn Claim> {
     all.extend(multipass::claims());
     all.extend(accounting::claims());
     all.extend(renyi::claims());
+    all.extend(renyi_exact::claims());
     all
 }
 

@@ -223,6 +223,11 @@ impl Claim for Theorem12 {
                 }
             })
             .collect();
+        // The printed stop rule (anchor floor((j+1)/k) eta) as its own labelled reading.
+        cases.push(params! {
+            "potential" => "logcosh", "x0" => [2.0, -1.0], "eta" => 0.05, "T" => 20, "k" => 10,
+            "stop" => "printed", "r" => 0.25, "alpha" => [1.0, 2.0, 4.0], "trials" => 200_000,
+        });
         // (iii) the near-tight quadratic instance: H = I, d = 200 (r = 2.2 = 1.1 sqrt(2 eta d)).
         cases.extend([2.2, 3.0].iter().map(|r| {
             params! {

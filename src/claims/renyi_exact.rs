@@ -1,0 +1,350 @@
+//! Claims of seed 004 checked on the exact Gaussian laws (THEOREMS.md §5 "exact Gaussian
+//! route"): on $f=\frac12x^\top Hx$ ($H$ diagonal, $x^*=0$) ULA's iterate and the Langevin
+//! diffusion are Gaussian in closed form, so every divergence here is computed, not sampled.
+//!
+//! - `exact_gaussian`: the unstopped $D_\alpha(\mathrm{ULA}_T\|\mathrm{OU}_{T\eta})$ against
+//!   Theorem 12's bound $\alpha L^2r^2T\eta/4$ with Lemma 13's radius at failure probability
+//!   $\delta$, at orders below the critical order (above it the unstopped divergence is $+\infty$).
+//! - `alpha_critical`: the critical order $\alpha_c$ (largest order with a finite
+//!   $D_\alpha(\mathrm{ULA}_T\|\mathrm{OU}_{T\eta})$) against the step-size condition
+//!   $\alpha<2/(\eta L)$.
+//! - `complexity`: with $(\eta,T)$ from the iteration-complexity calculator for a target
+//!   $(\alpha,\varepsilon)$, the exact $D_\alpha(\mathrm{ULA}_T\|\pi)\le\varepsilon$, and the
+//!   calculator's step satisfies $\alpha\eta L/2<1$.
+
+use super::{Claim, ClaimInfo, Measurement, Mutant, RunSpec, Statistic};
+use crate::params;
+use crate::params::Params;
+use crate::verdict::Relation;
+use dpclaims_empirical::langevin::{GaussianLaw, Quadratic};
+use dpclaims_theorems::{ParamError, error, renyi_discretization as bounds};
+use nalgebra::{DMatrix, DVector};
+
+const PAPER: &str = "004_eaab97274611faab.txt — Ganesh, Talwar (2020), arXiv 2010.14658";
+
+const OU_COVARIANCE_HALF: Mutant = Mutant {
+    name: "ou-covariance-half",
+    description: "measurement side: the diffusion's covariance built with H^{-1}(I - e^{-2Ht})/2 instead of H^{-1}(I - e^{-2Ht})",
+};
+const TARGET_COVARIANCE_HALF: Mutant = Mutant {
+    name: "target-covariance-half",
+    description: "measurement side: the target taken as N(x*, H^{-1}/2) instead of N(x*, H^{-1})",
+};
+
+/// A diagonal quadratic, its start law $\mathcal N(m_0,v_0I)$ and the step size.
+struct Instance {
+    quadratic: Quadratic,
+    mean0: DVector<f64>,
+    var0: f64,
+    eta: f64,
+    /// $L=\lambda_{\max}(H)$, $m=\lambda_{\min}(H)$.
+    smoothness: f64,
+    strong_convexity: f64,
+}
+
+impl Instance {
+    fn parse(p: &Params) -> Result<Self, ParamError> {
+        let h = p.f64_list("h")?;
+        if h.is_empty() || h.len() > 1000 {
+            return Err(ParamError::new(
+                "h",
+                h.len(),
+                "1 to 1000 Hessian eigenvalues",
+            ));
+        }
+        for v in &h {
+            error::positive("h", *v)?;
+        }
+        let mean0 = p.f64_list("m0")?;
+        if mean0.len() != h.len() || mean0.iter().any(|x| !x.is_finite()) {
+            return Err(ParamError::new(
+                "m0",
+                format!("{mean0:?}"),
+                format!("{} finite numbers (one per eigenvalue of H)", h.len()),
+            ));
+        }
+        let d = h.len();
+        Ok(Self {
+            smoothness: h.iter().cloned().fold(f64::MIN, f64::max),
+            strong_convexity: h.iter().cloned().fold(f64::MAX, f64::min),
+            quadratic: Quadratic {
+                hessian: DMatrix::from_diagonal(&DVector::from_vec(h)),
+                minimiser: DVector::zeros(d),
+            },
+            mean0: DVector::from_vec(mean0),
+            var0: error::non_negative("v0", p.f64("v0")?)?,
+            eta: error::positive("eta", p.f64("eta")?)?,
+        })
+    }
+
+    fn dim(&self) -> usize {
+        self.mean0.len()
+    }
+
+    fn init(&self) -> GaussianLaw {
+        let d = self.dim();
+        GaussianLaw {
+            mean: self.mean0.clone(),
+            cov: DMatrix::identity(d, d) * self.var0,
+        }
+    }
+
+    /// The number of steps $T=\mathrm{round}(\tau/\eta)$ of the case's horizon.
+    fn steps(&self, p: &Params) -> Result<u64, ParamError> {
+        let tau = error::positive("tau", p.f64("tau")?)?;
+        let steps = (tau / self.eta).round();
+        if !(1.0..=100_000.0).contains(&steps) {
+            return Err(ParamError::new(
+                "tau",
+                tau,
+                "tau / eta between 1 and 10^5 steps",
+            ));
+        }
+        Ok(steps as u64)
+    }
+
+    /// ULA's law after `steps` steps and the diffusion's law at time `steps * eta`, the latter
+    /// with the covariance's stationary part halved under the mutant.
+    fn laws(&self, steps: u64, halve_ou: bool) -> (GaussianLaw, GaussianLaw) {
+        let init = self.init();
+        let ula = self.quadratic.ula_law(&init, self.eta, steps);
+        let t = steps as f64 * self.eta;
+        let mut ou = self.quadratic.diffusion_law(&init, t);
+        if halve_ou {
+            let d = self.dim();
+            let from_point = GaussianLaw {
+                mean: init.mean.clone(),
+                cov: DMatrix::zeros(d, d),
+            };
+            ou.cov -= self.quadratic.diffusion_law(&from_point, t).cov * 0.5;
+        }
+        (ula, ou)
+    }
+
+    /// A bound $G$ on $\max_{k<T}\|\nabla f(x_k)\|=\max_k\|Hx_k\|$ holding with probability
+    /// $1-\delta/2$ along ULA: per step $\|Hx_k\|\le L(\|m_k\|+\sqrt{\mathrm{tr}S_k}+\sqrt{2\lambda_{\max}(S_k)\ln(2T/\delta)})$
+    /// (Gaussian concentration of the norm), union over the $T$ steps.
+    fn gradient_bound(&self, steps: u64, delta: f64) -> f64 {
+        let mut law = self.init();
+        let log_term = (2.0 * steps as f64 / delta).ln();
+        let mut g: f64 = 0.0;
+        for _ in 0..steps {
+            let top = law.cov.symmetric_eigenvalues().max().max(0.0);
+            let norm =
+                law.mean.norm() + law.cov.trace().max(0.0).sqrt() + (2.0 * top * log_term).sqrt();
+            g = g.max(self.smoothness * norm);
+            law = self.quadratic.ula_law(&law, self.eta, 1);
+        }
+        g
+    }
+}
+
+/// $D_\alpha$ for $\alpha>1$, KL for $\alpha=1$.
+fn divergence(alpha: f64, p: &GaussianLaw, q: &GaussianLaw) -> Result<f64, ParamError> {
+    if alpha == 1.0 {
+        bounds::gaussian_kl(&p.mean, &p.cov, &q.mean, &q.cov)
+    } else {
+        bounds::gaussian(alpha, &p.mean, &p.cov, &q.mean, &q.cov)
+    }
+}
+
+/// The three instances G1–G3 of THEOREMS.md §5 at their two step sizes.
+fn g_instances() -> Vec<Params> {
+    let linspace: Vec<f64> = (0..10).map(|i| 1.0 + 3.0 * i as f64 / 9.0).collect();
+    vec![
+        params! { "instance" => "G1", "h" => [1.0], "m0" => [0.0], "v0" => 1.0, "eta" => 0.1, "tau" => 2.0 },
+        params! { "instance" => "G1", "h" => [1.0], "m0" => [0.0], "v0" => 1.0, "eta" => 0.01, "tau" => 2.0 },
+        params! { "instance" => "G2", "h" => linspace.clone(), "m0" => vec![3.0; 10], "v0" => 0.25, "eta" => 0.05, "tau" => 1.0 },
+        params! { "instance" => "G2", "h" => linspace, "m0" => vec![3.0; 10], "v0" => 0.25, "eta" => 0.01, "tau" => 3.0 },
+        params! { "instance" => "G3", "h" => [1.0, 2.0], "m0" => [5.0, -5.0], "v0" => 0.0, "eta" => 0.1, "tau" => 2.0 },
+        params! { "instance" => "G3", "h" => [1.0, 2.0], "m0" => [5.0, -5.0], "v0" => 0.0, "eta" => 0.01, "tau" => 2.0 },
+    ]
+}
+
+pub struct ExactGaussian;
+pub struct AlphaCritical;
+pub struct Complexity;
+
+static EXACT_GAUSSIAN_INFO: ClaimInfo = ClaimInfo {
+    id: "renyi_discretization.exact_gaussian",
+    paper: PAPER,
+    result: "Theorem 12 with Lemma 13's radius, unstopped marginals below alpha_c [reconstructed + derived, THEOREMS.md]",
+    statement: "D_alpha(ULA_T || OU_{T eta}) <= alpha L^2 r^2 T eta / 4 with r = eta G + sqrt(2 eta)(2 sqrt d + sqrt(2 ln(2T/delta))), G the (1 - delta/2) gradient bound; orders alpha < alpha_c",
+    mutants: &[OU_COVARIANCE_HALF],
+};
+
+impl Claim for ExactGaussian {
+    fn info(&self) -> &'static ClaimInfo {
+        &EXACT_GAUSSIAN_INFO
+    }
+
+    fn cases(&self) -> Vec<Params> {
+        g_instances()
+            .into_iter()
+            .map(|mut p| {
+                p.set("alpha", serde_json::json!([1.0, 2.0, 5.0]));
+                p.set("delta", 0.01.into());
+                p
+            })
+            .collect()
+    }
+
+    fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
+        let inst = Instance::parse(case)?;
+        let steps = inst.steps(case)?;
+        let delta = error::open_interval("delta", case.f64("delta")?, 0.0, 1.0)?;
+        let (ula, ou) = inst.laws(steps, run.mutant == Some(OU_COVARIANCE_HALF.name));
+        let g = inst.gradient_bound(steps, delta);
+        let r = bounds::lemma13_radius(inst.eta, g, inst.dim() as u64, steps, delta)?;
+        case.f64_list("alpha")?
+            .into_iter()
+            .map(|alpha| {
+                let bound = bounds::theorem12_bound(alpha, inst.smoothness, r, steps, inst.eta)?;
+                let mut params = case.clone();
+                params.set("alpha", alpha.into());
+                params.set("r", r.into());
+                Ok(Measurement {
+                    params,
+                    bound,
+                    relation: Relation::AtMost,
+                    statistic: Statistic::Exact {
+                        value: divergence(alpha, &ula, &ou)?,
+                    },
+                })
+            })
+            .collect()
+    }
+}
+
+static ALPHA_CRITICAL_INFO: ClaimInfo = ClaimInfo {
+    id: "renyi_discretization.alpha_critical",
+    paper: PAPER,
+    result: "behaviour in alpha at fixed eta vs the step-size condition [derived, THEOREMS.md rd.stationary / THEOREMS_NOTES.md]",
+    statement: "the largest order with finite D_alpha(ULA_T || OU_{T eta}) lies within a tolerance of 2/(eta L)",
+    mutants: &[OU_COVARIANCE_HALF],
+};
+
+impl Claim for AlphaCritical {
+    fn info(&self) -> &'static ClaimInfo {
+        &ALPHA_CRITICAL_INFO
+    }
+
+    fn cases(&self) -> Vec<Params> {
+        g_instances()
+            .into_iter()
+            .map(|mut p| {
+                p.set("tolerance", 0.05.into());
+                p
+            })
+            .collect()
+    }
+
+    fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
+        let inst = Instance::parse(case)?;
+        let steps = inst.steps(case)?;
+        let tolerance = error::open_interval("tolerance", case.f64("tolerance")?, 0.0, 1.0)?;
+        let (ula, ou) = inst.laws(steps, run.mutant == Some(OU_COVARIANCE_HALF.name));
+        let predicted = 2.0 / (inst.eta * inst.smoothness);
+        Ok(vec![Measurement {
+            params: case.clone(),
+            // Within: alpha_c in [(1 - tol), (1 + tol)] * 2/(eta L); the bound is the upper edge.
+            bound: predicted * (1.0 + tolerance),
+            relation: Relation::Within {
+                lower: predicted * (1.0 - tolerance),
+                tolerance,
+            },
+            statistic: Statistic::Exact {
+                value: bounds::critical_order(&ula.cov, &ou.cov)?,
+            },
+        }])
+    }
+}
+
+static COMPLEXITY_INFO: ClaimInfo = ClaimInfo {
+    id: "renyi_discretization.complexity",
+    paper: PAPER,
+    result: "main pipeline, iteration complexity [derived, THEOREMS.md rd.main / main.scaling]",
+    statement: "with (eta, T) from the iteration-complexity calculator, D_alpha(ULA_T || pi) <= epsilon from N(x*, I/L), and alpha eta L / 2 < 1",
+    mutants: &[TARGET_COVARIANCE_HALF],
+};
+
+impl Claim for Complexity {
+    fn info(&self) -> &'static ClaimInfo {
+        &COMPLEXITY_INFO
+    }
+
+    fn cases(&self) -> Vec<Params> {
+        let linspace: Vec<f64> = (0..10).map(|i| 1.0 + 3.0 * i as f64 / 9.0).collect();
+        let mut cases = Vec::new();
+        for h in [vec![1.0, 4.0], linspace] {
+            for alpha in [2.0, 5.0] {
+                for epsilon in [0.1, 1.0] {
+                    cases.push(params! {
+                        "h" => h.clone(), "alpha" => alpha, "epsilon" => epsilon, "delta" => 0.01,
+                    });
+                }
+            }
+        }
+        cases
+    }
+
+    fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
+        let h = case.f64_list("h")?;
+        let d = h.len();
+        let mut with_start = case.clone();
+        with_start.set("m0", serde_json::json!(vec![0.0; d]));
+        with_start.set("v0", 1.0.into());
+        with_start.set("eta", 1.0.into());
+        let inst = Instance::parse(&with_start)?;
+        let (alpha, epsilon) = (case.f64("alpha")?, case.f64("epsilon")?);
+        let plan = bounds::iteration_complexity(
+            alpha,
+            epsilon,
+            inst.smoothness,
+            inst.strong_convexity,
+            d as u64,
+            case.f64("delta")?,
+        )?;
+        let ula = inst.quadratic.ula_law_isotropic_start(
+            &inst.mean0,
+            1.0 / inst.smoothness,
+            plan.eta,
+            plan.steps,
+        );
+        let mut target = inst
+            .quadratic
+            .target()
+            .ok_or_else(|| ParamError::new("h", format!("{h:?}"), "an invertible Hessian"))?;
+        if run.mutant == Some(TARGET_COVARIANCE_HALF.name) {
+            target.cov *= 0.5;
+        }
+        let mut params = case.clone();
+        params.set("eta", plan.eta.into());
+        params.set("T", plan.steps.into());
+        let mut step_params = params.clone();
+        params.set("quantity", "D_alpha(ULA_T || pi)".into());
+        step_params.set("quantity", "alpha eta L / 2".into());
+        Ok(vec![
+            Measurement {
+                params,
+                bound: epsilon,
+                relation: Relation::AtMost,
+                statistic: Statistic::Exact {
+                    value: bounds::gaussian(alpha, &ula.mean, &ula.cov, &target.mean, &target.cov)?,
+                },
+            },
+            Measurement {
+                params: step_params,
+                bound: 1.0,
+                relation: Relation::AtMost,
+                statistic: Statistic::Exact {
+                    value: alpha * plan.eta * inst.smoothness / 2.0,
+                },
+            },
+        ])
+    }
+}
+
+pub fn claims() -> Vec<&'static dyn Claim> {
+    vec![&ExactGaussian, &AlphaCritical, &Complexity]
+}
