@@ -7,6 +7,7 @@
 //! returns `Result<_, ParamError>`; the error names the parameter, its value and the allowed
 //! range.
 
+pub mod adaptive;
 pub mod error;
 pub mod multipass;
 pub mod numerics;

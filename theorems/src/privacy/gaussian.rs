@@ -59,6 +59,40 @@ pub fn epsilon(mu: f64, delta: f64) -> Result<f64, ParamError> {
     Ok(hi)
 }
 
+/// The largest $\mu$ whose profile satisfies $\delta(\epsilon)\le\delta$ (bisection on
+/// $\ln\mu$; $\delta(\epsilon)$ increases with $\mu$).
+pub fn mu(epsilon: f64, delta: f64) -> Result<f64, ParamError> {
+    crate::error::non_negative("epsilon", epsilon)?;
+    check_delta(delta)?;
+    let target = delta.ln();
+    let (mut lo, mut hi) = (1e-12_f64, 1.0_f64);
+    while log_delta(hi, epsilon)? <= target {
+        hi *= 2.0;
+        if hi > 1e12 {
+            return Err(ParamError::new("delta", delta, "a delta below 1"));
+        }
+    }
+    if log_delta(lo, epsilon)? > target {
+        return Err(ParamError::new(
+            "delta",
+            delta,
+            "a delta reachable with mu >= 1e-12",
+        ));
+    }
+    for _ in 0..200 {
+        let mid = (lo * hi).sqrt();
+        if mid <= lo || mid >= hi {
+            break;
+        }
+        if log_delta(mid, epsilon)? <= target {
+            lo = mid
+        } else {
+            hi = mid
+        }
+    }
+    Ok(lo)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
