@@ -215,6 +215,9 @@ pub fn outcomes(
                             source,
                         }
                     })?;
+                let known_false = crate::claims::registry()
+                    .iter()
+                    .any(|c| c.info().id == claim && c.info().known_false);
                 Ok(Outcome {
                     verdict: m.relation.judge(&est, m.bound),
                     tightness: est.mean / m.bound,
@@ -226,6 +229,7 @@ pub fn outcomes(
                     seed,
                     family_confidence: confidence,
                     mutant: mutant.map(str::to_string),
+                    known_false,
                 })
             },
         )

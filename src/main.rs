@@ -3,7 +3,7 @@
 use clap::{Parser, Subcommand};
 use dpclaims::accounting::{self, Accountant, Query};
 use dpclaims::harness::{self, CheckOptions};
-use dpclaims::verdict::Verdict;
+use dpclaims::verdict::Outcome;
 use dpclaims::{audit, claims, params, report};
 use dpclaims_empirical::runner::Shard;
 use dpclaims_theorems::privacy::pld::PldOptions;
@@ -29,7 +29,7 @@ enum Command {
     },
     /// Run claims and compare each measurement with its bound.
     ///
-    /// Exit code 0 when nothing is violated, 1 when something is, 2 on bad input.
+    /// Exit code 0 when nothing is violated (outside claims known false as printed), 1 when something is, 2 on bad input.
     Check {
         #[command(flatten)]
         run: ClaimRunArgs,
@@ -395,7 +395,7 @@ fn print_outcomes(
     } else {
         let _ = write!(out, "{}", report::table(outcomes));
     }
-    let violated = outcomes.iter().any(|o| o.verdict == Verdict::Violated);
+    let violated = outcomes.iter().any(Outcome::unexpectedly_violated);
     Ok(if violated {
         ExitCode::from(1)
     } else {
@@ -481,7 +481,7 @@ fn run(cli: Cli) -> Result<ExitCode, dpclaims::Error> {
             let outcomes = harness::check(&opts)?;
             write_report(&dir, &outcomes, opts.trials)?;
             let _ = write!(out, "{}", report::table(&outcomes));
-            let violated = outcomes.iter().any(|o| o.verdict == Verdict::Violated);
+            let violated = outcomes.iter().any(Outcome::unexpectedly_violated);
             Ok(if violated {
                 ExitCode::from(1)
             } else {

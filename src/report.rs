@@ -57,6 +57,19 @@ fn short(x: f64) -> String {
 }
 
 /// A human-readable table of outcomes followed by a one-line summary.
+/// ` (k of them known false as printed)` when some violated outcomes are expected.
+fn known_false_note(outcomes: &[Outcome]) -> String {
+    let k = outcomes
+        .iter()
+        .filter(|o| o.verdict == Verdict::Violated && o.known_false)
+        .count();
+    if k == 0 {
+        String::new()
+    } else {
+        format!(" ({k} of them known false as printed, see THEOREMS_NOTES.md)")
+    }
+}
+
 pub fn table(outcomes: &[Outcome]) -> String {
     let mut rows = vec![[
         "claim".to_string(),
@@ -99,10 +112,11 @@ pub fn table(outcomes: &[Outcome]) -> String {
     let count = |v: Verdict| outcomes.iter().filter(|o| o.verdict == v).count();
     if let Some(o) = outcomes.first() {
         out.push_str(&format!(
-            "{} outcomes: {} respected, {} violated, {} inconclusive (seed {}, family-wise confidence {}, per outcome {:.6}{})\n",
+            "{} outcomes: {} respected, {} violated{}, {} inconclusive (seed {}, family-wise confidence {}, per outcome {:.6}{})\n",
             outcomes.len(),
             count(Verdict::Respected),
             count(Verdict::Violated),
+            known_false_note(outcomes),
             count(Verdict::Inconclusive),
             o.seed,
             o.family_confidence,
@@ -265,9 +279,10 @@ pub fn markdown_report(outcomes: &[Outcome], claims: &[&dyn Claim], trials: Opti
     }
     let count = |v: Verdict| outcomes.iter().filter(|o| o.verdict == v).count();
     md.push_str(&format!(
-        "{} respected, {} violated, {} inconclusive.\n\n",
+        "{} respected, {} violated{}, {} inconclusive.\n\n",
         count(Verdict::Respected),
         count(Verdict::Violated),
+        known_false_note(outcomes),
         count(Verdict::Inconclusive)
     ));
     for claim in claims {

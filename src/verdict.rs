@@ -138,6 +138,16 @@ pub struct Outcome {
     /// The run's family-wise confidence level (split over the run's outcomes).
     pub family_confidence: f64,
     pub mutant: Option<String>,
+    /// The claim's printed statement is known to fail here ([`crate::claims::ClaimInfo::known_false`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub known_false: bool,
+}
+
+impl Outcome {
+    /// Violated where the claim is expected to hold: what makes `check` exit 1.
+    pub fn unexpectedly_violated(&self) -> bool {
+        self.verdict == Verdict::Violated && !self.known_false
+    }
 }
 
 #[cfg(test)]

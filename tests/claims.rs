@@ -1,4 +1,5 @@
-//! Each claim, at its default size, must come out respected; each of its mutants violated.
+//! Each claim, at its default size, must come out respected (violated where its printed
+//! statement is known false); each of its mutants violated.
 
 use dpclaims::claims::registry;
 use dpclaims::harness::{CheckOptions, check};
@@ -27,8 +28,17 @@ fn snapshot(name: &str, outcomes: &[Outcome]) {
     settings.bind(|| insta::assert_json_snapshot!(name.to_string(), value));
 }
 
-/// Runs claim `id` at default size, asserts every outcome respected and records them.
+/// Runs claim `id` at default size, asserts every outcome respected (violated for a claim known
+/// false as printed) and records them.
 fn assert_respected(id: &str) {
+    let known_false = registry()
+        .into_iter()
+        .any(|c| c.info().id == id && c.info().known_false);
+    let expected = if known_false {
+        Verdict::Violated
+    } else {
+        Verdict::Respected
+    };
     let outcomes = run(id, None, None);
     assert!(!outcomes.is_empty());
     for o in &outcomes {
@@ -36,10 +46,11 @@ fn assert_respected(id: &str) {
             o.bound.is_finite() && o.measured.lower.is_finite() && o.measured.upper.is_finite(),
             "{o:?}"
         );
+        assert_eq!(o.known_false, known_false);
         assert_eq!(
             o.verdict,
-            Verdict::Respected,
-            "{id} not respected: {}",
+            expected,
+            "{id} not {expected:?}: {}",
             dpclaims::report::json_line(o)
         );
     }
@@ -69,7 +80,7 @@ macro_rules! claim_tests {
         $(
             mod $name {
                 #[test]
-                fn respected() {
+                fn verdict_as_expected() {
                     super::assert_respected($id);
                 }
                 #[test]
@@ -105,4 +116,11 @@ claim_tests! {
     renyi_discretization_exact_gaussian => "renyi_discretization.exact_gaussian",
     renyi_discretization_alpha_critical => "renyi_discretization.alpha_critical",
     renyi_discretization_complexity => "renyi_discretization.complexity",
+    adaptive_thm1_gdp => "adaptive.thm1.gdp",
+    adaptive_thm1_experiments => "adaptive.thm1.experiments",
+    adaptive_thm1_experiments_replace_one => "adaptive.thm1.experiments.replace_one",
+    adaptive_thm4_derived => "adaptive.thm4.derived",
+    adaptive_thm5_derived => "adaptive.thm5.derived",
+    adaptive_thm3_components => "adaptive.thm3.components",
+    adaptive_appd => "adaptive.appD",
 }

@@ -129,6 +129,9 @@ pub struct Dpagd {
     pub steps: u64,
     pub sigma: f64,
     pub averaging: Averaging,
+    /// 1 for the paper's mean loss $\hat f$; $n$ runs (and records) the sum loss $n\hat f$
+    /// instead, a units error the harness must catch.
+    pub gradient_scale: f64,
 }
 
 /// What one run records (over $t=1..T$).
@@ -189,6 +192,9 @@ impl Dpagd {
         let mut trace = DpagdTrace::default();
         for _ in 0..self.steps {
             pool.mean_gradient(&ws.w, data, &mut ws.grad);
+            if self.gradient_scale != 1.0 {
+                ws.grad.iter_mut().for_each(|g| *g *= self.gradient_scale);
+            }
             trace.mean_sq_empirical_gradient += norm_sq(&ws.grad);
             let mut noise_sq = 0.0;
             for (n, g) in ws.noisy.iter_mut().zip(&ws.grad) {
@@ -200,6 +206,7 @@ impl Dpagd {
             trace.max_noise_norm = trace.max_noise_norm.max(noise_sq.sqrt());
             if let Some(all) = population {
                 pool.population_gradient(&ws.w, all, &mut ws.pop);
+                ws.pop.iter_mut().for_each(|g| *g *= self.gradient_scale);
                 let sq = norm_sq(&ws.pop);
                 trace.mean_sq_population_gradient += sq;
                 let gap: f64 = ws

@@ -134,6 +134,7 @@ static PLD_BRACKET_INFO: ClaimInfo = ClaimInfo {
         NO_SUBSAMPLING_IN_REMOVE,
         ADD_REMOVE_SENSITIVITY_FOR_REPLACE_ONE,
     ],
+    known_false: false,
 };
 
 impl Claim for PldBracket {
@@ -194,6 +195,7 @@ static RDP_UPPER_INFO: ClaimInfo = ClaimInfo {
     result: "RDP accountant (improved conversion) as an upper bound",
     statement: "the Monte Carlo delta(eps) of T-fold subsampled Gaussian is at most the RDP accountant's delta(eps)",
     mutants: &[ADD_REMOVE_SENSITIVITY_FOR_REPLACE_ONE, SIGMA_DOUBLED],
+    known_false: false,
 };
 
 impl Claim for RdpUpper {

@@ -55,6 +55,7 @@ static PROP1_INFO: ClaimInfo = ClaimInfo {
     result: "Proposition 1 with Lemma 3's E||grad||^2 in place of G^2 [as printed, prop1.grad]; exact on P-quad",
     statement: "sum_t [l(p_t,z_t) + beta_t H(p_t||q)] <= inf_p sum_t [l(p,z_t) + beta_t H(p||q)] + sum_t eta_t/2 E||grad l(w,z_t)||^2",
     mutants: &[WITHOUT_GRADIENT_TERM, B_AS_BETA0],
+    known_false: false,
 };
 
 impl Claim for Prop1 {

@@ -171,6 +171,7 @@ static EXACT_GAUSSIAN_INFO: ClaimInfo = ClaimInfo {
     result: "Theorem 12 with Lemma 13's radius, unstopped marginals below alpha_c [reconstructed + derived, THEOREMS.md]",
     statement: "D_alpha(ULA_T || OU_{T eta}) <= alpha L^2 r^2 T eta / 4 with r = eta G + sqrt(2 eta)(2 sqrt d + sqrt(2 ln(2T/delta))), G the (1 - delta/2) gradient bound; orders alpha < alpha_c",
     mutants: &[OU_COVARIANCE_HALF],
+    known_false: false,
 };
 
 impl Claim for ExactGaussian {
@@ -222,6 +223,7 @@ static ALPHA_CRITICAL_INFO: ClaimInfo = ClaimInfo {
     result: "behaviour in alpha at fixed eta vs the step-size condition [derived, THEOREMS.md rd.stationary / THEOREMS_NOTES.md]",
     statement: "the largest order with finite D_alpha(ULA_T || OU_{T eta}) lies within a tolerance of 2/(eta L)",
     mutants: &[OU_COVARIANCE_HALF],
+    known_false: false,
 };
 
 impl Claim for AlphaCritical {
@@ -266,6 +268,7 @@ static COMPLEXITY_INFO: ClaimInfo = ClaimInfo {
     result: "main pipeline, iteration complexity [derived, THEOREMS.md rd.main / main.scaling]",
     statement: "with (eta, T) from the iteration-complexity calculator, D_alpha(ULA_T || pi) <= epsilon from N(x*, I/L), and alpha eta L / 2 < 1",
     mutants: &[TARGET_COVARIANCE_HALF],
+    known_false: false,
 };
 
 impl Claim for Complexity {

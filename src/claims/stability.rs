@@ -538,6 +538,7 @@ static LEMMA5_INFO: ClaimInfo = ClaimInfo {
         INDEPENDENT_NOISE,
         NEIGHBOURS_DIFFER_IN_5,
     ],
+    known_false: false,
 };
 
 impl Claim for Lemma5 {
@@ -577,6 +578,7 @@ static LEMMA5_DERIVED_INFO: ClaimInfo = ClaimInfo {
     result: "Lemma 5, explicit form [derived, THEOREMS.md]",
     statement: "E||w_t - w'_t||^2 <= 4G^2 [(1/n)(1-1/n) sum a_s^2 + (sum a_s / n)^2], a_s = h_s prod_{r>=s} |c_r|; equality on P-lin",
     mutants: &[BOUND_WITHOUT_MEAN_TERM, NO_CONTRACTION, INDEPENDENT_NOISE],
+    known_false: false,
 };
 
 impl Claim for Lemma5Derived {
@@ -638,6 +640,7 @@ static LEMMA5_CONDITION_INFO: ClaimInfo = ClaimInfo {
     result: "Lemma 5, step of the proof [as printed]",
     statement: "eta_s^2 / (eta_{s-1}^2 - eta_s^2) <= s for s >= 2 (measured: the max over s of the ratio of the two sides)",
     mutants: &[CONSTANT_STEP],
+    known_false: false,
 };
 
 impl Claim for Lemma5Condition {
@@ -691,6 +694,7 @@ static PROP2_INFO: ClaimInfo = ClaimInfo {
     result: "Proposition 2 [as printed], measurable form",
     statement: "E[l(w_t, D) - l(w_t, S_n)] <= (2G^2/n) sqrt((n+t) sum_{s<=t} eta_s^2)",
     mutants: &[BOUND_G_NOT_SQUARED, DUPLICATED_DATA],
+    known_false: false,
 };
 
 impl Claim for Prop2 {
@@ -733,6 +737,7 @@ static PROP2_LIN_INFO: ClaimInfo = ClaimInfo {
     result: "Proposition 2 on P-lin [derived, THEOREMS.md]",
     statement: "on P-lin the generalization gap is exactly (G^2/n) sum_{s=2}^t a_s; the simulation must reproduce it",
     mutants: &[DUPLICATED_DATA, NO_CONTRACTION],
+    known_false: false,
 };
 
 impl Claim for Prop2Lin {
