@@ -22,6 +22,8 @@ pub struct CheckOptions {
     pub patterns: Vec<String>,
     /// Overrides the `trials` of every case that simulates.
     pub trials: Option<u64>,
+    /// Caps the `trials` of every case (after `trials`): quick runs that keep small defaults.
+    pub max_trials: Option<u64>,
     pub seed: u64,
     /// Family-wise confidence level of the whole run (Bonferroni over its outcomes).
     pub confidence: f64,
@@ -40,6 +42,7 @@ impl Default for CheckOptions {
         Self {
             patterns: Vec::new(),
             trials: None,
+            max_trials: None,
             seed: DEFAULT_SEED,
             confidence: DEFAULT_CONFIDENCE,
             sets: Vec::new(),
@@ -62,6 +65,11 @@ fn cases_with_overrides(claim: &dyn Claim, opts: &CheckOptions) -> Vec<Params> {
         if let Some(n) = opts.trials {
             if case.contains("trials") {
                 case.set("trials", Value::from(n));
+            }
+        }
+        if let (Some(cap), Ok(n)) = (opts.max_trials, case.u64("trials")) {
+            if n > cap {
+                case.set("trials", Value::from(cap));
             }
         }
     }
@@ -103,6 +111,10 @@ fn estimate(
             })
         }
         Statistic::Exact { value } => Ok(stats::exact(*value, seed)),
+        Statistic::LogSlope { xs, points } => {
+            let accs: Vec<stats::MeanAcc> = points.iter().map(|b| folded(b)).collect();
+            stats::log_slope(xs, &accs, confidence, sides, seed)
+        }
     }
 }
 
@@ -119,7 +131,7 @@ pub fn measure(opts: &CheckOptions) -> Result<Vec<Measured>, Error> {
     if !(opts.confidence > 0.0 && opts.confidence < 1.0) {
         return Err(Error::Confidence(opts.confidence));
     }
-    if let Some(n) = opts.trials {
+    for n in [opts.trials, opts.max_trials].into_iter().flatten() {
         if n < 2 {
             return Err(Error::Trials(n));
         }

@@ -120,6 +120,9 @@ struct ClaimRunArgs {
     /// Trials per case (overrides each case's default).
     #[arg(long)]
     trials: Option<u64>,
+    /// Cap every case's trials at this number (a quick run that keeps smaller defaults).
+    #[arg(long)]
+    max_trials: Option<u64>,
     /// Run seed: same seed, same numbers, on any number of threads.
     #[arg(long, default_value_t = harness::DEFAULT_SEED)]
     seed: u64,
@@ -153,6 +156,7 @@ impl ClaimRunArgs {
         Ok(CheckOptions {
             patterns: self.patterns,
             trials: self.trials,
+            max_trials: self.max_trials,
             seed: self.seed,
             confidence: self.confidence,
             sets,

@@ -6,15 +6,16 @@ use dpclaims::harness::{CheckOptions, check};
 use dpclaims::report::rounded;
 use dpclaims::verdict::{Outcome, Verdict};
 
-/// Trials per case for mutant runs: mutants are gross errors, a small run must catch them.
+/// Trials per case for mutant runs (at most; smaller defaults are kept): mutants are gross
+/// errors, a small run must catch them.
 const MUTANT_TRIALS: u64 = 2000;
 
-fn run(id: &str, mutant: Option<&str>, trials: Option<u64>) -> Vec<Outcome> {
+fn run(id: &str, mutant: Option<&str>, max_trials: Option<u64>) -> Vec<Outcome> {
     let opts = CheckOptions {
         patterns: vec![id.to_string()],
         seed: crate::SEED,
         mutant: mutant.map(str::to_string),
-        trials,
+        max_trials,
         ..CheckOptions::default()
     };
     check(&opts).unwrap_or_else(|e| panic!("{id}: {e}"))
@@ -122,5 +123,6 @@ claim_tests! {
     adaptive_thm4_derived => "adaptive.thm4.derived",
     adaptive_thm5_derived => "adaptive.thm5.derived",
     adaptive_thm3_components => "adaptive.thm3.components",
+    adaptive_rates => "adaptive.rates",
     adaptive_appd => "adaptive.appD",
 }

@@ -11,7 +11,7 @@
 
 use crate::runner::Merge;
 use serde::{Deserialize, Serialize};
-use statrs::distribution::{Beta, ContinuousCDF, StudentsT};
+use statrs::distribution::{Beta, ContinuousCDF, Normal, StudentsT};
 
 /// Errors in turning an accumulator into an estimate.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -165,6 +165,8 @@ pub enum Method {
     ClopperPearson,
     /// Computed exactly (no sampling): `lower = mean = upper`.
     Exact,
+    /// Least-squares slope of $\ln\bar x_i$ on $\ln x_i$, normal interval by the delta method.
+    LogSlope,
 }
 
 /// A point estimate with its interval, and everything needed to reproduce it.
@@ -213,6 +215,63 @@ pub fn student_t(
         confidence,
         sides,
         method: Method::StudentT,
+        seed,
+    })
+}
+
+/// Slope $b$ of the least-squares line $\ln\bar y_i=a+b\ln x_i$ through the means of `accs`
+/// (one per design point `xs`), with a normal interval: $\mathrm{Var}\,b=\sum_iw_i^2s_i^2/(n_i\bar y_i^2)$,
+/// $w_i=(u_i-\bar u)/\sum_j(u_j-\bar u)^2$, $u=\ln x$ (delta method; the points are independent).
+/// `n` of the estimate is the smallest number of trials of a point.
+pub fn log_slope(
+    xs: &[f64],
+    accs: &[MeanAcc],
+    confidence: f64,
+    sides: Sides,
+    seed: u64,
+) -> Result<Estimate, StatsError> {
+    let a = tail_probability(confidence, sides)?;
+    if xs.len() != accs.len() || xs.len() < 2 {
+        return Err(StatsError::TooFewTrials {
+            method: "a log-log slope (two design points or more)",
+            needed: 2,
+            got: xs.len().min(accs.len()) as u64,
+        });
+    }
+    for acc in accs {
+        acc.check("a log-log slope", 2)?;
+        if !(acc.mean > 0.0) {
+            return Err(StatsError::OutOfRange {
+                value: acc.mean,
+                lo: f64::MIN_POSITIVE,
+                hi: f64::INFINITY,
+            });
+        }
+    }
+    let u: Vec<f64> = xs.iter().map(|x| x.ln()).collect();
+    let u_bar = u.iter().sum::<f64>() / u.len() as f64;
+    let sxx: f64 = u.iter().map(|v| (v - u_bar) * (v - u_bar)).sum();
+    let weights: Vec<f64> = u.iter().map(|v| (v - u_bar) / sxx).collect();
+    let slope: f64 = weights
+        .iter()
+        .zip(accs)
+        .map(|(w, acc)| w * acc.mean.ln())
+        .sum();
+    let var: f64 = weights
+        .iter()
+        .zip(accs)
+        .map(|(w, acc)| w * w * acc.variance() / (acc.n as f64 * acc.mean * acc.mean))
+        .sum();
+    let z = Normal::standard().inverse_cdf(1.0 - a);
+    let half = z * var.sqrt();
+    Ok(Estimate {
+        mean: slope,
+        lower: slope - half,
+        upper: slope + half,
+        n: accs.iter().map(|acc| acc.n).min().unwrap_or(0),
+        confidence,
+        sides,
+        method: Method::LogSlope,
         seed,
     })
 }
@@ -400,5 +459,30 @@ mod tests {
             empirical_bernstein(&acc_of(&[1.0, 2.0]), 0.0, 1.5, 0.9, Sides::One, 0),
             Err(StatsError::OutOfRange { .. })
         ));
+    }
+
+    #[test]
+    fn log_slope_recovers_a_power_law() {
+        // Means 3 x^-1 with small noise: slope -1, interval shrinking with n.
+        let xs = [100.0, 200.0, 400.0, 800.0];
+        let accs: Vec<MeanAcc> = xs
+            .iter()
+            .map(|x| {
+                let mut acc = MeanAcc::new();
+                for k in 0..1000 {
+                    acc.push(3.0 / x * (1.0 + 0.01 * ((k % 7) as f64 - 3.0)));
+                }
+                acc
+            })
+            .collect();
+        let e = log_slope(&xs, &accs, 0.99, Sides::Two, 1).unwrap();
+        assert!((e.mean + 1.0).abs() < 1e-9, "{e:?}");
+        assert!(e.lower < -1.0 && e.upper > -1.0 && e.upper - e.lower < 0.01);
+        assert!(log_slope(&xs[..1], &accs[..1], 0.99, Sides::Two, 1).is_err());
+        let mut negative = accs.clone();
+        negative[0] = MeanAcc::new();
+        negative[0].push(-1.0);
+        negative[0].push(-2.0);
+        assert!(log_slope(&xs, &negative, 0.99, Sides::Two, 1).is_err());
     }
 }

@@ -64,6 +64,12 @@ pub enum Statistic {
     RenyiMoment { blocks: Vec<MeanAcc>, alpha: f64 },
     /// A value computed exactly.
     Exact { value: f64 },
+    /// The slope of $\ln(\text{mean})$ against $\ln x$ over design points `xs`, one list of
+    /// blocks per point (a rate exponent).
+    LogSlope {
+        xs: Vec<f64>,
+        points: Vec<Vec<MeanAcc>>,
+    },
 }
 
 impl Statistic {
@@ -86,6 +92,15 @@ impl Statistic {
                 },
             ) if *alpha == a => blocks.extend(more),
             (Statistic::Exact { value }, Statistic::Exact { value: v }) => return *value == v,
+            (
+                Statistic::LogSlope { xs, points },
+                Statistic::LogSlope {
+                    xs: x2,
+                    points: more,
+                },
+            ) if *xs == x2 && points.len() == more.len() => {
+                points.iter_mut().zip(more).for_each(|(p, m)| p.extend(m))
+            }
             _ => return false,
         }
         true
