@@ -208,11 +208,11 @@ pub enum Format {
     Csv,
 }
 
+/// One input row with its line number.
+pub type NumberedRow = (usize, serde_json::Map<String, Value>);
+
 /// Parses the input into row objects with their line numbers (blank lines and `#` comments skipped).
-pub fn parse(
-    text: &str,
-    format: Format,
-) -> Vec<Result<(usize, serde_json::Map<String, Value>), RowError>> {
+pub fn parse(text: &str, format: Format) -> Vec<Result<NumberedRow, RowError>> {
     let mut out = Vec::new();
     let mut lines = text
         .lines()

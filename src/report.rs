@@ -148,19 +148,6 @@ pub fn list_table(claims: &[&dyn Claim]) -> String {
     out
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn rounding() {
-        assert_eq!(round_sig(0.030000000000000002, 6), 0.03);
-        assert_eq!(round_sig(123456789.0, 6), 123457000.0);
-        assert_eq!(round_sig(-1.23456789e-7, 3), -1.23e-7);
-        assert_eq!(round_sig(0.0, 6), 0.0);
-    }
-}
-
 /// The family of a claim id: the part before the first `.` (`stability`, `accounting`, ...).
 pub fn family(id: &str) -> &str {
     id.split('.').next().unwrap_or(id)
@@ -350,4 +337,17 @@ pub fn write_report(
         written.push(path);
     }
     Ok(written)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rounding() {
+        assert_eq!(round_sig(0.030000000000000002, 6), 0.03);
+        assert_eq!(round_sig(123456789.0, 6), 123457000.0);
+        assert_eq!(round_sig(-1.23456789e-7, 3), -1.23e-7);
+        assert_eq!(round_sig(0.0, 6), 0.0);
+    }
 }

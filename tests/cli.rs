@@ -125,8 +125,7 @@ fn list_names_every_claim_and_its_mutants() {
         }
         // A claim known false as printed is expected violated and needs no mutant.
         assert!(
-            v["known_false"].as_bool().unwrap()
-                || !v["mutants"].as_array().unwrap().is_empty()
+            v["known_false"].as_bool().unwrap() || !v["mutants"].as_array().unwrap().is_empty()
         );
     }
 }

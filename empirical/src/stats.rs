@@ -240,7 +240,7 @@ pub fn log_slope(
     }
     for acc in accs {
         acc.check("a log-log slope", 2)?;
-        if !(acc.mean > 0.0) {
+        if acc.mean.is_nan() || acc.mean <= 0.0 {
             return Err(StatsError::OutOfRange {
                 value: acc.mean,
                 lo: f64::MIN_POSITIVE,

@@ -280,7 +280,7 @@ impl Pld {
                         }
                         // Guarantee merged >= target (else the mass is placed lower below).
                         let mut step = d;
-                        while !(f >= 0.0) && step < 64.0 * d {
+                        while (f.is_nan() || f < 0.0) && step < 64.0 * d {
                             b += step;
                             step *= 2.0;
                             (f, m) = eval(b);
