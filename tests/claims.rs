@@ -118,6 +118,7 @@ claim_tests! {
     renyi_discretization_alpha_critical => "renyi_discretization.alpha_critical",
     renyi_discretization_complexity => "renyi_discretization.complexity",
     adaptive_thm1_gdp => "adaptive.thm1.gdp",
+    adaptive_thm1_ma_saving => "adaptive.thm1.ma_saving",
     adaptive_thm1_experiments => "adaptive.thm1.experiments",
     adaptive_thm1_experiments_replace_one => "adaptive.thm1.experiments.replace_one",
     adaptive_thm4_derived => "adaptive.thm4.derived",
