@@ -23,6 +23,7 @@ fn adaptive(c: &mut Criterion) {
         steps: 1,
         sigma: 0.01,
         averaging: adam,
+        clip: f64::INFINITY,
         gradient_scale: 1.0,
     };
     let mut i = 0u64;
@@ -39,6 +40,7 @@ fn adaptive(c: &mut Criterion) {
         steps: 31,
         sigma: 0.0189,
         averaging: Averaging::Gd,
+        clip: f64::INFINITY,
         gradient_scale: 1.0,
     };
     c.bench_function("dp_gd_run_n2000_p20_t31", |b| {

@@ -397,6 +397,7 @@ impl Claim for Theorem4Derived {
             steps,
             sigma,
             averaging: Averaging::Gd,
+            clip: f64::INFINITY,
             gradient_scale: gradient_scale(case, run)?,
         };
         let [blocks] = setup.simulate(&alg, false, run, |t| [t.mean_sq_empirical_gradient]);
@@ -483,6 +484,7 @@ impl Claim for Theorem5Derived {
                 lambda: r.lambda,
                 clip,
             },
+            clip: f64::INFINITY,
             gradient_scale: gradient_scale(case, run)?,
         };
         let [blocks] = setup.simulate(&alg, false, run, |t| [t.mean_sq_empirical_gradient]);
@@ -541,6 +543,7 @@ impl Claim for Theorem3Components {
             steps,
             sigma,
             averaging: Averaging::Gd,
+            clip: f64::INFINITY,
             gradient_scale: 1.0,
         };
         let descent = 2.0 * CAUCHY_L * f_w1 / steps as f64;
@@ -682,6 +685,7 @@ impl Claim for Rates {
                     steps,
                     sigma,
                     averaging,
+                    clip: f64::INFINITY,
                     gradient_scale: gradient_scale(&point, run)?,
                 };
                 let [blocks] = setup.simulate(&alg, population, run, |t| {

@@ -102,6 +102,66 @@ pub fn ma_saving(epsilon: f64, delta: f64, steps: u64) -> Result<f64, ParamError
     Ok(mu * mu / (t * mu0 * mu0))
 }
 
+/// Theorem 2's transfer theorem, Dwork et al. (STOC 2015) form [recalled]: an
+/// $(\varepsilon,\delta)$-DP algorithm choosing a $[0,1]$-valued query on $n\ge2\ln(8/\delta)/\varepsilon^2$
+/// samples has population and sample means within $13\varepsilon$ except with probability
+/// $\frac{2\delta}\varepsilon\ln\frac2\varepsilon$. Returns (gap, failure probability).
+pub fn transfer_dwork(epsilon: f64, delta: f64, n: u64) -> Result<(f64, f64), ParamError> {
+    open_interval("epsilon", epsilon, 0.0, 2.0)?;
+    open_interval("delta", delta, 0.0, 1.0)?;
+    let needed = 2.0 * (8.0 / delta).ln() / (epsilon * epsilon);
+    if (n as f64) < needed {
+        return Err(ParamError::new(
+            "n",
+            n,
+            format!("n >= 2 ln(8/delta)/eps^2 = {}", needed.ceil()),
+        ));
+    }
+    Ok((13.0 * epsilon, 2.0 * delta / epsilon * (2.0 / epsilon).ln()))
+}
+
+/// Theorem 2's transfer theorem, Jung et al. (2020) form [recalled]: $(\varepsilon,\delta)$-DP
+/// and $(\alpha,\beta)$-sample-accurate on $[0,1]$ queries imply
+/// $(\alpha+e^\varepsilon-1+c+2d,\ \delta/c+\beta/d)$-distributional accuracy for all $c,d>0$.
+/// Returns (accuracy, failure probability).
+pub fn transfer_jung(
+    epsilon: f64,
+    delta: f64,
+    alpha: f64,
+    beta: f64,
+    c: f64,
+    d: f64,
+) -> Result<(f64, f64), ParamError> {
+    check_epsilon_delta(epsilon, delta)?;
+    crate::error::non_negative("alpha", alpha)?;
+    open_interval("beta", beta, 0.0, 1.0)?;
+    positive("c", c)?;
+    positive("d", d)?;
+    Ok((alpha + epsilon.exp_m1() + c + 2.0 * d, delta / c + beta / d))
+}
+
+/// Theorem 3's generalisation step [derived `thm3.components` (2)]: every coordinate of every
+/// iterate's gradient, rescaled to $[0,1]$ by $(z+G)/(2G)$, is one query, so with a union over
+/// $pT$ queries $\max_t\|\hat g_t-g_t\|\le26G\sqrt p\,\varepsilon$ except with probability
+/// $pT\frac{2\delta}\varepsilon\ln\frac2\varepsilon$. Returns (bound, failure probability).
+pub fn gradient_generalisation(
+    lipschitz: f64,
+    dim: u64,
+    steps: u64,
+    epsilon: f64,
+    delta: f64,
+    n: u64,
+) -> Result<(f64, f64), ParamError> {
+    positive("G", lipschitz)?;
+    at_least("p", dim, 1)?;
+    at_least("T", steps, 1)?;
+    let (gap, fail) = transfer_dwork(epsilon, delta, n)?;
+    Ok((
+        2.0 * lipschitz * (dim as f64).sqrt() * gap,
+        (dim * steps) as f64 * fail,
+    ))
+}
+
 /// Theorem 4, derived [THEOREMS.md `thm4.derived`]: for DP GD with $\eta\le1/L$,
 /// $\frac1T\sum_t\mathbb E\|\nabla\hat f(w_t)\|^2\le\frac{2\Delta_f}{\eta T}+L\eta p\sigma^2$.
 pub fn theorem4_bound(
@@ -258,6 +318,26 @@ mod tests {
             assert!((r - want).abs() < 2e-3, "T {t}: {r}");
         }
         assert!(ma_saving(1.0, 1e-5, 0).is_err());
+    }
+
+    #[test]
+    fn transfer_theorems() {
+        // THEOREMS.md E2-6: n >= 2 ln(8/delta)/eps^2 = 2 ln(8e6)/0.0025 = 12719.6 at eps 0.05, delta 1e-6.
+        assert_eq!(transfer_dwork(0.05, 1e-6, 12_719).unwrap_err().name, "n");
+        let (gap, fail) = transfer_dwork(0.05, 1e-6, 12_720).unwrap();
+        assert_relative_eq!(gap, 0.65, max_relative = 1e-12);
+        assert_relative_eq!(fail, 4e-5 * 40f64.ln(), max_relative = 1e-12);
+        let (acc, fail) = transfer_jung(0.1, 1e-6, 0.01, 0.01, 0.05, 0.1).unwrap();
+        assert_relative_eq!(
+            acc,
+            0.01 + 0.1f64.exp_m1() + 0.05 + 0.2,
+            max_relative = 1e-12
+        );
+        assert_relative_eq!(fail, 2e-5 + 0.1, max_relative = 1e-12);
+        // Theorem 3's chain at p = 20 is vacuous (26 G sqrt(p) eps > G) unless eps < 0.0086.
+        let (bound, _) = gradient_generalisation(1.0, 20, 10, 0.05, 1e-5, 20_000).unwrap();
+        assert!(bound > 1.0);
+        assert!(26.0 * 20f64.sqrt() * 0.0086 < 1.0 && 26.0 * 20f64.sqrt() * 0.0087 > 1.0);
     }
 
     #[test]
