@@ -322,9 +322,9 @@ mod tests {
 
     #[test]
     fn transfer_theorems() {
-        // THEOREMS.md E2-6: n >= 2 ln(8/delta)/eps^2 = 2 ln(8e6)/0.0025 = 12719.6 at eps 0.05, delta 1e-6.
-        assert_eq!(transfer_dwork(0.05, 1e-6, 12_719).unwrap_err().name, "n");
-        let (gap, fail) = transfer_dwork(0.05, 1e-6, 12_720).unwrap();
+        // THEOREMS.md E2-6: n >= 2 ln(8/delta)/eps^2 = 2 ln(8e6)/0.0025 = 12715.96 at eps 0.05, delta 1e-6.
+        assert_eq!(transfer_dwork(0.05, 1e-6, 12_715).unwrap_err().name, "n");
+        let (gap, fail) = transfer_dwork(0.05, 1e-6, 12_716).unwrap();
         assert_relative_eq!(gap, 0.65, max_relative = 1e-12);
         assert_relative_eq!(fail, 4e-5 * 40f64.ln(), max_relative = 1e-12);
         let (acc, fail) = transfer_jung(0.1, 1e-6, 0.01, 0.01, 0.05, 0.1).unwrap();
