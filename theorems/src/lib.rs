@@ -8,6 +8,7 @@
 //! range.
 
 pub mod adaptive;
+pub mod contraction;
 pub mod error;
 pub mod multipass;
 pub mod numerics;
