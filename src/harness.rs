@@ -111,6 +111,7 @@ fn estimate(
             })
         }
         Statistic::Exact { value } => Ok(stats::exact(*value, seed)),
+        Statistic::Computed { value, error } => Ok(stats::computed(*value, *error, seed)),
         Statistic::LogSlope { xs, points } => {
             let accs: Vec<stats::MeanAcc> = points.iter().map(|b| folded(b)).collect();
             stats::log_slope(xs, &accs, confidence, sides, seed)

@@ -126,4 +126,6 @@ claim_tests! {
     adaptive_thm3_components => "adaptive.thm3.components",
     adaptive_rates => "adaptive.rates",
     adaptive_appd => "adaptive.appD",
+    contraction_main => "contraction.main",
+    contraction_thm3 => "contraction.thm3",
 }

@@ -10,11 +10,13 @@
 //!   Clopper–Pearson), each estimate carrying n, confidence level and seed.
 //! - [`problems`]: finite populations with exact population quantities.
 //! - [`adaptive`]: DPAGD (DP GD / RMSprop / Adam) on P-cauchy and the Appendix D instance (seed 002).
+//! - [`contraction`]: exact 1-D law propagation of projected noisy SGD on a grid, 2-D projected chain (seed 001).
 //! - [`algorithms`]: Algorithm 1 of seed 000 (SGLD / DP-SGD), single and coupled chains.
 //! - [`privacy_loss`]: the privacy loss of the subsampled Gaussian, sampled from the mechanism.
 
 pub mod adaptive;
 pub mod algorithms;
+pub mod contraction;
 pub mod langevin;
 pub mod privacy_loss;
 pub mod problems;

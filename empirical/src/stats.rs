@@ -165,6 +165,9 @@ pub enum Method {
     ClopperPearson,
     /// Computed exactly (no sampling): `lower = mean = upper`.
     Exact,
+    /// A deterministic numerical value with a stated error bound or estimate (e.g. grid
+    /// refinement): `lower = mean - error`, `upper = mean + error`.
+    Computed,
     /// Least-squares slope of $\ln\bar x_i$ on $\ln x_i$, normal interval by the delta method.
     LogSlope,
 }
@@ -217,6 +220,20 @@ pub fn student_t(
         method: Method::StudentT,
         seed,
     })
+}
+
+/// A computed value with its numerical error: the interval $[v-e,v+e]$ (no sampling).
+pub fn computed(value: f64, error: f64, seed: u64) -> Estimate {
+    Estimate {
+        mean: value,
+        lower: value - error,
+        upper: value + error,
+        n: 0,
+        confidence: 1.0,
+        sides: Sides::Two,
+        method: Method::Computed,
+        seed,
+    }
 }
 
 /// Slope $b$ of the least-squares line $\ln\bar y_i=a+b\ln x_i$ through the means of `accs`

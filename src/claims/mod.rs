@@ -5,6 +5,7 @@
 
 pub mod accounting;
 pub mod adaptive;
+pub mod contraction;
 pub mod multipass;
 pub mod renyi;
 pub mod renyi_exact;
@@ -64,6 +65,8 @@ pub enum Statistic {
     RenyiMoment { blocks: Vec<MeanAcc>, alpha: f64 },
     /// A value computed exactly.
     Exact { value: f64 },
+    /// A value computed numerically with an error estimate (e.g. grid refinement).
+    Computed { value: f64, error: f64 },
     /// The slope of $\ln(\text{mean})$ against $\ln x$ over design points `xs`, one list of
     /// blocks per point (a rate exponent).
     LogSlope {
@@ -92,6 +95,9 @@ impl Statistic {
                 },
             ) if *alpha == a => blocks.extend(more),
             (Statistic::Exact { value }, Statistic::Exact { value: v }) => return *value == v,
+            (Statistic::Computed { value, error }, Statistic::Computed { value: v, error: e }) => {
+                return *value == v && *error == e;
+            }
             (
                 Statistic::LogSlope { xs, points },
                 Statistic::LogSlope {
@@ -142,6 +148,7 @@ pub fn registry() -> Vec<&'static dyn Claim> {
     all.extend(renyi::claims());
     all.extend(renyi_exact::claims());
     all.extend(adaptive::claims());
+    all.extend(contraction::claims());
     all
 }
 

@@ -1,0 +1,217 @@
+//! Projected noisy SGD in one dimension by **exact law propagation** on a grid, and the 2-D
+//! projected chain by Monte Carlo (seed 001, THEOREMS.md §4 "What to measure").
+//!
+//! The grid on $[lo,hi]$ has an atom at each end and $N$ cells of width $h=(hi-lo)/N$; a cell's
+//! mass sits at its centre. One step maps a source $x$ to $\Pi(m(x)+\sigma Z)$: mass
+//! $\Phi(\frac{lo-m}\sigma)$ to the atom $lo$ (everything the projection clamps there), the
+//! Gaussian mass of each cell, and $Q(\frac{hi-m}\sigma)$ to the atom $hi$. A step of DP-SGD is
+//! a mixture over batches of such maps; its kernel is precomputed once as a dense matrix.
+
+use rayon::prelude::*;
+
+/// $\Phi(x)$.
+fn norm_cdf(x: f64) -> f64 {
+    0.5 * statrs::function::erf::erfc(-x / std::f64::consts::SQRT_2)
+}
+
+/// The grid of states: atom `lo`, `n` cells, atom `hi`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Grid {
+    pub lo: f64,
+    pub hi: f64,
+    pub cells: usize,
+}
+
+/// One map of a batch mixture: weight and pre-noise map $m(x)$.
+pub type WeightedMap<'a> = (f64, &'a (dyn Fn(f64) -> f64 + Sync));
+
+impl Grid {
+    pub fn states(&self) -> usize {
+        self.cells + 2
+    }
+
+    fn width(&self) -> f64 {
+        (self.hi - self.lo) / self.cells as f64
+    }
+
+    /// Where state `s`'s mass sits: the atoms at the ends, cell centres between.
+    pub fn source(&self, s: usize) -> f64 {
+        match s {
+            0 => self.lo,
+            s if s == self.cells + 1 => self.hi,
+            s => self.lo + (s as f64 - 0.5) * self.width(),
+        }
+    }
+
+    /// The law of $\Pi(m+\sigma Z)$ on the states, added with weight `w` into `out`.
+    pub fn add_row(&self, m: f64, sigma: f64, w: f64, out: &mut [f64]) {
+        let h = self.width();
+        let mut prev = norm_cdf((self.lo - m) / sigma);
+        out[0] += w * prev;
+        for j in 1..=self.cells {
+            let next = norm_cdf((self.lo + j as f64 * h - m) / sigma);
+            out[j] += w * (next - prev);
+            prev = next;
+        }
+        // Upper atom from the upper tail directly (no cancellation).
+        out[self.cells + 1] += w * norm_cdf(-(self.hi - m) / sigma);
+    }
+
+    /// The kernel matrix (row-major, `states x states`) of one step: the mixture
+    /// $\sum_kw_k\,\mathcal L(\Pi(m_k(x)+\sigma Z))$ from every source $x$.
+    pub fn kernel(&self, sigma: f64, mixture: &[WeightedMap<'_>]) -> Kernel {
+        let n = self.states();
+        let mut matrix = vec![0.0; n * n];
+        matrix.par_chunks_mut(n).enumerate().for_each(|(s, row)| {
+            let x = self.source(s);
+            for (w, map) in mixture {
+                self.add_row(map(x), sigma, *w, row);
+            }
+        });
+        Kernel { n, matrix }
+    }
+
+    /// The law after one step from the point mass at `x` (exact start, not a cell centre).
+    pub fn from_point(&self, x: f64, sigma: f64, mixture: &[WeightedMap<'_>]) -> Vec<f64> {
+        let mut out = vec![0.0; self.states()];
+        for (w, map) in mixture {
+            self.add_row(map(x), sigma, *w, &mut out);
+        }
+        out
+    }
+}
+
+/// A precomputed one-step kernel.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Kernel {
+    n: usize,
+    matrix: Vec<f64>,
+}
+
+impl Kernel {
+    /// `out = p K` (row vector times matrix).
+    pub fn apply(&self, p: &[f64], out: &mut [f64]) {
+        out.iter_mut().for_each(|o| *o = 0.0);
+        for (ps, row) in p.iter().zip(self.matrix.chunks_exact(self.n)) {
+            if *ps != 0.0 {
+                out.iter_mut().zip(row).for_each(|(o, k)| *o += ps * k);
+            }
+        }
+    }
+}
+
+/// $\mathsf E_\varepsilon(P\|Q)=\sum_s(P(s)-e^\varepsilon Q(s))_+$ on a common finite support.
+pub fn hockey_stick(p: &[f64], q: &[f64], epsilon: f64) -> f64 {
+    let g = epsilon.exp();
+    p.iter().zip(q).map(|(a, b)| (a - g * b).max(0.0)).sum()
+}
+
+/// Both neighbouring processes' laws after every step $1..T$: $\max$ of the two orders of
+/// $\mathsf E_\varepsilon$ at each $t$ for each order in `epsilons`.
+pub fn propagate_pair(
+    grid: &Grid,
+    start: f64,
+    sigma: f64,
+    mixture: &[WeightedMap<'_>],
+    mixture_prime: &[WeightedMap<'_>],
+    steps: usize,
+    epsilons: &[f64],
+) -> Vec<Vec<f64>> {
+    // The kernels are only needed after the first step (which starts from a point).
+    let kernels = (steps > 1).then(|| {
+        rayon::join(
+            || grid.kernel(sigma, mixture),
+            || grid.kernel(sigma, mixture_prime),
+        )
+    });
+    let mut p = grid.from_point(start, sigma, mixture);
+    let mut p_prime = grid.from_point(start, sigma, mixture_prime);
+    let mut buf = vec![0.0; grid.states()];
+    let mut out = Vec::with_capacity(steps);
+    for t in 1..=steps {
+        if let (true, Some((k, k_prime))) = (t > 1, &kernels) {
+            k.apply(&p, &mut buf);
+            std::mem::swap(&mut p, &mut buf);
+            k_prime.apply(&p_prime, &mut buf);
+            std::mem::swap(&mut p_prime, &mut buf);
+        }
+        out.push(
+            epsilons
+                .iter()
+                .map(|&e| hockey_stick(&p, &p_prime, e).max(hockey_stick(&p_prime, &p, e)))
+                .collect(),
+        );
+    }
+    out
+}
+
+/// One step of the 2-D projected chain on the disk of radius `radius`:
+/// $w\leftarrow\Pi(w-\eta g+\sigma Z)$ with the batch's mean clipped gradient `g` given.
+#[inline]
+pub fn disk_step<R: rand::Rng + ?Sized>(
+    w: &mut [f64; 2],
+    shift: [f64; 2],
+    sigma: f64,
+    radius: f64,
+    rng: &mut R,
+) {
+    use rand_distr::{Distribution, StandardNormal};
+    for k in 0..2 {
+        let z: f64 = StandardNormal.sample(rng);
+        w[k] += shift[k] + sigma * z;
+    }
+    let norm = (w[0] * w[0] + w[1] * w[1]).sqrt();
+    if norm > radius {
+        w[0] *= radius / norm;
+        w[1] *= radius / norm;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_are_probability_vectors_and_kernels_preserve_mass() {
+        let grid = Grid {
+            lo: 0.0,
+            hi: 1.0,
+            cells: 200,
+        };
+        let shift = |x: f64| x - 0.3;
+        let id = |x: f64| x;
+        let k = grid.kernel(0.2, &[(0.7, &id), (0.3, &shift)]);
+        let mut p = grid.from_point(0.5, 0.2, &[(1.0, &id)]);
+        assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+        let mut buf = vec![0.0; grid.states()];
+        for _ in 0..20 {
+            k.apply(&p, &mut buf);
+            std::mem::swap(&mut p, &mut buf);
+        }
+        assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+        assert!(p.iter().all(|v| *v >= 0.0));
+    }
+
+    #[test]
+    fn one_step_gaussian_mechanism_matches_the_closed_form() {
+        // No projection in reach (wide grid): one step of x -> x +- s gives the Gaussian
+        // mechanism, E_eps = theta_eps(2s/sigma), here theta_1(1) = 0.1269367375 (THEOREMS.md).
+        let grid = Grid {
+            lo: -20.0,
+            hi: 20.0,
+            cells: 40_000,
+        };
+        let plus = |x: f64| x + 0.5;
+        let minus = |x: f64| x - 0.5;
+        let e = propagate_pair(
+            &grid,
+            0.0,
+            1.0,
+            &[(1.0, &plus)],
+            &[(1.0, &minus)],
+            1,
+            &[1.0],
+        );
+        assert!((e[0][0] - 0.1269367375).abs() < 2e-4, "{}", e[0][0]);
+    }
+}
