@@ -48,9 +48,9 @@ impl Grid {
         let h = self.width();
         let mut prev = norm_cdf((self.lo - m) / sigma);
         out[0] += w * prev;
-        for j in 1..=self.cells {
-            let next = norm_cdf((self.lo + j as f64 * h - m) / sigma);
-            out[j] += w * (next - prev);
+        for (j, o) in out[1..=self.cells].iter_mut().enumerate() {
+            let next = norm_cdf((self.lo + (j + 1) as f64 * h - m) / sigma);
+            *o += w * (next - prev);
             prev = next;
         }
         // Upper atom from the upper tail directly (no cancellation).

@@ -50,6 +50,9 @@ fn binomial(m: u64, p: f64) -> Vec<f64> {
     out
 }
 
+/// A weighted pre-noise map owned by its mixture.
+type BoxedMap<'a> = (f64, Box<dyn Fn(f64) -> f64 + Sync + 'a>);
+
 /// A projected 1-D instance of THEOREMS.md's table.
 struct Instance {
     diameter: f64,
@@ -137,7 +140,7 @@ impl Instance {
 
     /// The batch mixture of pre-noise maps $w\mapsto\psi_B(w)$ for the dataset with the
     /// differing sample's sign `sign` (+1: $\mathcal X$, -1: $\mathcal X'$).
-    fn mixture(&self, sign: f64, clip: f64) -> Vec<(f64, Box<dyn Fn(f64) -> f64 + Sync + '_>)> {
+    fn mixture(&self, sign: f64, clip: f64) -> Vec<BoxedMap<'_>> {
         let clipped = move |g: f64| g.clamp(-clip, clip);
         let eta = self.eta;
         match (&self.batching, &self.loss) {
@@ -170,8 +173,7 @@ impl Instance {
             }
             (Batching::Poisson { n }, _) => {
                 let g = clipped(sign * RAW_GRADIENT);
-                let mut maps: Vec<(f64, Box<dyn Fn(f64) -> f64 + Sync>)> =
-                    vec![(1.0 - self.q, Box::new(|w| w))];
+                let mut maps: Vec<BoxedMap<'_>> = vec![(1.0 - self.q, Box::new(|w| w))];
                 for (j, w_j) in binomial(n - 1, self.q).into_iter().enumerate() {
                     let shift = -eta * g / (j + 1) as f64;
                     maps.push((self.q * w_j, Box::new(move |w| w + shift)));
