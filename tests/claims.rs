@@ -128,4 +128,5 @@ claim_tests! {
     adaptive_appd => "adaptive.appD",
     contraction_main => "contraction.main",
     contraction_thm3 => "contraction.thm3",
+    contraction_sdpi => "contraction.sdpi",
 }

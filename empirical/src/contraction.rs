@@ -145,6 +145,31 @@ pub fn propagate_pair(
     out
 }
 
+/// A random law on `states` grid states: `support` distinct states chosen uniformly, weights
+/// Dirichlet(1, ..., 1) (normalised exponentials).
+pub fn random_sparse_law<R: rand::Rng + ?Sized>(
+    states: usize,
+    support: usize,
+    rng: &mut R,
+) -> Vec<f64> {
+    use rand::RngExt;
+    use rand_distr::{Distribution, Exp1};
+    let mut law = vec![0.0; states];
+    let mut total = 0.0;
+    let mut placed = 0;
+    while placed < support.min(states) {
+        let s = rng.random_range(0..states);
+        if law[s] == 0.0 {
+            let w: f64 = Exp1.sample(rng);
+            law[s] = w;
+            total += w;
+            placed += 1;
+        }
+    }
+    law.iter_mut().for_each(|v| *v /= total);
+    law
+}
+
 /// One step of the 2-D projected chain on the disk of radius `radius`:
 /// $w\leftarrow\Pi(w-\eta g+\sigma Z)$ with the batch's mean clipped gradient `g` given.
 #[inline]

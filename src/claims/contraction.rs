@@ -11,7 +11,10 @@ use super::{Claim, ClaimInfo, Measurement, Mutant, RunSpec, Statistic};
 use crate::params;
 use crate::params::Params;
 use crate::verdict::Relation;
-use dpclaims_empirical::contraction::{Grid, WeightedMap, propagate_pair};
+use dpclaims_empirical::contraction::{
+    Grid, WeightedMap, hockey_stick, propagate_pair, random_sparse_law,
+};
+use dpclaims_empirical::rng::StreamKey;
 use dpclaims_theorems::contraction::{self as bounds, RadiusRule, Regularised};
 use dpclaims_theorems::{ParamError, error};
 
@@ -526,6 +529,133 @@ impl Claim for RegularisedBound {
     }
 }
 
+pub struct Sdpi;
+
+const HALF_DIAMETER: Mutant = Mutant {
+    name: "coefficient-at-half-diameter",
+    description: "bound side: theta_eps(dia(W)/(2 sigma)) in place of theta_eps(dia(W)/sigma)",
+};
+
+static SDPI_INFO: ClaimInfo = ClaimInfo {
+    id: "contraction.sdpi",
+    paper: PAPER,
+    result: "Gaussian-kernel SDPI (Sec. II proposition) and the coupled DPI (4)/(10) [reconstructed]",
+    statement: "on extremal and random pairs of laws on W = [0, D]: E_eps(K mu || K nu) <= theta_eps(D/sigma) E_eps(mu || nu), and E_eps(K_t mu || K'_t nu) <= (1-q) theta E_eps(mu || nu) + q theta with theta = theta_eps((D + 2 eta C)/sigma); measured: the largest ratio of the two sides",
+    mutants: &[HALF_DIAMETER, Q_SQUARED],
+    known_false: false,
+};
+
+impl Claim for Sdpi {
+    fn info(&self) -> &'static ClaimInfo {
+        &SDPI_INFO
+    }
+
+    fn cases(&self) -> Vec<Params> {
+        let mut cases = Vec::new();
+        for (sigma, eps) in [(0.5, 0.1), (0.5, 1.0), (1.0, 0.5)] {
+            cases.push(params! {
+                "D" => 1.0, "sigma" => sigma, "eta" => 0.5, "C" => 1.0, "q" => 0.1, "epsilon" => eps,
+                "cells" => 200, "support" => 3, "pairs" => 300,
+            });
+        }
+        cases
+    }
+
+    fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
+        let d = error::positive("D", case.f64("D")?)?;
+        let sigma = error::positive("sigma", case.f64("sigma")?)?;
+        let shift =
+            error::positive("eta", case.f64("eta")?)? * error::positive("C", case.f64("C")?)?;
+        let q = error::open_interval("q", case.f64("q")?, 0.0, 1.0)?;
+        let eps = error::non_negative("epsilon", case.f64("epsilon")?)?;
+        let cells = case.u64("cells")? as usize;
+        if !(2..=5000).contains(&cells) {
+            return Err(ParamError::new("cells", cells, "a grid of 2 to 5000 cells"));
+        }
+        let support = error::at_least("support", case.u64("support")?, 1)? as usize;
+        let pairs = error::at_least("pairs", case.u64("pairs")?, 1)?;
+        let grid = Grid {
+            lo: 0.0,
+            hi: d,
+            cells,
+        };
+        let id = |w: f64| w;
+        let down = move |w: f64| w - shift;
+        let up = move |w: f64| w + shift;
+        let kernel = grid.kernel(sigma, &[(1.0, &id)]);
+        let k_t = grid.kernel(sigma, &[(1.0 - q, &id), (q, &down)]);
+        let k_t_prime = grid.kernel(sigma, &[(1.0 - q, &id), (q, &up)]);
+        let scale = if run.mutant == Some(HALF_DIAMETER.name) {
+            0.5
+        } else {
+            1.0
+        };
+        let theta_sdpi = bounds::theta(eps, scale * d / sigma)?;
+        let theta_cdpi = bounds::theta(eps, bounds::normalised_diameter(d, shift, sigma)?)?;
+        let q_bound = if run.mutant == Some(Q_SQUARED.name) {
+            q * q
+        } else {
+            q
+        };
+        let key = StreamKey::new(run.seed, &[self.info().id, &case.label_without(&[])]);
+        let (mut sdpi, mut cdpi) = (0.0_f64, 0.0_f64);
+        let (mut a, mut b) = (vec![0.0; grid.states()], vec![0.0; grid.states()]);
+        // Extremal pairs first (point masses at the ends and a shared centre), then random ones.
+        let n_states = grid.states();
+        let point = |s: usize| {
+            let mut law = vec![0.0; n_states];
+            law[s] = 1.0;
+            law
+        };
+        let extremal = [
+            (point(0), point(n_states - 1)),
+            (point(n_states - 1), point(0)),
+            (point(n_states / 2), point(n_states / 2)),
+        ];
+        let random = (0..pairs).map(|i| {
+            let mut rng = key.trial(i);
+            let mu = random_sparse_law(n_states, support, &mut rng);
+            let nu = random_sparse_law(n_states, support, &mut rng);
+            (mu, nu)
+        });
+        for (mu, nu) in extremal.into_iter().chain(random) {
+            let before = hockey_stick(&mu, &nu, eps);
+            kernel.apply(&mu, &mut a);
+            kernel.apply(&nu, &mut b);
+            if before > 0.0 {
+                let after = hockey_stick(&a, &b, eps);
+                sdpi = sdpi.max(after / before);
+            }
+            k_t.apply(&mu, &mut a);
+            k_t_prime.apply(&nu, &mut b);
+            let lhs = hockey_stick(&a, &b, eps);
+            let rhs = bounds::coupled_dpi(before, q_bound, theta_cdpi)?;
+            cdpi = cdpi.max(lhs / rhs);
+        }
+        let mut p1 = case.clone();
+        p1.set(
+            "inequality",
+            "SDPI: max ratio E(K mu||K nu)/E(mu||nu)".into(),
+        );
+        let mut p2 = case.clone();
+        p2.set("inequality", "coupled DPI: max ratio lhs/rhs".into());
+        Ok(vec![
+            Measurement {
+                params: p1,
+                bound: theta_sdpi,
+                relation: Relation::AtMost,
+                statistic: Statistic::Exact { value: sdpi },
+            },
+            Measurement {
+                params: p2,
+                bound: 1.0,
+                relation: Relation::AtMost,
+                statistic: Statistic::Exact { value: cdpi },
+            },
+        ])
+    }
+}
+
 pub fn claims() -> Vec<&'static dyn Claim> {
-    vec![&Main, &RegularisedBound]
+    vec![&Main, &RegularisedBound, &Sdpi]
 }

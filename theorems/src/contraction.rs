@@ -39,9 +39,11 @@ pub fn normalised_diameter(diameter: f64, max_move: f64, sigma: f64) -> Result<f
 /// The coupled DPI (4)/(10) for one step [reconstructed]: if
 /// $\mathsf E_\varepsilon(\mu\|\nu)=e$ then $\mathsf E_\varepsilon(\mathsf K_t\mu\|\mathsf K'_t\nu)\le(1-q)\theta e+q\theta$.
 pub fn coupled_dpi(previous: f64, q: f64, theta: f64) -> Result<f64, ParamError> {
-    if !(0.0..=1.0).contains(&previous) {
+    // Sums of probabilities may exceed 1 by rounding: accept and clamp a 1e-12 overshoot.
+    if !(-1e-12..=1.0 + 1e-12).contains(&previous) {
         return Err(ParamError::new("E", previous, "a divergence in [0, 1]"));
     }
+    let previous = previous.clamp(0.0, 1.0);
     check_rate(q)?;
     if !(0.0..=1.0).contains(&theta) {
         return Err(ParamError::new("theta", theta, "a coefficient in [0, 1]"));
