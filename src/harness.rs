@@ -112,6 +112,9 @@ fn estimate(
         }
         Statistic::Exact { value } => Ok(stats::exact(*value, seed)),
         Statistic::Computed { value, error } => Ok(stats::computed(*value, *error, seed)),
+        Statistic::HalfLineHockeyStick { histogram, epsilon } => {
+            stats::half_line_hockey_stick(histogram, *epsilon, confidence, sides, seed)
+        }
         Statistic::LogSlope { xs, points } => {
             let accs: Vec<stats::MeanAcc> = points.iter().map(|b| folded(b)).collect();
             stats::log_slope(xs, &accs, confidence, sides, seed)

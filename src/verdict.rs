@@ -31,13 +31,18 @@ pub enum Relation {
     AtLeast,
     Reproduces { tolerance: f64 },
     Within { lower: f64, tolerance: f64 },
+    /// The claim bounds a quantity from above, and the measurement only bounds that quantity
+    /// from below (e.g. a Monte Carlo lower confidence limit on a hockey-stick divergence):
+    /// violated if the lower limit exceeds the bound, otherwise respected in the sense of
+    /// *not refuted*. Used only where an exact route checks the same claim from above.
+    LowerLimitAtMost,
 }
 
 impl Relation {
     /// The sidedness the estimate's interval needs.
     pub fn sides(&self) -> Sides {
         match self {
-            Relation::AtMost | Relation::AtLeast => Sides::One,
+            Relation::AtMost | Relation::AtLeast | Relation::LowerLimitAtMost => Sides::One,
             Relation::Reproduces { .. } | Relation::Within { .. } => Sides::Two,
         }
     }
@@ -48,12 +53,15 @@ impl Relation {
             Relation::AtLeast => ">=",
             Relation::Reproduces { .. } => "==",
             Relation::Within { .. } => "in",
+            Relation::LowerLimitAtMost => "lcl<=",
         }
     }
 
     /// The verdict for an estimate against `bound`.
     pub fn judge(&self, m: &Estimate, bound: f64) -> Verdict {
         match *self {
+            Relation::LowerLimitAtMost if m.lower > bound => Verdict::Violated,
+            Relation::LowerLimitAtMost => Verdict::Respected,
             Relation::AtMost if m.upper <= bound => Verdict::Respected,
             Relation::AtMost if m.lower > bound => Verdict::Violated,
             Relation::AtLeast if m.lower >= bound => Verdict::Respected,

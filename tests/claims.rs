@@ -129,4 +129,5 @@ claim_tests! {
     contraction_main => "contraction.main",
     contraction_thm3 => "contraction.thm3",
     contraction_sdpi => "contraction.sdpi",
+    contraction_mc2d => "contraction.mc2d",
 }

@@ -192,6 +192,30 @@ pub fn disk_step<R: rand::Rng + ?Sized>(
     }
 }
 
+/// One trial of the 2-D pair (THEOREMS.md §4 "2-D Monte Carlo"): two independent chains from
+/// $W_0=0$ on the disk, each step drawing its own batch, the differing sample (probability
+/// `q`) moving $\mathcal X$'s chain by $-$`shift`$\,e_1$ and $\mathcal X'$'s by $+$`shift`$\,e_1$;
+/// `record(t, <W_t, e1>, <W'_t, e1>)` after every step.
+pub fn disk_pair_trial<R: rand::Rng + ?Sized>(
+    steps: u64,
+    q: f64,
+    shift: f64,
+    sigma: f64,
+    radius: f64,
+    rng: &mut R,
+    mut record: impl FnMut(u64, f64, f64),
+) {
+    use rand::RngExt;
+    let (mut w, mut w_prime) = ([0.0; 2], [0.0; 2]);
+    for t in 1..=steps {
+        let s = if rng.random_bool(q) { -shift } else { 0.0 };
+        disk_step(&mut w, [s, 0.0], sigma, radius, rng);
+        let s = if rng.random_bool(q) { shift } else { 0.0 };
+        disk_step(&mut w_prime, [s, 0.0], sigma, radius, rng);
+        record(t, w[0], w_prime[0]);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

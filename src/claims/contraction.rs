@@ -12,7 +12,7 @@ use crate::params;
 use crate::params::Params;
 use crate::verdict::Relation;
 use dpclaims_empirical::contraction::{
-    Grid, WeightedMap, hockey_stick, propagate_pair, random_sparse_law,
+    Grid, WeightedMap, disk_pair_trial, hockey_stick, propagate_pair, random_sparse_law,
 };
 use dpclaims_empirical::rng::StreamKey;
 use dpclaims_theorems::contraction::{self as bounds, RadiusRule, Regularised};
@@ -656,6 +656,119 @@ impl Claim for Sdpi {
     }
 }
 
+pub struct MonteCarlo2d;
+
+const BATCH_OF_TWO: Mutant = Mutant {
+    name: "batch-of-two",
+    description: "algorithm side: batches of 2 (the differing sample drawn with probability 2q) while the bound uses q = 1/n",
+};
+
+static MC2D_INFO: ClaimInfo = ClaimInfo {
+    id: "contraction.mc2d",
+    paper: PAPER,
+    result: "eq. (5) in two dimensions [reconstructed], Monte Carlo with a DKW lower confidence bound",
+    statement: "projected DP-SGD on the disk of radius 0.5 (sigma 0.05, eta 1, C 0.5, b 1, n 10, gradients +-C e1): the DKW lower confidence limit of the half-line hockey-stick functional of <W_T, e1> (<= E_eps) does not exceed delta_T (a refutation check)",
+    mutants: &[BATCH_OF_TWO],
+    known_false: false,
+};
+
+impl Claim for MonteCarlo2d {
+    fn info(&self) -> &'static ClaimInfo {
+        &MC2D_INFO
+    }
+
+    fn cases(&self) -> Vec<Params> {
+        vec![params! {
+            "radius" => 0.5, "sigma" => 0.05, "eta" => 1.0, "C" => 0.5, "b" => 1, "n" => 10,
+            "T" => [1, 5, 10], "epsilon" => [0.5, 1.0], "bins" => 2000, "trials" => 400_000,
+        }]
+    }
+
+    fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
+        let radius = error::positive("radius", case.f64("radius")?)?;
+        let sigma = error::positive("sigma", case.f64("sigma")?)?;
+        let shift =
+            error::positive("eta", case.f64("eta")?)? * error::positive("C", case.f64("C")?)?;
+        let n = error::at_least("n", case.u64("n")?, 1)?;
+        let b = case.u64("b")?;
+        if b != 1 {
+            return Err(ParamError::new("b", b, "1 (one sample per step)"));
+        }
+        let checkpoints = case.u64_list("T")?;
+        let steps = checkpoints.iter().copied().max().unwrap_or(0);
+        if !(1..=1000).contains(&steps) || checkpoints.contains(&0) {
+            return Err(ParamError::new(
+                "T",
+                format!("{checkpoints:?}"),
+                "checkpoints in [1, 1000]",
+            ));
+        }
+        let epsilons = case.f64_list("epsilon")?;
+        let bins = case.u64("bins")? as usize;
+        if !(2..=100_000).contains(&bins) {
+            return Err(ParamError::new("bins", bins, "2 to 10^5 bins"));
+        }
+        let trials = error::at_least("trials", case.u64("trials")?, 2)?;
+        let q = 1.0 / n as f64;
+        let (q_sim, shift_sim) = if run.mutant == Some(BATCH_OF_TWO.name) {
+            ((2.0 * q).min(1.0), shift / 2.0)
+        } else {
+            (q, shift)
+        };
+        let key = StreamKey::new(
+            run.seed,
+            &[self.info().id, &case.label_without(&["trials"])],
+        );
+        let blocks = dpclaims_empirical::runner::run_blocks(
+            dpclaims_empirical::runner::trial_range(trials, run.shard),
+            || {
+                (
+                    (),
+                    vec![
+                        dpclaims_empirical::stats::TwoSampleHistogram::new(-radius, radius, bins);
+                        checkpoints.len()
+                    ],
+                )
+            },
+            |_, hists, i| {
+                disk_pair_trial(
+                    steps,
+                    q_sim,
+                    shift_sim,
+                    sigma,
+                    radius,
+                    &mut key.trial(i),
+                    |t, x, x_prime| {
+                        if let Some(k) = checkpoints.iter().position(|c| *c == t) {
+                            hists[k].push(x, x_prime);
+                        }
+                    },
+                );
+            },
+        );
+        let merged = dpclaims_empirical::runner::fold(blocks).unwrap_or_default();
+        let r_bar = bounds::normalised_diameter(2.0 * radius, shift, sigma)?;
+        let mut out = Vec::new();
+        for (k, &t) in checkpoints.iter().enumerate() {
+            for &eps in &epsilons {
+                let mut params = case.clone();
+                params.set("T", t.into());
+                params.set("epsilon", eps.into());
+                out.push(Measurement {
+                    params,
+                    bound: bounds::delta_t(eps, Some(t), q, r_bar)?,
+                    relation: Relation::LowerLimitAtMost,
+                    statistic: Statistic::HalfLineHockeyStick {
+                        histogram: merged[k].clone(),
+                        epsilon: eps,
+                    },
+                });
+            }
+        }
+        Ok(out)
+    }
+}
+
 pub fn claims() -> Vec<&'static dyn Claim> {
-    vec![&Main, &RegularisedBound, &Sdpi]
+    vec![&Main, &RegularisedBound, &Sdpi, &MonteCarlo2d]
 }

@@ -13,8 +13,9 @@ pub mod stability;
 
 use crate::params::Params;
 use crate::verdict::Relation;
+use dpclaims_empirical::runner::Merge;
 use dpclaims_empirical::runner::Shard;
-use dpclaims_empirical::stats::{CountAcc, MeanAcc};
+use dpclaims_empirical::stats::{CountAcc, MeanAcc, TwoSampleHistogram};
 use dpclaims_theorems::ParamError;
 use serde::{Deserialize, Serialize};
 
@@ -67,6 +68,11 @@ pub enum Statistic {
     Exact { value: f64 },
     /// A value computed numerically with an error estimate (e.g. grid refinement).
     Computed { value: f64, error: f64 },
+    /// The half-line hockey-stick functional of two samples at order `epsilon` (DKW band).
+    HalfLineHockeyStick {
+        histogram: TwoSampleHistogram,
+        epsilon: f64,
+    },
     /// The slope of $\ln(\text{mean})$ against $\ln x$ over design points `xs`, one list of
     /// blocks per point (a rate exponent).
     LogSlope {
@@ -95,6 +101,13 @@ impl Statistic {
                 },
             ) if *alpha == a => blocks.extend(more),
             (Statistic::Exact { value }, Statistic::Exact { value: v }) => return *value == v,
+            (
+                Statistic::HalfLineHockeyStick { histogram, epsilon },
+                Statistic::HalfLineHockeyStick {
+                    histogram: more,
+                    epsilon: e,
+                },
+            ) if *epsilon == e && histogram.p.len() == more.p.len() => histogram.merge(more),
             (Statistic::Computed { value, error }, Statistic::Computed { value: v, error: e }) => {
                 return *value == v && *error == e;
             }
