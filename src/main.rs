@@ -102,6 +102,23 @@ enum Command {
         #[arg(long)]
         quiet: bool,
     },
+    /// The convergence series of seed 001 for T = 1..steps: eq. (5)'s bound, the exact E_ε
+    /// (grid) and the PLD composition bound of the same mechanism (plot-ready with --json).
+    ContractionSeries {
+        /// A linear instance of `contraction.main` (A_small, K_full, B_q0.5, B_q0.1, C_large, P_B, P_A).
+        #[arg(long, default_value = "B_q0.1")]
+        instance: String,
+        #[arg(long, default_value_t = 0.25)]
+        epsilon: f64,
+        #[arg(long, default_value_t = 200)]
+        steps: u64,
+        /// PLD grid spacing of the privacy loss.
+        #[arg(long, default_value_t = 1e-3)]
+        pld_interval: f64,
+        /// One JSON object per T.
+        #[arg(long)]
+        json: bool,
+    },
     /// δ of a DP-SGD run at a given ε, from the reference accountants.
     Delta {
         #[command(flatten)]
@@ -520,6 +537,39 @@ fn run(cli: Cli) -> Result<ExitCode, dpclaims::Error> {
                 markdown,
                 !quiet && std::io::stderr().is_terminal(),
             )
+        }
+        Command::ContractionSeries {
+            instance,
+            epsilon,
+            steps,
+            pld_interval,
+            json,
+        } => {
+            let points = claims::contraction::series(&instance, epsilon, steps, pld_interval)
+                .map_err(|source| dpclaims::Error::Param {
+                    claim: "contraction-series".to_string(),
+                    source,
+                })?;
+            let mut out = std::io::stdout().lock();
+            if !json {
+                let _ = writeln!(
+                    out,
+                    "{:>5}  {:>12}  {:>12}  {:>10}  {:>12}",
+                    "T", "bound (5)", "exact", "grid err", "composition"
+                );
+            }
+            for p in &points {
+                let _ = if json {
+                    writeln!(out, "{}", serde_json::to_string(p).unwrap_or_default())
+                } else {
+                    writeln!(
+                        out,
+                        "{:>5}  {:>12.6}  {:>12.6}  {:>10.1e}  {:>12.6}",
+                        p.steps, p.contraction_bound, p.exact, p.exact_error, p.composition_bound
+                    )
+                };
+            }
+            Ok(ExitCode::SUCCESS)
         }
         Command::Epsilon { run, delta } => accountants(run, Query::Epsilon { delta }),
         Command::Delta { run, epsilon } => accountants(run, Query::Delta { epsilon }),

@@ -29,8 +29,13 @@ use crate::params::Params;
 pub enum Relation {
     AtMost,
     AtLeast,
-    Reproduces { tolerance: f64 },
-    Within { lower: f64, tolerance: f64 },
+    Reproduces {
+        tolerance: f64,
+    },
+    Within {
+        lower: f64,
+        tolerance: f64,
+    },
     /// The claim bounds a quantity from above, and the measurement only bounds that quantity
     /// from below (e.g. a Monte Carlo lower confidence limit on a hockey-stick divergence):
     /// violated if the lower limit exceeds the bound, otherwise respected in the sense of

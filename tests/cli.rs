@@ -361,3 +361,37 @@ fn md_section_of<'a>(md: &'a str, line: &str) -> &'a str {
     let rest = &md[head + 4..];
     &rest[..rest.find('`').unwrap()]
 }
+
+#[test]
+fn contraction_series_is_plot_ready_and_rejects_unknown_instances() {
+    let o = dpclaims(
+        &[
+            "contraction-series",
+            "--instance",
+            "B_q0.1",
+            "--steps",
+            "4",
+            "--json",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let rows: Vec<serde_json::Value> = String::from_utf8(o.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 4);
+    for (t, r) in rows.iter().enumerate() {
+        assert_eq!(r["T"].as_u64(), Some(t as u64 + 1));
+        let (bound, exact) = (
+            r["contraction_bound"].as_f64().unwrap(),
+            r["exact"].as_f64().unwrap(),
+        );
+        assert!(exact + r["exact_error"].as_f64().unwrap() <= bound, "{r}");
+        assert!(r["composition_bound"].as_f64().unwrap() >= exact, "{r}");
+    }
+    let bad = dpclaims(&["contraction-series", "--instance", "NC"], None);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr(&bad).contains("instance"), "{}", stderr(&bad));
+}

@@ -769,6 +769,96 @@ impl Claim for MonteCarlo2d {
     }
 }
 
+/// One point of the convergence series (`dpclaims contraction-series`).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct SeriesPoint {
+    #[serde(rename = "T")]
+    pub steps: u64,
+    /// Eq. (5)'s $\delta_T(\varepsilon)$ (hidden state, converges).
+    pub contraction_bound: f64,
+    /// The exact $\mathsf E_\varepsilon$ of the two laws (grid) and its refinement error.
+    pub exact: f64,
+    pub exact_error: f64,
+    /// The PLD accountant's pessimistic $\delta(\varepsilon)$ of the $T$-fold composition of the
+    /// per-step subsampled Gaussian (releases every iterate; grows with $T$).
+    pub composition_bound: f64,
+}
+
+/// The series $T=1..$`steps` for one of `contraction.main`'s linear instances: the bound,
+/// the exact value and the composition bound (which ignores the hidden state).
+pub fn series(
+    instance: &str,
+    epsilon: f64,
+    steps: u64,
+    pld_interval: f64,
+) -> Result<Vec<SeriesPoint>, ParamError> {
+    use dpclaims_theorems::privacy::pld::{self, PldOptions};
+    use dpclaims_theorems::privacy::{DpSgd, Neighbouring, Sampling};
+    let case = Main
+        .cases()
+        .into_iter()
+        .find(|c| c.str("instance").ok() == Some(instance) && c.str("loss").ok() == Some("linear"))
+        .ok_or_else(|| {
+            ParamError::new(
+                "instance",
+                instance,
+                "a linear instance of contraction.main (A_small, K_full, B_q0.5, B_q0.1, C_large, P_B, P_A)",
+            )
+        })?;
+    error::non_negative("epsilon", epsilon)?;
+    if !(1..=2000).contains(&steps) {
+        return Err(ParamError::new("steps", steps, "1 to 2000 steps"));
+    }
+    let inst = Instance::parse(&case)?;
+    let cells = case.u64("cells")? as usize;
+    let values = refined(
+        &inst,
+        cells,
+        inst.sigma,
+        inst.clip,
+        steps as usize,
+        &[epsilon],
+    );
+    let r_bar = bounds::normalised_diameter(inst.diameter, inst.max_move(), inst.sigma)?;
+    // The per-step mechanism: a shift of +-eta C / b (sensitivity 2 eta C / b between the
+    // neighbours) under noise sigma, i.e. noise multiplier sigma b / (eta C) relative to the
+    // replace-one pair.
+    let (sampling, per_step_shift) = match inst.batching {
+        Batching::WithoutReplacement { b } => {
+            (Sampling::WithoutReplacement, inst.max_move() / b as f64)
+        }
+        Batching::Poisson { .. } => (Sampling::Poisson, inst.max_move()),
+    };
+    let (sampling, q) = if inst.q >= 1.0 {
+        (Sampling::None, 1.0)
+    } else {
+        (sampling, inst.q)
+    };
+    let opts = PldOptions {
+        interval: pld_interval,
+        ..PldOptions::default()
+    };
+    (1..=steps)
+        .map(|t| {
+            let mech = DpSgd::new(
+                q,
+                inst.sigma / per_step_shift,
+                t,
+                sampling,
+                Neighbouring::ReplaceOne,
+            )?;
+            let (exact, exact_error) = values[t as usize - 1][0];
+            Ok(SeriesPoint {
+                steps: t,
+                contraction_bound: bounds::delta_t(epsilon, Some(t), inst.q, r_bar)?,
+                exact,
+                exact_error,
+                composition_bound: pld::dp_sgd_delta(&mech, epsilon, &opts)?.pessimistic,
+            })
+        })
+        .collect()
+}
+
 pub fn claims() -> Vec<&'static dyn Claim> {
     vec![&Main, &RegularisedBound, &Sdpi, &MonteCarlo2d]
 }
