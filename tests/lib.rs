@@ -2,11 +2,13 @@
 //!
 //! - `claims`: every claim respected at its default size with a fixed seed, outcomes
 //!   snapshot-recorded; every mutant reported violated.
+//! - `contraction`: THEOREMS.md §4 grid reference values.
 //! - `cli`: exit codes, error messages, and byte-identical JSON for 1 and 2 threads.
 //! - `properties`: proptest properties of the bound calculators, quickcheck properties of stats.
 
 mod audit;
 mod claims;
+mod contraction;
 mod cli;
 mod multipass;
 mod properties;
