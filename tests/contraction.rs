@@ -52,7 +52,10 @@ fn grid_reference_table() {
     ];
     for &(inst, t, eps, want) in table {
         let got = value(&main, ("instance", inst), t, eps);
-        assert!((got - want).abs() <= 2e-3, "{inst} T={t} eps={eps}: {got} vs {want}");
+        assert!(
+            (got - want).abs() <= 2e-3,
+            "{inst} T={t} eps={eps}: {got} vs {want}"
+        );
     }
 }
 
@@ -74,6 +77,9 @@ fn regularised_grid_reference_table() {
             })
             .map(|o| o.measured.mean)
             .expect("outcome");
-        assert!((got - want).abs() <= 2e-4, "c={c} T={t} eps={eps}: {got} vs {want}");
+        assert!(
+            (got - want).abs() <= 2e-4,
+            "c={c} T={t} eps={eps}: {got} vs {want}"
+        );
     }
 }

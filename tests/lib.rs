@@ -8,8 +8,8 @@
 
 mod audit;
 mod claims;
-mod contraction;
 mod cli;
+mod contraction;
 mod multipass;
 mod properties;
 mod renyi;
