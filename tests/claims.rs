@@ -109,6 +109,8 @@ claim_tests! {
     stability_prop2 => "stability.prop2",
     stability_prop2_lin => "stability.prop2.lin",
     multipass_prop1 => "multipass.prop1",
+    multipass_thm2_dp => "multipass.thm2.dp",
+    multipass_thm2_dp_from_prop3 => "multipass.thm2.dp_from_prop3",
     accounting_pld_bracket => "accounting.pld_bracket",
     accounting_rdp_upper => "accounting.rdp_upper",
     renyi_discretization_thm12 => "renyi_discretization.thm12",

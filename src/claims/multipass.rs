@@ -152,6 +152,158 @@ impl Claim for Prop1 {
     }
 }
 
+const SAMPLING_IGNORED: Mutant = Mutant {
+    name: "sampling-ignored",
+    description: "accounting side: every step taken as the full Gaussian mechanism (q = 1) instead of one sample of n",
+};
+
+/// Theorem 2's schedule of a case (`T-floor`).
+fn schedule_of(case: &Params) -> Result<bounds::Theorem2Schedule, ParamError> {
+    let n = case.u64("n")?;
+    let epsilon = match case.str("epsilon") {
+        Ok("n^-1/4") => (n as f64).powf(-0.25),
+        _ => case.f64("epsilon")?,
+    };
+    bounds::Theorem2Schedule::from_privacy(
+        n,
+        case.f64("delta")?,
+        epsilon,
+        case.f64("alpha")?,
+        case.f64("eta0")?,
+        case.f64("G")?,
+        bounds::HorizonRounding::Floor,
+    )
+}
+
+fn epsilon_of(case: &Params) -> Result<f64, ParamError> {
+    match case.str("epsilon") {
+        Ok("n^-1/4") => Ok((case.u64("n")? as f64).powf(-0.25)),
+        _ => case.f64("epsilon"),
+    }
+}
+
+pub struct Theorem2Dp;
+
+static THEOREM2_DP_INFO: ClaimInfo = ClaimInfo {
+    id: "multipass.thm2.dp",
+    paper: PAPER,
+    result: "Theorem 2 (privacy, all iterates) and Proposition 3 [as printed], against the PLD accountant of the actual mechanism",
+    statement: "Algorithm 1 with Theorem 2's schedule is (3 eps sqrt(ln(2/delta)) + 3 eps^2, delta)-DP and (Prop. 3) (sqrt(2T ln(2/delta)) e/n + T e^2/n^2, delta)-DP: PLD upper bound on the true eps <= each",
+    mutants: &[SAMPLING_IGNORED],
+    known_false: false,
+};
+
+impl Claim for Theorem2Dp {
+    fn info(&self) -> &'static ClaimInfo {
+        &THEOREM2_DP_INFO
+    }
+
+    fn cases(&self) -> Vec<Params> {
+        [
+            (200u64, 1e-3, 2.0),
+            (1000, 1e-5, 2.0),
+            (1000, 1e-5, 1.5),
+            (10_000, 1e-5, 1.5),
+        ]
+        .iter()
+        .map(|&(n, delta, alpha)| {
+            params! { "n" => n, "delta" => delta, "epsilon" => "n^-1/4", "alpha" => alpha, "eta0" => 1.0, "G" => 1.0 }
+        })
+        .collect()
+    }
+
+    fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
+        let schedule = schedule_of(case)?;
+        let (epsilon, delta) = (epsilon_of(case)?, case.f64("delta")?);
+        let q = if run.mutant == Some(SAMPLING_IGNORED.name) {
+            1.0
+        } else {
+            1.0 / schedule.n as f64
+        };
+        let pld = schedule.pld_epsilon(
+            q,
+            delta,
+            &dpclaims_theorems::privacy::pld::PldOptions::default(),
+        )?;
+        let stated = [
+            ("Theorem 2", bounds::theorem2_epsilon(epsilon, delta)?),
+            (
+                "Proposition 3",
+                bounds::prop3_epsilon(schedule.n, schedule.horizon, delta)?,
+            ),
+        ];
+        Ok(stated
+            .into_iter()
+            .map(|(which, bound)| {
+                let mut params = case.clone();
+                params.set("T", schedule.horizon.into());
+                params.set("statement", which.into());
+                params.set("pld_optimistic", pld.optimistic.into());
+                Measurement {
+                    params,
+                    bound,
+                    relation: Relation::AtMost,
+                    statistic: Statistic::Exact {
+                        value: pld.pessimistic,
+                    },
+                }
+            })
+            .collect())
+    }
+}
+
+pub struct Theorem2FromProp3;
+
+static THEOREM2_FROM_PROP3_INFO: ClaimInfo = ClaimInfo {
+    id: "multipass.thm2.dp_from_prop3",
+    paper: PAPER,
+    result: "Theorem 2's proof: 'taking eta_t as in Proposition 3 implies the DP part' [as printed], at alpha = 2",
+    statement: "at T = n^alpha eps^2, Prop. 3's eps <= 3 eps sqrt(ln(2/delta)) + 3 eps^2 (known false at alpha = 2: Prop. 3 gives sqrt(2) e eps sqrt(ln(2/delta)) + e^2 eps^2)",
+    mutants: &[],
+    known_false: true,
+};
+
+impl Claim for Theorem2FromProp3 {
+    fn info(&self) -> &'static ClaimInfo {
+        &THEOREM2_FROM_PROP3_INFO
+    }
+
+    fn cases(&self) -> Vec<Params> {
+        let mut cases = Vec::new();
+        for n in [100u64, 1000, 10_000, 100_000] {
+            for delta in [1e-3, 1e-5] {
+                for eps in ["n^-1/4", "0.1", "1"] {
+                    let mut p = params! { "n" => n, "delta" => delta, "alpha" => 2.0, "eta0" => 1.0, "G" => 1.0 };
+                    match eps {
+                        "n^-1/4" => p.set("epsilon", "n^-1/4".into()),
+                        e => p.set("epsilon", e.parse::<f64>().unwrap_or(1.0).into()),
+                    }
+                    // THEOREMS.md's grid keeps the points where the schedule exists.
+                    if schedule_of(&p).is_ok() {
+                        cases.push(p);
+                    }
+                }
+            }
+        }
+        cases
+    }
+
+    fn measure(&self, case: &Params, _run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
+        let schedule = schedule_of(case)?;
+        let (epsilon, delta) = (epsilon_of(case)?, case.f64("delta")?);
+        let mut params = case.clone();
+        params.set("T", schedule.horizon.into());
+        Ok(vec![Measurement {
+            params,
+            bound: bounds::theorem2_epsilon(epsilon, delta)?,
+            relation: Relation::AtMost,
+            statistic: Statistic::Exact {
+                value: bounds::prop3_epsilon(schedule.n, schedule.horizon, delta)?,
+            },
+        }])
+    }
+}
+
 pub fn claims() -> Vec<&'static dyn Claim> {
-    vec![&Prop1]
+    vec![&Prop1, &Theorem2Dp, &Theorem2FromProp3]
 }

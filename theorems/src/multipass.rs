@@ -103,6 +103,85 @@ impl Theorem2Schedule {
     pub fn etas(&self) -> Vec<f64> {
         (1..=self.horizon).map(|t| self.eta(t)).collect()
     }
+
+    /// The noise multiplier of each step as a subsampled Gaussian mechanism [as printed, proof of
+    /// Prop. 3]: step $t$ moves by $\frac{\eta_t^2}{\eta_{t-1}}\nabla\ell$ (replace-one
+    /// sensitivity $2G\eta_t^2/\eta_{t-1}$) under noise $\sigma_t=\sqrt{(1-\eta_t^2/\eta_{t-1}^2)\beta_0}$,
+    /// i.e. multiplier $\sigma_t\eta_{t-1}/(G\eta_t^2)$ ($\eta_0$ for $t=1$).
+    pub fn step_noise_multipliers(&self) -> Vec<f64> {
+        let mut prev = self.eta0;
+        (1..=self.horizon)
+            .map(|t| {
+                let eta = self.eta(t);
+                let ratio = eta / prev;
+                let sigma = ((1.0 - ratio * ratio).max(0.0) * self.beta0).sqrt();
+                prev = eta;
+                sigma / (self.g * eta * ratio)
+            })
+            .collect()
+    }
+
+    /// The $\epsilon(\delta)$ of all $T$ iterates by the PLD accountant: each step the
+    /// replace-one subsampled Gaussian with rate $q$ (1/n: one sample drawn per step) and its
+    /// multiplier; the steps are grouped into runs $[2^k,2^{k+1})$, each run taking its smallest
+    /// multiplier for the pessimistic bound and its largest for the optimistic one. With $q=1$
+    /// the composition is exactly $\mu$-GDP and is computed so.
+    pub fn pld_epsilon(
+        &self,
+        q: f64,
+        delta: f64,
+        opts: &crate::privacy::pld::PldOptions,
+    ) -> Result<crate::privacy::pld::PldBracket, ParamError> {
+        use crate::privacy::pld::{Pair, PldBracket, Rounding, compose_heterogeneous};
+        if !(q > 0.0 && q <= 1.0) {
+            return Err(ParamError::new("q", q, "a sampling rate in (0, 1]"));
+        }
+        let multipliers = self.step_noise_multipliers();
+        if q == 1.0 {
+            // Without subsampling the composition is exactly mu-GDP, mu^2 = sum_t (2/m_t)^2.
+            let mu = multipliers.iter().map(|m| 4.0 / (m * m)).sum::<f64>().sqrt();
+            let e = crate::privacy::gaussian::epsilon(mu, delta)?;
+            return Ok(PldBracket {
+                pessimistic: e,
+                optimistic: e,
+            });
+        }
+        let mut groups = Vec::new();
+        let mut start = 0usize;
+        while start < multipliers.len() {
+            let end = ((start + 1) * 2 - 1).min(multipliers.len());
+            let run = &multipliers[start..end];
+            let lo = run.iter().cloned().fold(f64::INFINITY, f64::min);
+            let hi = run.iter().cloned().fold(0.0, f64::max);
+            groups.push((lo, hi, run.len() as u64));
+            start = end;
+        }
+        let bound = |rounding: Rounding| -> Result<f64, ParamError> {
+            let pairs: Vec<(Pair, u64)> = groups
+                .iter()
+                .map(|&(lo, hi, count)| {
+                    let sigma = if rounding == Rounding::Pessimistic {
+                        lo
+                    } else {
+                        hi
+                    };
+                    (Pair::ReplaceOne { q, sigma }, count)
+                })
+                .collect();
+            Ok(compose_heterogeneous(&pairs, opts, rounding)?.epsilon(delta))
+        };
+        Ok(PldBracket {
+            pessimistic: bound(Rounding::Pessimistic)?,
+            optimistic: bound(Rounding::Optimistic)?,
+        })
+    }
+}
+
+/// Theorem 2's privacy level as printed: $3\epsilon\sqrt{\ln(2/\delta)}+3\epsilon^2$.
+pub fn theorem2_epsilon(epsilon: f64, delta: f64) -> Result<f64, ParamError> {
+    positive("epsilon", epsilon)?;
+    open_interval("delta", delta, 0.0, 1.0)?;
+    Ok(3.0 * epsilon * (2.0 / delta).ln().sqrt() + 3.0 * epsilon * epsilon)
 }
 
 /// The reference schedule of THEOREMS.md: n = 200, delta = 1e-3, epsilon = 200^(-1/4),
@@ -284,5 +363,39 @@ mod privacy_calculator_tests {
             max_relative = 1e-7
         );
         assert_eq!(prop3_epsilon(0, 10, 1e-5).unwrap_err().name, "n");
+    }
+}
+
+#[cfg(test)]
+mod privacy_tests {
+    use super::*;
+    use crate::privacy::pld::PldOptions;
+
+    #[test]
+    fn theorem2_privacy_by_pld_is_far_below_the_stated_level() {
+        let s = Theorem2Schedule::from_privacy(
+            200,
+            1e-3,
+            200f64.powf(-0.25),
+            2.0,
+            1.0,
+            1.0,
+            HorizonRounding::Floor,
+        )
+        .unwrap();
+        let m = s.step_noise_multipliers();
+        assert_eq!(m.len(), 2828);
+        assert!(m.iter().all(|x| x.is_finite() && *x > 1.0), "{:?}", &m[..3]);
+        let b = s
+            .pld_epsilon(1.0 / 200.0, 1e-3, &PldOptions::default())
+            .unwrap();
+        assert!(b.optimistic <= b.pessimistic);
+        let stated = theorem2_epsilon(200f64.powf(-0.25), 1e-3).unwrap();
+        assert!(b.pessimistic < stated, "{b:?} vs {stated}");
+        eprintln!(
+            "multipliers {:.3} .. {:.3}; pld {b:?}; stated {stated}",
+            m[0],
+            m[m.len() - 1]
+        );
     }
 }
