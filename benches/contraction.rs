@@ -3,7 +3,7 @@
 //! projected Monte Carlo chain.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use dpclaims_empirical::contraction::{Grid, disk_step};
+use dpclaims_empirical::contraction::{BatchSampling, Grid, ProjectedDpSgd};
 use dpclaims_empirical::rng::StreamKey;
 use std::hint::black_box;
 
@@ -31,9 +31,24 @@ fn contraction(c: &mut Criterion) {
     let key = StreamKey::new(1, &["bench", "contraction"]);
     let mut rng = key.trial(0);
     let mut w = [0.0; 2];
+    let mut scratch = [0.0; 4];
+    let alg = ProjectedDpSgd {
+        dim: 2,
+        n: 10,
+        eta: 1.0,
+        clip: 0.5,
+        sigma: 0.05,
+        radius: 0.5,
+        contraction: 1.0,
+        sampling: BatchSampling::WithoutReplacement { b: 1 },
+    };
+    let grad = |i: usize, _: &[f64], out: &mut [f64]| {
+        out[0] = if i == 0 { 1000.0 } else { 0.0 };
+        out[1] = 0.0;
+    };
     c.bench_function("mc_disk_chain_step", |b| {
         b.iter(|| {
-            disk_step(&mut w, [-0.5, 0.0], 0.05, 0.5, &mut rng);
+            alg.step(&mut w, &grad, &mut rng, &mut scratch);
             black_box(w[0])
         })
     });

@@ -170,49 +170,95 @@ pub fn random_sparse_law<R: rand::Rng + ?Sized>(
     law
 }
 
-/// One step of the 2-D projected chain on the disk of radius `radius`:
-/// $w\leftarrow\Pi(w-\eta g+\sigma Z)$ with the batch's mean clipped gradient `g` given.
-#[inline]
-pub fn disk_step<R: rand::Rng + ?Sized>(
-    w: &mut [f64; 2],
-    shift: [f64; 2],
-    sigma: f64,
-    radius: f64,
-    rng: &mut R,
-) {
-    use rand_distr::{Distribution, StandardNormal};
-    for k in 0..2 {
-        let z: f64 = StandardNormal.sample(rng);
-        w[k] += shift[k] + sigma * z;
-    }
-    let norm = (w[0] * w[0] + w[1] * w[1]).sqrt();
-    if norm > radius {
-        w[0] *= radius / norm;
-        w[1] *= radius / norm;
-    }
+/// How each step's batch is drawn.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum BatchSampling {
+    /// A uniform `b`-subset of the `n` samples, without replacement.
+    WithoutReplacement { b: usize },
+    /// Each sample independently with probability `p`; the clipped gradients are averaged over
+    /// the batch drawn (`norm-B`; an empty batch leaves $w$ unchanged).
+    Poisson { p: f64 },
 }
 
-/// One trial of the 2-D pair (THEOREMS.md §4 "2-D Monte Carlo"): two independent chains from
-/// $W_0=0$ on the disk, each step drawing its own batch, the differing sample (probability
-/// `q`) moving $\mathcal X$'s chain by $-$`shift`$\,e_1$ and $\mathcal X'$'s by $+$`shift`$\,e_1$;
-/// `record(t, <W_t, e1>, <W'_t, e1>)` after every step.
-pub fn disk_pair_trial<R: rand::Rng + ?Sized>(
-    steps: u64,
-    q: f64,
-    shift: f64,
-    sigma: f64,
-    radius: f64,
-    rng: &mut R,
-    mut record: impl FnMut(u64, f64, f64),
-) {
-    use rand::RngExt;
-    let (mut w, mut w_prime) = ([0.0; 2], [0.0; 2]);
-    for t in 1..=steps {
-        let s = if rng.random_bool(q) { -shift } else { 0.0 };
-        disk_step(&mut w, [s, 0.0], sigma, radius, rng);
-        let s = if rng.random_bool(q) { shift } else { 0.0 };
-        disk_step(&mut w_prime, [s, 0.0], sigma, radius, rng);
-        record(t, w[0], w_prime[0]);
+/// Projected (or regularised) DP-SGD in $d$ dimensions with per-sample clipping
+/// (THEOREMS.md §4 (1)–(2) and (16)):
+/// $W_t=\Pi\big(cW_{t-1}-\frac\eta{|B|}\sum_{i\in B}\mathrm{Clip}_C(\nabla\ell(W_{t-1},x_i))+\sigma Z_t\big)$,
+/// $\Pi$ the projection onto the ball of radius `radius` ($+\infty$: none), $c=1$ for projected
+/// DP-SGD and $c\in(0,1)$ for the regularised variant.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ProjectedDpSgd {
+    pub dim: usize,
+    pub n: usize,
+    pub eta: f64,
+    pub clip: f64,
+    pub sigma: f64,
+    pub radius: f64,
+    pub contraction: f64,
+    pub sampling: BatchSampling,
+}
+
+impl ProjectedDpSgd {
+    /// One step from `w` in place; `gradient(i, w, out)` writes $\nabla\ell(w,x_i)$.
+    /// `scratch` holds at least `2 * dim` values.
+    pub fn step<R: rand::Rng + ?Sized>(
+        &self,
+        w: &mut [f64],
+        gradient: &impl Fn(usize, &[f64], &mut [f64]),
+        rng: &mut R,
+        scratch: &mut [f64],
+    ) {
+        use rand::RngExt;
+        use rand_distr::{Distribution, StandardNormal};
+        let d = self.dim;
+        let (sum, g) = scratch[..2 * d].split_at_mut(d);
+        sum.iter_mut().for_each(|v| *v = 0.0);
+        let mut size = 0usize;
+        let add = |i: usize, sum: &mut [f64], g: &mut [f64]| {
+            gradient(i, w, g);
+            let norm = g.iter().map(|v| v * v).sum::<f64>().sqrt();
+            let scale = if norm > self.clip {
+                self.clip / norm
+            } else {
+                1.0
+            };
+            sum.iter_mut()
+                .zip(g.iter())
+                .for_each(|(s, v)| *s += scale * v);
+        };
+        match self.sampling {
+            BatchSampling::WithoutReplacement { b } => {
+                // Floyd's algorithm: b distinct indices of n with b draws.
+                let mut chosen: Vec<usize> = Vec::with_capacity(b);
+                for j in self.n - b..self.n {
+                    let t = rng.random_range(0..=j);
+                    let pick = if chosen.contains(&t) { j } else { t };
+                    chosen.push(pick);
+                    add(pick, sum, g);
+                }
+                size = b;
+            }
+            BatchSampling::Poisson { p } => {
+                for i in 0..self.n {
+                    if rng.random_bool(p) {
+                        add(i, sum, g);
+                        size += 1;
+                    }
+                }
+            }
+        }
+        let step = if size > 0 {
+            self.eta / size as f64
+        } else {
+            0.0
+        };
+        for (wk, sk) in w.iter_mut().zip(sum.iter()) {
+            let z: f64 = StandardNormal.sample(rng);
+            *wk = self.contraction * *wk - step * sk + self.sigma * z;
+        }
+        let norm = w.iter().map(|v| v * v).sum::<f64>().sqrt();
+        if norm > self.radius {
+            w.iter_mut().for_each(|v| *v *= self.radius / norm);
+        }
     }
 }
 
@@ -262,5 +308,41 @@ mod tests {
             &[1.0],
         );
         assert!((e[0][0] - 0.1269367375).abs() < 2e-4, "{}", e[0][0]);
+    }
+
+    #[test]
+    fn projected_dp_sgd_stays_in_the_ball_and_clips() {
+        use crate::rng::StreamKey;
+        let alg = ProjectedDpSgd {
+            dim: 3,
+            n: 10,
+            eta: 1.0,
+            clip: 0.5,
+            sigma: 0.0,
+            radius: 2.0,
+            contraction: 1.0,
+            sampling: BatchSampling::WithoutReplacement { b: 10 },
+        };
+        // Every gradient is (1000, 0, 0): clipped to 0.5, the full batch moves w by -0.5 e1.
+        let grad = |_: usize, _: &[f64], out: &mut [f64]| {
+            out.copy_from_slice(&[1000.0, 0.0, 0.0]);
+        };
+        let mut rng = StreamKey::new(1, &["test", "pdpsgd"]).trial(0);
+        let mut w = vec![0.0; 3];
+        let mut scratch = vec![0.0; 6];
+        alg.step(&mut w, &grad, &mut rng, &mut scratch);
+        assert_eq!(w, vec![-0.5, 0.0, 0.0]);
+        for _ in 0..10 {
+            alg.step(&mut w, &grad, &mut rng, &mut scratch);
+        }
+        assert!((w[0] + 2.0).abs() < 1e-12, "{w:?}");
+        // Poisson with p = 0: no sample, no move (sigma 0).
+        let still = ProjectedDpSgd {
+            sampling: BatchSampling::Poisson { p: 0.0 },
+            ..alg
+        };
+        let before = w.clone();
+        still.step(&mut w, &grad, &mut rng, &mut scratch);
+        assert_eq!(w, before);
     }
 }

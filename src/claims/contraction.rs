@@ -12,7 +12,8 @@ use crate::params;
 use crate::params::Params;
 use crate::verdict::Relation;
 use dpclaims_empirical::contraction::{
-    Grid, WeightedMap, disk_pair_trial, hockey_stick, propagate_pair, random_sparse_law,
+    BatchSampling, Grid, ProjectedDpSgd, WeightedMap, hockey_stick, propagate_pair,
+    random_sparse_law,
 };
 use dpclaims_empirical::rng::StreamKey;
 use dpclaims_theorems::contraction::{self as bounds, RadiusRule, Regularised};
@@ -710,40 +711,56 @@ impl Claim for MonteCarlo2d {
         }
         let trials = error::at_least("trials", case.u64("trials")?, 2)?;
         let q = 1.0 / n as f64;
-        let (q_sim, shift_sim) = if run.mutant == Some(BATCH_OF_TWO.name) {
-            ((2.0 * q).min(1.0), shift / 2.0)
+        let clip = error::positive("C", case.f64("C")?)?;
+        let b_sim = if run.mutant == Some(BATCH_OF_TWO.name) {
+            2
         } else {
-            (q, shift)
+            1
         };
         let key = StreamKey::new(
             run.seed,
             &[self.info().id, &case.label_without(&["trials"])],
         );
+        // Sample 0 differs: raw gradient +1000 e1 under X, -1000 e1 under X' (clipped to C);
+        // every other sample has gradient 0.
+        let alg = ProjectedDpSgd {
+            dim: 2,
+            n: n as usize,
+            eta: shift / clip,
+            clip,
+            sigma,
+            radius,
+            contraction: 1.0,
+            sampling: BatchSampling::WithoutReplacement { b: b_sim },
+        };
+        let gradient = |sign: f64| {
+            move |i: usize, _: &[f64], out: &mut [f64]| {
+                out[0] = if i == 0 { sign * RAW_GRADIENT } else { 0.0 };
+                out[1] = 0.0;
+            }
+        };
+        let (g_plus, g_minus) = (gradient(1.0), gradient(-1.0));
         let blocks = dpclaims_empirical::runner::run_blocks(
             dpclaims_empirical::runner::trial_range(trials, run.shard),
             || {
                 (
-                    (),
+                    vec![0.0; 4],
                     vec![
                         dpclaims_empirical::stats::TwoSampleHistogram::new(-radius, radius, bins);
                         checkpoints.len()
                     ],
                 )
             },
-            |_, hists, i| {
-                disk_pair_trial(
-                    steps,
-                    q_sim,
-                    shift_sim,
-                    sigma,
-                    radius,
-                    &mut key.trial(i),
-                    |t, x, x_prime| {
-                        if let Some(k) = checkpoints.iter().position(|c| *c == t) {
-                            hists[k].push(x, x_prime);
-                        }
-                    },
-                );
+            |scratch, hists, i| {
+                let mut rng = key.trial(i);
+                let (mut w, mut w_prime) = ([0.0; 2], [0.0; 2]);
+                for t in 1..=steps {
+                    alg.step(&mut w, &g_plus, &mut rng, scratch);
+                    alg.step(&mut w_prime, &g_minus, &mut rng, scratch);
+                    if let Some(k) = checkpoints.iter().position(|c| *c == t) {
+                        hists[k].push(w[0], w_prime[0]);
+                    }
+                }
             },
         );
         let merged = dpclaims_empirical::runner::fold(blocks).unwrap_or_default();

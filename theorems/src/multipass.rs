@@ -139,7 +139,11 @@ impl Theorem2Schedule {
         let multipliers = self.step_noise_multipliers();
         if q == 1.0 {
             // Without subsampling the composition is exactly mu-GDP, mu^2 = sum_t (2/m_t)^2.
-            let mu = multipliers.iter().map(|m| 4.0 / (m * m)).sum::<f64>().sqrt();
+            let mu = multipliers
+                .iter()
+                .map(|m| 4.0 / (m * m))
+                .sum::<f64>()
+                .sqrt();
             let e = crate::privacy::gaussian::epsilon(mu, delta)?;
             return Ok(PldBracket {
                 pessimistic: e,
