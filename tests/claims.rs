@@ -109,6 +109,7 @@ claim_tests! {
     stability_prop2 => "stability.prop2",
     stability_prop2_lin => "stability.prop2.lin",
     multipass_prop1 => "multipass.prop1",
+    multipass_lemma6 => "multipass.lemma6",
     multipass_thm2_dp => "multipass.thm2.dp",
     multipass_thm2_dp_from_prop3 => "multipass.thm2.dp_from_prop3",
     accounting_pld_bracket => "accounting.pld_bracket",

@@ -304,6 +304,91 @@ impl Claim for Theorem2FromProp3 {
     }
 }
 
+pub struct Lemma6;
+
+const STEP_NOISE_HALVED: Mutant = Mutant {
+    name: "noise-halved",
+    description: "algorithm side: the step's noise is sigma/2 while Lemma 6 is evaluated at sigma",
+};
+
+static LEMMA6_INFO: ClaimInfo = ClaimInfo {
+    id: "multipass.lemma6",
+    paper: PAPER,
+    result: "Lemma 6 [as printed] and its Balle-Barthe-Gaboardi form [derived lemma6.bbg], against the exact per-step hockey-stick",
+    statement: "one step w = a w~ - eta grad l(w~, z) + sigma eps, z ~ U(S_m), is (ln(1 + e^{eps_G}/m), delta/m)-DP (printed) and (ln(1 + (e^{eps_G} - 1)/m), delta/m)-DP (bbg), eps_G = sqrt(8 ln(1.25/delta)) eta G/sigma < 1: the PLD upper bound on the step's delta at that eps <= delta/m",
+    mutants: &[STEP_NOISE_HALVED],
+    known_false: false,
+};
+
+impl Claim for Lemma6 {
+    fn info(&self) -> &'static ClaimInfo {
+        &LEMMA6_INFO
+    }
+
+    fn cases(&self) -> Vec<Params> {
+        [
+            (100u64, 0.1, 1.0, 1e-5),
+            (1000, 0.1, 1.0, 1e-5),
+            (100, 0.05, 1.0, 1e-5),
+            (10, 0.12, 1.0, 1e-3),
+        ]
+        .iter()
+        .map(|&(m, eta, sigma, delta)| {
+            params! { "m" => m, "eta" => eta, "G" => 1.0, "sigma" => sigma, "delta" => delta }
+        })
+        .collect()
+    }
+
+    fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
+        use dpclaims_theorems::privacy::pld::{self, Pair, PldOptions};
+        let (m, eta, g) = (case.u64("m")?, case.f64("eta")?, case.f64("G")?);
+        let (sigma, delta) = (case.f64("sigma")?, case.f64("delta")?);
+        let eps_g = bounds::lemma6_gaussian_epsilon(eta, g, sigma, delta)?;
+        if eps_g >= 1.0 {
+            return Err(ParamError::new(
+                "sigma",
+                sigma,
+                format!("noise giving eps_G < 1 (Dwork-Roth Thm A.1); eps_G = {eps_g}"),
+            ));
+        }
+        // The step as a mechanism: the differing sample is drawn with probability 1/m and moves
+        // the mean by 2 eta G between the neighbours: the replace-one pair with multiplier
+        // sigma / (eta G).
+        let noise = if run.mutant == Some(STEP_NOISE_HALVED.name) {
+            sigma / 2.0
+        } else {
+            sigma
+        };
+        let pair = Pair::ReplaceOne {
+            q: 1.0 / m as f64,
+            sigma: noise / (eta * g),
+        };
+        let readings = [
+            ("printed", bounds::lemma6_printed(eta, g, sigma, delta, m)?),
+            ("bbg", bounds::lemma6_bbg(eta, g, sigma, delta, m)?),
+        ];
+        readings
+            .into_iter()
+            .map(|(which, (eps, per_step_delta))| {
+                let exact = pld::pair_delta(&pair, 1, eps, &PldOptions::default())?;
+                let mut params = case.clone();
+                params.set("reading", which.into());
+                params.set("epsilon", eps.into());
+                params.set("eps_G", eps_g.into());
+                params.set("pld_optimistic", exact.optimistic.into());
+                Ok(Measurement {
+                    params,
+                    bound: per_step_delta,
+                    relation: Relation::AtMost,
+                    statistic: Statistic::Exact {
+                        value: exact.pessimistic,
+                    },
+                })
+            })
+            .collect()
+    }
+}
+
 pub fn claims() -> Vec<&'static dyn Claim> {
-    vec![&Prop1, &Theorem2Dp, &Theorem2FromProp3]
+    vec![&Prop1, &Lemma6, &Theorem2Dp, &Theorem2FromProp3]
 }
