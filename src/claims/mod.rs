@@ -6,6 +6,7 @@
 pub mod accounting;
 pub mod adaptive;
 pub mod contraction;
+pub mod last_iterate;
 pub mod multipass;
 pub mod renyi;
 pub mod renyi_exact;
@@ -156,6 +157,7 @@ pub trait Claim: Sync {
 /// Every claim, in a stable order.
 pub fn registry() -> Vec<&'static dyn Claim> {
     let mut all = stability::claims();
+    all.extend(last_iterate::claims());
     all.extend(multipass::claims());
     all.extend(accounting::claims());
     all.extend(renyi::claims());

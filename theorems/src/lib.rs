@@ -10,6 +10,7 @@
 pub mod adaptive;
 pub mod contraction;
 pub mod error;
+pub mod last_iterate;
 pub mod multipass;
 pub mod numerics;
 pub mod privacy;
