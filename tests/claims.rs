@@ -108,6 +108,8 @@ claim_tests! {
     stability_lemma5_cond => "stability.lemma5.cond",
     stability_prop2 => "stability.prop2",
     stability_prop2_lin => "stability.prop2.lin",
+    last_iterate_cor3 => "last_iterate.cor3",
+    last_iterate_thm1_util => "last_iterate.thm1.util",
     last_iterate_prop4 => "last_iterate.prop4",
     last_iterate_prop4_factor => "last_iterate.prop4.factor",
     last_iterate_thm1_dp => "last_iterate.thm1.dp",
