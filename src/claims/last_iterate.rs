@@ -399,12 +399,70 @@ impl Claim for Theorem1Util {
     }
 }
 
+const CONVERSION_WITHOUT_DELTA_TERM: Mutant = Mutant {
+    name: "conversion-without-delta-term",
+    description: "bound side: Lemma 1 without its ln(1/delta)/(alpha - 1) term",
+};
+
+pub struct Lemma1;
+
+static LEMMA1_INFO: ClaimInfo = ClaimInfo {
+    id: "last_iterate.lemma1",
+    paper: PAPER,
+    result: "Lemma 1 (Mironov 2017) as used in Theorem 1's proof [as printed], on the last iterate's Gaussian RDP curve",
+    statement: "(alpha, eps)-RDP implies (eps + ln(1/delta)/(alpha - 1), delta)-DP, at the paper's alpha = 1 + ln(1/delta)/eps: the exact eps(delta) of N(mu, 1) vs N(0, 1) <= the converted eps",
+    mutants: &[CONVERSION_WITHOUT_DELTA_TERM],
+    known_false: false,
+};
+
+impl Claim for Lemma1 {
+    fn info(&self) -> &'static ClaimInfo {
+        &LEMMA1_INFO
+    }
+
+    fn cases(&self) -> Vec<Params> {
+        let mut cases = Vec::new();
+        for rdp_eps in [0.1, 0.5, 1.0, 4.0] {
+            for delta in [1e-5, 1e-8] {
+                cases.push(params! { "rdp_epsilon" => rdp_eps, "delta" => delta });
+            }
+        }
+        cases
+    }
+
+    fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
+        let eps = dpclaims_theorems::error::positive("rdp_epsilon", case.f64("rdp_epsilon")?)?;
+        let delta = dpclaims_theorems::error::open_interval("delta", case.f64("delta")?, 0.0, 1.0)?;
+        // The paper's order, and the Gaussian pair whose RDP at that order is exactly eps:
+        // D_alpha(N(mu,1) || N(0,1)) = alpha mu^2 / 2.
+        let alpha = 1.0 + (1.0 / delta).ln() / eps;
+        let mu = (2.0 * eps / alpha).sqrt();
+        let converted = if run.mutant == Some(CONVERSION_WITHOUT_DELTA_TERM.name) {
+            eps
+        } else {
+            eps + (1.0 / delta).ln() / (alpha - 1.0)
+        };
+        let mut params = case.clone();
+        params.set("alpha", alpha.into());
+        params.set("mu", mu.into());
+        Ok(vec![Measurement {
+            params,
+            bound: converted,
+            relation: Relation::AtMost,
+            statistic: Statistic::Exact {
+                value: gaussian::epsilon(mu, delta)?,
+            },
+        }])
+    }
+}
+
 pub fn claims() -> Vec<&'static dyn Claim> {
     vec![
         &Cor3,
         &Theorem1Util,
         &Prop4,
         &Prop4Factor,
+        &Lemma1,
         &Theorem1Dp,
         &Samples,
     ]
