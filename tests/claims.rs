@@ -116,6 +116,7 @@ claim_tests! {
     last_iterate_thm1_dp => "last_iterate.thm1.dp",
     last_iterate_samples => "last_iterate.samples",
     multipass_prop1 => "multipass.prop1",
+    multipass_cor2 => "multipass.cor2",
     multipass_lemma6 => "multipass.lemma6",
     multipass_thm2_dp => "multipass.thm2.dp",
     multipass_thm2_dp_from_prop3 => "multipass.thm2.dp_from_prop3",

@@ -89,3 +89,14 @@ mod tests {
         );
     }
 }
+
+/// One index drawn uniformly from each of the `out.len()` strata
+/// $[\lfloor jn/s\rfloor,\lfloor(j+1)n/s\rfloor)$ of $0..n$ (stratified sampling of a time average).
+pub fn stratified_indices(rng: &mut TrialRng, n: usize, out: &mut [usize]) {
+    use rand::RngExt;
+    let s = out.len();
+    for (j, o) in out.iter_mut().enumerate() {
+        let (lo, hi) = (j * n / s, (j + 1) * n / s);
+        *o = rng.random_range(lo..hi.max(lo + 1));
+    }
+}

@@ -304,6 +304,159 @@ impl Claim for Theorem2FromProp3 {
     }
 }
 
+const COR2_NOISE_X10000: Mutant = Mutant {
+    name: "noise-variance-x10000",
+    description: "algorithm side: the stationary noise variance 10^4 beta0 in the simulation while the bound uses beta0",
+};
+
+pub struct Cor2;
+
+static COR2_INFO: ClaimInfo = ClaimInfo {
+    id: "multipass.cor2",
+    paper: PAPER,
+    result: "Corollary 2 [as printed] with its readings (|.| as det or spectral norm; beta0/(T eta_T) printed or halved as in Theorem 2's proof), Theorem 2's schedule on P-pool, idx-A / idx-B",
+    statement: "E (1/T) sum_t l(p_t, D) <= inf_w [l(w, D) + ||w||^2/(2 T eta_T)] + beta0/(T eta_T) ln|eta_T T H~_D + I| + sum_t eta_t G^2/(2T) + (2G^2/n) sqrt((n + T) sum_t eta_t^2)",
+    mutants: &[COR2_NOISE_X10000],
+    known_false: false,
+};
+
+impl Claim for Cor2 {
+    fn info(&self) -> &'static ClaimInfo {
+        &COR2_INFO
+    }
+
+    fn cases(&self) -> Vec<Params> {
+        ["A", "B"]
+            .iter()
+            .map(|idx| {
+                params! {
+                    "K" => 1024, "d" => 10, "n" => 200, "delta" => 1e-3, "epsilon" => "n^-1/4", "alpha" => 2.0,
+                    "eta0" => 1.0, "G" => 1.0, "index" => *idx, "strata" => 16, "trials" => 1000,
+                }
+            })
+            .collect()
+    }
+
+    fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
+        use dpclaims_empirical::algorithms::{Sgld, Step, Workspace};
+        use dpclaims_empirical::problems::{FinitePopulation, LogisticPool};
+        use dpclaims_empirical::rng::StreamKey;
+        use dpclaims_empirical::runner::{run_blocks, trial_range};
+        use dpclaims_empirical::stats::MeanAcc;
+        use nalgebra::{DMatrix, DVector};
+        let schedule = schedule_of(case)?;
+        let (k, d) = (case.u64("K")?, case.u64("d")?);
+        if !(2..=100_000).contains(&k) || !(1..=1000).contains(&d) {
+            return Err(ParamError::new(
+                "K",
+                k,
+                "a pool of 2..10^5 points in 1..1000 dimensions",
+            ));
+        }
+        let trials = error::at_least("trials", case.u64("trials")?, 2)?;
+        let index = case.choice("index", &["A", "B"])?;
+        let g = schedule.g;
+        let pool_key = StreamKey::new(
+            run.seed,
+            &[self.info().id, "pool", &k.to_string(), &d.to_string()],
+        );
+        let pool = LogisticPool::generate(k as usize, d as usize, &mut pool_key.trial(0));
+        let mut data = Vec::new();
+        pool.draw_dataset(schedule.n as usize, &mut pool_key.trial(1), &mut data);
+        let eta = schedule.etas();
+        let t = eta.len();
+        let sim_beta0 = if run.mutant == Some(COR2_NOISE_X10000.name) {
+            1e4 * schedule.beta0
+        } else {
+            schedule.beta0
+        };
+        // Steps producing w_2..w_T: c_s = eta_s/eta_{s-1}, gradient step eta_s (idx-A) or eta_{s-1} (idx-B).
+        let steps: Vec<Step> = (1..t)
+            .map(|s| {
+                let h = if index == "A" { eta[s] } else { eta[s - 1] };
+                Step::langevin(h, eta[s] / eta[s - 1], sim_beta0)
+            })
+            .collect();
+        let sgld = Sgld {
+            population: &pool,
+            steps: &steps,
+            beta0: sim_beta0,
+        };
+        let key = StreamKey::new(
+            run.seed,
+            &[self.info().id, &case.label_without(&["trials"])],
+        );
+        let pick_key = StreamKey::new(
+            run.seed,
+            &[self.info().id, "picks", &case.label_without(&["trials"])],
+        );
+        // The time average (1/T) sum_t l(w_t, D) estimated without bias by stratified sampling:
+        // the iterates are split into `strata` runs and one uniformly chosen iterate per run is
+        // evaluated, weighted by its run's length (the exact pool loss costs K d per iterate).
+        let strata = (case.u64("strata")? as usize).clamp(1, t);
+        let bounds_of = |j: usize| (j * t / strata, (j + 1) * t / strata);
+        let blocks = run_blocks(
+            trial_range(trials, run.shard),
+            || {
+                (
+                    (Workspace::new(d as usize), vec![0usize; strata]),
+                    MeanAcc::new(),
+                )
+            },
+            |(ws, picks), acc, i| {
+                dpclaims_empirical::rng::stratified_indices(&mut pick_key.trial(i), t, picks);
+                let mut sum = 0.0;
+                let mut next = 0;
+                sgld.run(&data, &mut key.trial(i), ws, |s, w| {
+                    // `s` counts iterates from 1, the picks from 0.
+                    if next < strata && s == picks[next] + 1 {
+                        let (lo, hi) = bounds_of(next);
+                        sum += (hi - lo) as f64 / t as f64 * pool.population_loss(w);
+                        next += 1;
+                    }
+                });
+                acc.push(sum);
+            },
+        );
+        // The right side's pieces.
+        let (tf, eta_t, n) = (t as f64, eta[t - 1], schedule.n as f64);
+        let (inf, _) = pool.regularised_minimum(1.0 / (2.0 * tf * eta_t));
+        let mut h = DMatrix::<f64>::zeros(d as usize, d as usize);
+        for i in 0..k as usize {
+            let x = DVector::from_column_slice(pool.x(i));
+            h += &x * x.transpose();
+        }
+        h *= 0.25 / k as f64;
+        let a = h * (eta_t * tf) + DMatrix::identity(d as usize, d as usize);
+        let eig = a.symmetric_eigenvalues();
+        let log_det: f64 = eig.iter().map(|v| v.ln()).sum();
+        let log_norm = eig.iter().cloned().fold(f64::MIN, f64::max).ln();
+        let grad_term = eta.iter().sum::<f64>() * g * g / (2.0 * tf);
+        let stability =
+            2.0 * g * g / n * ((n + tf) * eta.iter().map(|e| e * e).sum::<f64>()).sqrt();
+        let mut out = Vec::new();
+        for (reading, log_term) in [("det", log_det), ("norm", log_norm)] {
+            for (coef_name, coef) in [("printed", 1.0), ("half", 0.5)] {
+                let bound =
+                    inf + coef * schedule.beta0 / (tf * eta_t) * log_term + grad_term + stability;
+                let mut params = case.clone();
+                params.set("T", (t as u64).into());
+                params.set("log_reading", reading.into());
+                params.set("coefficient", coef_name.into());
+                out.push(Measurement {
+                    params,
+                    bound,
+                    relation: Relation::AtMost,
+                    statistic: Statistic::Mean {
+                        blocks: blocks.clone(),
+                    },
+                });
+            }
+        }
+        Ok(out)
+    }
+}
+
 pub struct Lemma6;
 
 const STEP_NOISE_HALVED: Mutant = Mutant {
@@ -390,5 +543,5 @@ impl Claim for Lemma6 {
 }
 
 pub fn claims() -> Vec<&'static dyn Claim> {
-    vec![&Prop1, &Lemma6, &Theorem2Dp, &Theorem2FromProp3]
+    vec![&Prop1, &Cor2, &Lemma6, &Theorem2Dp, &Theorem2FromProp3]
 }
