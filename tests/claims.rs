@@ -118,6 +118,7 @@ claim_tests! {
     multipass_prop1 => "multipass.prop1",
     multipass_cor2 => "multipass.cor2",
     multipass_lemma6 => "multipass.lemma6",
+    multipass_prop3_step => "multipass.prop3.step",
     multipass_thm2_dp => "multipass.thm2.dp",
     multipass_thm2_dp_from_prop3 => "multipass.thm2.dp_from_prop3",
     accounting_pld_bracket => "accounting.pld_bracket",

@@ -457,6 +457,85 @@ impl Claim for Cor2 {
     }
 }
 
+pub struct Prop3Steps;
+
+const E_OVER_N_AS_ONE_OVER_N: Mutant = Mutant {
+    name: "e-over-n-as-1-over-n",
+    description: "bound side: ln(1 + 1/n) in place of ln(1 + e/n) (the e of Prop. 3 dropped)",
+};
+
+static PROP3_STEPS_INFO: ClaimInfo = ClaimInfo {
+    id: "multipass.prop3.step",
+    paper: PAPER,
+    result: "Proposition 3's proof steps [as printed]: prop3.step (printed display and direct Lemma 6) and prop3.gauss_range",
+    statement: "for 2 <= t <= T: eps_t <= ln(1 + e/n), and Dwork-Roth's range condition eps_G(t) = sqrt(8 ln(1.25/delta')) (eta_t^2/eta_{t-1}) G/sigma_t < 1 (delta' = n delta_t, delta_t = 0.5 delta/(t(t-1)))",
+    mutants: &[E_OVER_N_AS_ONE_OVER_N],
+    known_false: false,
+};
+
+impl Claim for Prop3Steps {
+    fn info(&self) -> &'static ClaimInfo {
+        &PROP3_STEPS_INFO
+    }
+
+    fn cases(&self) -> Vec<Params> {
+        [(200u64, 1e-3, 2.0), (1000, 1e-5, 2.0), (1000, 1e-5, 1.5), (10_000, 1e-5, 1.5)]
+            .iter()
+            .map(|&(n, delta, alpha)| {
+                params! { "n" => n, "delta" => delta, "epsilon" => "n^-1/4", "alpha" => alpha, "eta0" => 1.0, "G" => 1.0 }
+            })
+            .collect()
+    }
+
+    fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
+        let s = schedule_of(case)?;
+        let (n, delta, g) = (s.n as f64, s.delta, s.g);
+        let eta = s.etas();
+        let (mut printed, mut direct, mut range) = (0.0_f64, 0.0_f64, 0.0_f64);
+        for t in 2..=eta.len() {
+            let (e_t, e_prev) = (eta[t - 1], eta[t - 2]);
+            let tf = t as f64;
+            let step = e_t * e_t / e_prev;
+            let sigma = ((1.0 - (e_t / e_prev).powi(2)) * s.beta0).sqrt();
+            let delta_prime = n * 0.5 * delta / (tf * (tf - 1.0));
+            range = range.max(bounds::lemma6_gaussian_epsilon(
+                step,
+                g,
+                sigma,
+                delta_prime,
+            )?);
+            direct = direct.max(bounds::lemma6_printed(step, g, sigma, delta_prime, s.n)?.0);
+            let inner = (8.0 * (2.5 * tf * (tf - 1.0) / (n * delta)).ln()
+                / ((e_t.powi(-2) - e_prev.powi(-2)) * s.beta0))
+                .sqrt()
+                * g;
+            printed = printed.max((inner.exp() / n).ln_1p());
+        }
+        let e = if run.mutant == Some(E_OVER_N_AS_ONE_OVER_N.name) {
+            1.0
+        } else {
+            std::f64::consts::E
+        };
+        let level = (e / n).ln_1p();
+        let with = |name: &str, value: f64, bound: f64| {
+            let mut params = case.clone();
+            params.set("T", (eta.len() as u64).into());
+            params.set("quantity", name.into());
+            Measurement {
+                params,
+                bound,
+                relation: Relation::AtMost,
+                statistic: Statistic::Exact { value },
+            }
+        };
+        Ok(vec![
+            with("max_t eps_t (printed display)", printed, level),
+            with("max_t eps_t (Lemma 6 direct)", direct, level),
+            with("max_t eps_G(t) (Thm A.1 range)", range, 1.0),
+        ])
+    }
+}
+
 pub struct Lemma6;
 
 const STEP_NOISE_HALVED: Mutant = Mutant {
@@ -543,5 +622,12 @@ impl Claim for Lemma6 {
 }
 
 pub fn claims() -> Vec<&'static dyn Claim> {
-    vec![&Prop1, &Cor2, &Lemma6, &Theorem2Dp, &Theorem2FromProp3]
+    vec![
+        &Prop1,
+        &Cor2,
+        &Lemma6,
+        &Prop3Steps,
+        &Theorem2Dp,
+        &Theorem2FromProp3,
+    ]
 }
