@@ -113,6 +113,7 @@ claim_tests! {
     last_iterate_prop4 => "last_iterate.prop4",
     last_iterate_prop4_factor => "last_iterate.prop4.factor",
     last_iterate_lemma1 => "last_iterate.lemma1",
+    last_iterate_thm1_rdp => "last_iterate.thm1.rdp",
     last_iterate_thm1_dp => "last_iterate.thm1.dp",
     last_iterate_samples => "last_iterate.samples",
     multipass_prop1 => "multipass.prop1",

@@ -154,6 +154,57 @@ impl Claim for Theorem1Dp {
     }
 }
 
+pub struct Theorem1Rdp;
+
+static THEOREM1_RDP_INFO: ClaimInfo = ClaimInfo {
+    id: "last_iterate.thm1.rdp",
+    paper: PAPER,
+    result: "Theorem 1's step size and beta0 [as printed] give (alpha, eps)-RDP at alpha = 1 + ln(1/delta)/eps (proof display), exact on P-lin",
+    statement: "with eta = eta0 sqrt(1/(4 G^2 T)) and beta0 = (eps + ln(1/delta)) eta0^2/(2 eps^2 T), the exact D_alpha of the last iterates on P-lin <= eps (the printed route gives 2 alpha eta^2 G^2/beta0 = eps exactly)",
+    mutants: &[NOISE_TIMES_ETA],
+    known_false: false,
+};
+
+impl Claim for Theorem1Rdp {
+    fn info(&self) -> &'static ClaimInfo {
+        &THEOREM1_RDP_INFO
+    }
+
+    fn cases(&self) -> Vec<Params> {
+        let mut cases = Vec::new();
+        for batch in ["ceil", "real"] {
+            for (t, eps, delta) in [(1000u64, 1.0, 1e-5), (10_000, 0.5, 1e-6), (100, 2.0, 1e-3)] {
+                cases.push(params! { "batch" => batch, "T" => t, "G" => 1.0, "eta0" => 1.0, "epsilon" => eps, "delta" => delta });
+            }
+        }
+        cases
+    }
+
+    fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
+        let t = horizon(case)?;
+        let (g, eps, delta) = (case.f64("G")?, case.f64("epsilon")?, case.f64("delta")?);
+        let p = bounds::theorem1(t, g, case.f64("eta0")?, eps, delta)?;
+        let (kappa, at) = bounds::linear_kappa(batch_sizes(case)?, t)?;
+        let variance = if run.mutant == Some(NOISE_TIMES_ETA.name) {
+            p.eta * p.eta * p.beta0
+        } else {
+            p.beta0
+        };
+        let shift2 = 4.0 * g * g * p.eta * p.eta * kappa;
+        let mut params = case.clone();
+        params.set("alpha", p.alpha.into());
+        params.set("worst_t", at.into());
+        Ok(vec![Measurement {
+            params,
+            bound: eps,
+            relation: Relation::AtMost,
+            statistic: Statistic::Exact {
+                value: p.alpha * shift2 / (2.0 * variance),
+            },
+        }])
+    }
+}
+
 pub struct Samples;
 
 static SAMPLES_INFO: ClaimInfo = ClaimInfo {
@@ -463,6 +514,7 @@ pub fn claims() -> Vec<&'static dyn Claim> {
         &Prop4,
         &Prop4Factor,
         &Lemma1,
+        &Theorem1Rdp,
         &Theorem1Dp,
         &Samples,
     ]
