@@ -16,5 +16,6 @@ pub mod numerics;
 pub mod privacy;
 pub mod renyi_discretization;
 pub mod stability;
+pub mod subspace;
 
 pub use error::ParamError;

@@ -1,0 +1,178 @@
+//! Gradient subspace identification from public data (PDP-SGD): Zhou, Wu & Banerjee (2021),
+//! *Bypassing the Ambient Dimension: Private SGD with Gradient Subspace Identification*,
+//! arXiv 2007.03813 (seed 003). Our copy is a prose summary; the forms are THEOREMS.md §6's
+//! recalled shapes and derived surrogates (S3–S5).
+
+use crate::error::{ParamError, at_least, open_interval, positive};
+use crate::privacy::rdp;
+
+/// `thm2.dk` [derived, Davis–Kahan]: $\|\hat P-P\|_2\le2\|M-\Sigma\|_2/\alpha$, $\alpha$ the
+/// eigengap $\lambda_k(\Sigma)-\lambda_{k+1}(\Sigma)$ (deterministic).
+pub fn davis_kahan(perturbation_norm: f64, eigengap: f64) -> Result<f64, ParamError> {
+    crate::error::non_negative("||M - Sigma||", perturbation_norm)?;
+    positive("eigengap", eigengap)?;
+    Ok(2.0 * perturbation_norm / eigengap)
+}
+
+/// `thm1.bernstein` [derived, matrix Bernstein at a fixed $w$]:
+/// $\Pr[\|M-\Sigma\|\ge s]\le2p\exp\big(-\frac{ms^2/2}{G^2\|\Sigma\|+G^2s/3}\big)$, times `points`
+/// for a union over data-independent points.
+pub fn matrix_bernstein(
+    dim: u64,
+    m: u64,
+    lipschitz: f64,
+    sigma_norm: f64,
+    s: f64,
+    points: u64,
+) -> Result<f64, ParamError> {
+    at_least("p", dim, 1)?;
+    at_least("m", m, 1)?;
+    positive("G", lipschitz)?;
+    crate::error::non_negative("||Sigma||", sigma_norm)?;
+    positive("s", s)?;
+    at_least("points", points, 1)?;
+    let g2 = lipschitz * lipschitz;
+    let exponent = -(m as f64 * s * s / 2.0) / (g2 * sigma_norm + g2 * s / 3.0);
+    Ok((points as f64 * 2.0 * dim as f64 * exponent.exp()).min(1.0))
+}
+
+/// `privacy.calib` [derived]: the noise multiplier $z=\sigma B/G=q\sqrt{c_2T\ln(1/\delta)}/\varepsilon$, $q=B/n$.
+pub fn noise_multiplier(
+    c2: f64,
+    n: u64,
+    batch: u64,
+    steps: u64,
+    epsilon: f64,
+    delta: f64,
+) -> Result<f64, ParamError> {
+    positive("c2", c2)?;
+    at_least("n", n, 1)?;
+    if !(1..=n).contains(&batch) {
+        return Err(ParamError::new(
+            "B",
+            batch,
+            format!("a batch size in [1, n = {n}]"),
+        ));
+    }
+    at_least("T", steps, 1)?;
+    positive("epsilon", epsilon)?;
+    open_interval("delta", delta, 0.0, 1.0)?;
+    let q = batch as f64 / n as f64;
+    Ok(q * (c2 * steps as f64 * (1.0 / delta).ln()).sqrt() / epsilon)
+}
+
+/// The $\varepsilon$ of $T$ Poisson-subsampled Gaussian steps (add/remove) by RDP at the integer
+/// orders $2..511$ with Mironov's conversion (the `poisson-addremove` calibration).
+pub fn poisson_epsilon_integer_orders(
+    q: f64,
+    z: f64,
+    steps: u64,
+    delta: f64,
+) -> Result<f64, ParamError> {
+    open_interval("q", q, 0.0, 1.0 + f64::EPSILON)?;
+    positive("z", z)?;
+    at_least("T", steps, 1)?;
+    open_interval("delta", delta, 0.0, 1.0)?;
+    Ok((2..=511u64)
+        .map(|a| {
+            let per_step = rdp::log_a_integer(q, z, a) / (a - 1) as f64;
+            steps as f64 * per_step + (1.0 / delta).ln() / (a - 1) as f64
+        })
+        .fold(f64::INFINITY, f64::min))
+}
+
+/// The smallest $c_2$ for which PDP-SGD's $\sigma^2=c_2G^2T\ln(1/\delta)/(n^2\varepsilon^2)$ meets
+/// $(\varepsilon,\delta)$ under `poisson-addremove` (bisection on $c_2$; the projection is
+/// post-processing).
+pub fn c2_min(n: u64, batch: u64, steps: u64, epsilon: f64, delta: f64) -> Result<f64, ParamError> {
+    let eps_at = |c2: f64| -> Result<f64, ParamError> {
+        let z = noise_multiplier(c2, n, batch, steps, epsilon, delta)?;
+        poisson_epsilon_integer_orders(batch as f64 / n as f64, z, steps, delta)
+    };
+    let (mut lo, mut hi) = (1e-6, 1.0);
+    while eps_at(hi)? > epsilon {
+        hi *= 2.0;
+        if hi > 1e9 {
+            return Err(ParamError::new(
+                "epsilon",
+                epsilon,
+                "a target reachable with c2 <= 1e9",
+            ));
+        }
+    }
+    for _ in 0..100 {
+        let mid = (lo * hi).sqrt();
+        if eps_at(mid)? > epsilon {
+            lo = mid
+        } else {
+            hi = mid
+        }
+        if hi / lo < 1.0 + 1e-10 {
+            break;
+        }
+    }
+    Ok(hi)
+}
+
+/// `thm3.derived` (S3) [derived]: $\frac1T\sum_t\mathbb E\|\hat P_t\nabla\hat L_n(w_t)\|^2\le
+/// \frac{\Delta}{\eta T}+\frac{\rho\eta}2(G^2+k\sigma^2)$ for a $\rho$-smooth $\hat L_n$ and any
+/// rank-$k$ projector independent of the step's minibatch and noise.
+pub fn theorem3_bound(
+    delta_l: f64,
+    eta: f64,
+    steps: u64,
+    rho: f64,
+    lipschitz: f64,
+    k: u64,
+    sigma: f64,
+) -> Result<f64, ParamError> {
+    crate::error::non_negative("Delta", delta_l)?;
+    positive("eta", eta)?;
+    at_least("T", steps, 1)?;
+    positive("rho", rho)?;
+    positive("G", lipschitz)?;
+    at_least("k", k, 1)?;
+    crate::error::non_negative("sigma", sigma)?;
+    Ok(delta_l / (eta * steps as f64)
+        + rho * eta / 2.0 * (lipschitz * lipschitz + k as f64 * sigma * sigma))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use approx::assert_relative_eq;
+
+    /// THEOREMS.md §6's c2_min table (poisson-addremove, integer orders 2..511).
+    #[test]
+    fn c2_min_reference_table() {
+        for (n, b, t, eps, delta, want) in [
+            (1000u64, 10u64, 1000u64, 1.0, 1e-5, 2.719),
+            (1000, 10, 10_000, 1.0, 1e-5, 2.149),
+            (1000, 50, 10_000, 1.0, 1e-5, 2.092),
+            (1000, 10, 10_000, 0.5, 1e-5, 2.064),
+            (100, 5, 900, 1.0, 1e-3, 2.215),
+            (30, 5, 900, 1.0, 1e-3, 2.157),
+        ] {
+            let got = c2_min(n, b, t, eps, delta).unwrap();
+            assert!(
+                (got - want).abs() < 6e-4,
+                "n {n} B {b} T {t} eps {eps}: {got} vs {want}"
+            );
+        }
+    }
+
+    #[test]
+    fn other_reference_values() {
+        let z = noise_multiplier(2.157, 30, 5, 900, 1.0, 1e-3).unwrap();
+        assert_relative_eq!(z, 19.3003, max_relative = 1e-5);
+        // E3-3's noise term: rho eta/2 (G^2 + k sigma^2) with rho = 0.2025, eta = 1/30,
+        // G = 0.9, k = 2, sigma = 3.47405.
+        let term = theorem3_bound(0.0, 1.0 / 30.0, 900, 0.2025, 0.9, 2, 3.47405).unwrap();
+        assert_relative_eq!(term, 0.084200, max_relative = 1e-5);
+        let mb = matrix_bernstein(20, 100, 1.0, 0.1, 0.1, 1).unwrap();
+        assert_relative_eq!(mb, 0.9407098, max_relative = 1e-6);
+        assert_eq!(davis_kahan(0.1, 0.5).unwrap(), 0.4);
+        assert!(davis_kahan(0.1, 0.0).is_err());
+        assert!(noise_multiplier(1.0, 10, 11, 1, 1.0, 1e-5).is_err());
+    }
+}
