@@ -143,4 +143,6 @@ claim_tests! {
     contraction_thm3 => "contraction.thm3",
     contraction_sdpi => "contraction.sdpi",
     contraction_mc2d => "contraction.mc2d",
+    subspace_thm2_dk => "subspace.thm2.dk",
+    subspace_privacy_calib => "subspace.privacy.calib",
 }

@@ -6,6 +6,7 @@
 //!
 //! - [`rng`]: one ChaCha8 stream per (run seed, claim, case, trial).
 //! - [`runner`]: trials in parallel, reduced in trial order (bit-identical for any thread count).
+//! - [`subspace`]: eigenprojector perturbation instances (seed 003).
 //! - [`stats`]: mergeable accumulators and intervals (Student t, empirical Bernstein,
 //!   Clopper–Pearson), each estimate carrying n, confidence level and seed.
 //! - [`problems`]: finite populations with exact population quantities.
@@ -23,3 +24,4 @@ pub mod problems;
 pub mod rng;
 pub mod runner;
 pub mod stats;
+pub mod subspace;

@@ -11,6 +11,7 @@ pub mod multipass;
 pub mod renyi;
 pub mod renyi_exact;
 pub mod stability;
+pub mod subspace;
 
 use crate::params::Params;
 use crate::verdict::Relation;
@@ -164,6 +165,7 @@ pub fn registry() -> Vec<&'static dyn Claim> {
     all.extend(renyi_exact::claims());
     all.extend(adaptive::claims());
     all.extend(contraction::claims());
+    all.extend(subspace::claims());
     all
 }
 
