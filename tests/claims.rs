@@ -145,4 +145,5 @@ claim_tests! {
     contraction_mc2d => "contraction.mc2d",
     subspace_thm2_dk => "subspace.thm2.dk",
     subspace_privacy_calib => "subspace.privacy.calib",
+    subspace_thm3_derived => "subspace.thm3.derived",
 }

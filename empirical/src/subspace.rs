@@ -75,3 +75,147 @@ mod tests {
         }
     }
 }
+
+/// P-lowrank (THEOREMS.md §0.1): $x=Us+\tau\xi/\sqrt p$, $U\in\mathbb R^{p\times2}$ orthonormal,
+/// $s\sim\mathcal N(0,\mathrm{diag}(1,0.25))$, $\xi\sim\mathcal N(0,I_p)$, radially projected to
+/// $\|x\|\le0.9$; $y=\mathrm{sign}(s_1+0.5\zeta)$; logistic loss ($G=0.9$, $\rho=0.2025$).
+#[derive(Debug, Clone, PartialEq)]
+pub struct LowRankPool {
+    pub p: usize,
+    pub xs: Vec<f64>,
+    pub ys: Vec<f64>,
+}
+
+impl LowRankPool {
+    pub fn generate<R: rand::Rng + ?Sized>(k: usize, p: usize, tau: f64, rng: &mut R) -> Self {
+        let basis = DMatrix::from_fn(p, 2, |_, _| -> f64 { StandardNormal.sample(&mut *rng) })
+            .qr()
+            .q();
+        let mut xs = Vec::with_capacity(k * p);
+        let mut ys = Vec::with_capacity(k);
+        for _ in 0..k {
+            let s1: f64 = StandardNormal.sample(rng);
+            let z2: f64 = StandardNormal.sample(rng);
+            let s2 = 0.5 * z2;
+            let start = xs.len();
+            for j in 0..p {
+                let xi: f64 = StandardNormal.sample(rng);
+                xs.push(basis[(j, 0)] * s1 + basis[(j, 1)] * s2 + tau * xi / (p as f64).sqrt());
+            }
+            let norm = xs[start..].iter().map(|v| v * v).sum::<f64>().sqrt();
+            if norm > 0.9 {
+                xs[start..].iter_mut().for_each(|v| *v *= 0.9 / norm);
+            }
+            let zeta: f64 = StandardNormal.sample(rng);
+            ys.push(if s1 + 0.5 * zeta >= 0.0 { 1.0 } else { -1.0 });
+        }
+        Self { p, xs, ys }
+    }
+
+    fn x(&self, i: usize) -> &[f64] {
+        &self.xs[i * self.p..(i + 1) * self.p]
+    }
+
+    /// $\ln(1+e^{-y\langle w,x\rangle})$ averaged over `idx`.
+    pub fn loss(&self, w: &[f64], idx: &[usize]) -> f64 {
+        idx.iter()
+            .map(|&i| {
+                let m = self.ys[i] * self.x(i).iter().zip(w).map(|(a, b)| a * b).sum::<f64>();
+                if m > 0.0 {
+                    (-m).exp().ln_1p()
+                } else {
+                    -m + m.exp().ln_1p()
+                }
+            })
+            .sum::<f64>()
+            / idx.len() as f64
+    }
+
+    /// $\nabla\ell(w,z_i)=-y\,\sigma(-y\langle w,x\rangle)\,x$ into `out`.
+    pub fn gradient(&self, w: &[f64], i: usize, out: &mut [f64]) {
+        let m = self.ys[i] * self.x(i).iter().zip(w).map(|(a, b)| a * b).sum::<f64>();
+        let c = -self.ys[i] / (1.0 + m.exp());
+        out.iter_mut().zip(self.x(i)).for_each(|(o, x)| *o = c * x);
+    }
+
+    /// The mean gradient over `idx` into `out`.
+    pub fn mean_gradient(&self, w: &[f64], idx: &[usize], out: &mut [f64]) {
+        let mut g = vec![0.0; self.p];
+        out.iter_mut().for_each(|o| *o = 0.0);
+        for &i in idx {
+            self.gradient(w, i, &mut g);
+            out.iter_mut().zip(&g).for_each(|(o, v)| *o += v);
+        }
+        out.iter_mut().for_each(|o| *o /= idx.len() as f64);
+    }
+
+    /// The second-moment matrix $\frac1{|S|}\sum_{i\in S}\nabla\ell(w,z_i)\nabla\ell(w,z_i)^\top$.
+    pub fn second_moment(&self, w: &[f64], idx: &[usize]) -> DMatrix<f64> {
+        let mut m = DMatrix::zeros(self.p, self.p);
+        let mut g = vec![0.0; self.p];
+        for &i in idx {
+            self.gradient(w, i, &mut g);
+            let v = DVector::from_column_slice(&g);
+            m += &v * v.transpose();
+        }
+        m / idx.len() as f64
+    }
+}
+
+/// PDP-SGD (THEOREMS.md §6): every `refresh` steps $\hat V_k$ = top-$k$ eigenvectors of the
+/// public second moment $M_t$; $w_{t+1}=w_t-\eta\hat V_k\hat V_k^\top(g_t+b_t)$, $g_t$ the mean
+/// gradient of a uniform minibatch of `batch` private samples (without replacement),
+/// $b_t\sim\mathcal N(0,\sigma^2I_p)$. `project_noise = false` adds the noise unprojected (a
+/// mutant). Returns $\frac1T\sum_{t<T}\|\hat P_t\nabla\hat L_n(w_t)\|^2$.
+#[allow(clippy::too_many_arguments)]
+pub fn pdp_sgd_projected_gradient<R: rand::Rng + ?Sized>(
+    pool: &LowRankPool,
+    private: &[usize],
+    public: &[usize],
+    k: usize,
+    steps: usize,
+    batch: usize,
+    eta: f64,
+    sigma: f64,
+    refresh: usize,
+    project_noise: bool,
+    rng: &mut R,
+) -> f64 {
+    let p = pool.p;
+    let mut w = vec![0.0; p];
+    let mut proj = DMatrix::zeros(p, p);
+    let (mut g, mut full) = (vec![0.0; p], vec![0.0; p]);
+    let mut idx = vec![0usize; batch];
+    let mut total = 0.0;
+    for t in 0..steps {
+        if t % refresh.max(1) == 0 {
+            proj = top_k_projector(&pool.second_moment(&w, public), k).0;
+        }
+        pool.mean_gradient(&w, private, &mut full);
+        let pg = &proj * DVector::from_column_slice(&full);
+        total += pg.norm_squared();
+        // Minibatch without replacement (partial Fisher-Yates on a copy of the indices).
+        let mut pool_idx: Vec<usize> = private.to_vec();
+        for (j, slot) in idx.iter_mut().enumerate() {
+            let r = rng.random_range(j..pool_idx.len());
+            pool_idx.swap(j, r);
+            *slot = pool_idx[j];
+        }
+        pool.mean_gradient(&w, &idx, &mut g);
+        let noise = DVector::from_fn(p, |_, _| -> f64 {
+            {
+                let z: f64 = StandardNormal.sample(&mut *rng);
+                sigma * z
+            }
+        });
+        let step = if project_noise {
+            &proj * (DVector::from_column_slice(&g) + noise)
+        } else {
+            &proj * DVector::from_column_slice(&g) + noise
+        };
+        w.iter_mut()
+            .zip(step.iter())
+            .for_each(|(wi, s)| *wi -= eta * s);
+    }
+    total / steps as f64
+}
