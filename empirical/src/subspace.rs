@@ -165,8 +165,8 @@ impl LowRankPool {
 /// PDP-SGD (THEOREMS.md §6): every `refresh` steps $\hat V_k$ = top-$k$ eigenvectors of the
 /// public second moment $M_t$; $w_{t+1}=w_t-\eta\hat V_k\hat V_k^\top(g_t+b_t)$, $g_t$ the mean
 /// gradient of a uniform minibatch of `batch` private samples (without replacement),
-/// $b_t\sim\mathcal N(0,\sigma^2I_p)$. `project_noise = false` adds the noise unprojected (a
-/// mutant). Returns $\frac1T\sum_{t<T}\|\hat P_t\nabla\hat L_n(w_t)\|^2$.
+/// $b_t\sim\mathcal N(0,\sigma^2I_p)$. `project_noise = false` adds the noise unprojected, and
+/// `gradient_scale = n` runs on the sum loss $n\hat L_n$ (mutants). Returns $\frac1T\sum_{t<T}\|\hat P_t\nabla\hat L_n(w_t)\|^2$.
 #[allow(clippy::too_many_arguments)]
 pub fn pdp_sgd_projected_gradient<R: rand::Rng + ?Sized>(
     pool: &LowRankPool,
@@ -179,6 +179,7 @@ pub fn pdp_sgd_projected_gradient<R: rand::Rng + ?Sized>(
     sigma: f64,
     refresh: usize,
     project_noise: bool,
+    gradient_scale: f64,
     rng: &mut R,
 ) -> f64 {
     let p = pool.p;
@@ -192,6 +193,7 @@ pub fn pdp_sgd_projected_gradient<R: rand::Rng + ?Sized>(
             proj = top_k_projector(&pool.second_moment(&w, public), k).0;
         }
         pool.mean_gradient(&w, private, &mut full);
+        full.iter_mut().for_each(|v| *v *= gradient_scale);
         let pg = &proj * DVector::from_column_slice(&full);
         total += pg.norm_squared();
         // Minibatch without replacement (partial Fisher-Yates on a copy of the indices).
@@ -202,6 +204,7 @@ pub fn pdp_sgd_projected_gradient<R: rand::Rng + ?Sized>(
             *slot = pool_idx[j];
         }
         pool.mean_gradient(&w, &idx, &mut g);
+        g.iter_mut().for_each(|v| *v *= gradient_scale);
         let noise = DVector::from_fn(p, |_, _| -> f64 {
             {
                 let z: f64 = StandardNormal.sample(&mut *rng);
