@@ -52,30 +52,6 @@ pub fn davis_kahan_instance<R: rand::Rng + ?Sized>(rng: &mut R) -> (f64, f64, f6
     )
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::rng::StreamKey;
-
-    #[test]
-    fn projector_of_a_diagonal_matrix() {
-        let a = DMatrix::from_diagonal(&DVector::from_vec(vec![0.1, 3.0, 2.0]));
-        let (p, eigs) = top_k_projector(&a, 2);
-        assert_eq!(eigs, vec![3.0, 2.0, 0.1]);
-        let want = DMatrix::from_diagonal(&DVector::from_vec(vec![0.0, 1.0, 1.0]));
-        assert!((p - want).amax() < 1e-12);
-    }
-
-    #[test]
-    fn instances_are_well_formed() {
-        let key = StreamKey::new(1, &["test", "dk"]);
-        for i in 0..100 {
-            let (d, e, gap) = davis_kahan_instance(&mut key.trial(i));
-            assert!((0.0..=1.0 + 1e-9).contains(&d) && e > 0.0 && gap >= 0.0);
-        }
-    }
-}
-
 /// P-lowrank (THEOREMS.md §0.1): $x=Us+\tau\xi/\sqrt p$, $U\in\mathbb R^{p\times2}$ orthonormal,
 /// $s\sim\mathcal N(0,\mathrm{diag}(1,0.25))$, $\xi\sim\mathcal N(0,I_p)$, radially projected to
 /// $\|x\|\le0.9$; $y=\mathrm{sign}(s_1+0.5\zeta)$; logistic loss ($G=0.9$, $\rho=0.2025$).
@@ -162,11 +138,87 @@ impl LowRankPool {
     }
 }
 
-/// PDP-SGD (THEOREMS.md §6): every `refresh` steps $\hat V_k$ = top-$k$ eigenvectors of the
-/// public second moment $M_t$; $w_{t+1}=w_t-\eta\hat V_k\hat V_k^\top(g_t+b_t)$, $g_t$ the mean
-/// gradient of a uniform minibatch of `batch` private samples (without replacement),
-/// $b_t\sim\mathcal N(0,\sigma^2I_p)$. `project_noise = false` adds the noise unprojected, and
-/// `gradient_scale = n` runs on the sum loss $n\hat L_n$ (mutants). Returns $\frac1T\sum_{t<T}\|\hat P_t\nabla\hat L_n(w_t)\|^2$.
+/// An orthonormal basis ($p\times k$) of the top-$k$ eigenspace of the public second moment
+/// $M=\frac1m\sum_i\nabla\ell(w,\tilde z_i)\nabla\ell(w,\tilde z_i)^\top=\frac1mGG^\top$, computed
+/// exactly from the small $m\times m$ eigenproblem of $G^\top G$ ($GG^\top u=\lambda u$ with
+/// $u=Gv/\sqrt\lambda$); cost $O(pm^2+m^3)$ instead of $O(p^3)$. Directions with
+/// $\lambda\le10^{-12}\lambda_{\max}$ are left out (rank below $k$).
+pub fn public_eigenbasis(
+    pool: &LowRankPool,
+    w: &[f64],
+    public: &[usize],
+    k: usize,
+) -> DMatrix<f64> {
+    let p = pool.p;
+    let mut grads = DMatrix::zeros(p, public.len());
+    let mut g = vec![0.0; p];
+    for (c, &i) in public.iter().enumerate() {
+        pool.gradient(w, i, &mut g);
+        grads.column_mut(c).copy_from_slice(&g);
+    }
+    let gram = grads.transpose() * &grads;
+    let eig = gram.symmetric_eigen();
+    let mut order: Vec<usize> = (0..eig.eigenvalues.len()).collect();
+    order.sort_by(|&a, &b| eig.eigenvalues[b].total_cmp(&eig.eigenvalues[a]));
+    let top = eig.eigenvalues[order[0]].max(0.0);
+    let kept: Vec<usize> = order
+        .into_iter()
+        .take(k)
+        .filter(|&j| eig.eigenvalues[j] > 1e-12 * top)
+        .collect();
+    let mut basis = DMatrix::zeros(p, kept.len());
+    for (c, &j) in kept.iter().enumerate() {
+        let u = &grads * eig.eigenvectors.column(j) / eig.eigenvalues[j].sqrt();
+        basis.column_mut(c).copy_from(&u);
+    }
+    basis
+}
+
+/// One PDP-SGD step from `w` with the projector $VV^\top$ of `basis`: a uniform minibatch of
+/// `idx.len()` private samples without replacement, $w\leftarrow w-\eta VV^\top(g+b)$,
+/// $b\sim\mathcal N(0,\sigma^2I_p)$ (`project_noise = false`: the noise added unprojected).
+#[allow(clippy::too_many_arguments)]
+pub fn pdp_step<R: rand::Rng + ?Sized>(
+    pool: &LowRankPool,
+    w: &mut [f64],
+    basis: &DMatrix<f64>,
+    private: &[usize],
+    idx: &mut [usize],
+    eta: f64,
+    sigma: f64,
+    project_noise: bool,
+    gradient_scale: f64,
+    rng: &mut R,
+) {
+    let p = pool.p;
+    // Partial Fisher-Yates over a copy of the private indices.
+    let mut order: Vec<usize> = private.to_vec();
+    for (j, slot) in idx.iter_mut().enumerate() {
+        let r = rng.random_range(j..order.len());
+        order.swap(j, r);
+        *slot = order[j];
+    }
+    let mut g = vec![0.0; p];
+    pool.mean_gradient(w, idx, &mut g);
+    let noise = DVector::from_fn(p, |_, _| -> f64 {
+        let z: f64 = StandardNormal.sample(&mut *rng);
+        sigma * z
+    });
+    let g = DVector::from_column_slice(&g) * gradient_scale;
+    let project = |v: &DVector<f64>| basis * (basis.transpose() * v);
+    let step = if project_noise {
+        project(&(g + noise))
+    } else {
+        project(&g) + noise
+    };
+    w.iter_mut()
+        .zip(step.iter())
+        .for_each(|(wi, s)| *wi -= eta * s);
+}
+
+/// PDP-SGD (THEOREMS.md §6): every `refresh` steps the public eigenbasis is recomputed
+/// ([`public_eigenbasis`]), then [`pdp_step`]. `gradient_scale = n` runs on the sum loss
+/// $n\hat L_n$ (a mutant). Returns $\frac1T\sum_{t<T}\|\hat P_t\nabla\hat L_n(w_t)\|^2$.
 #[allow(clippy::too_many_arguments)]
 pub fn pdp_sgd_projected_gradient<R: rand::Rng + ?Sized>(
     pool: &LowRankPool,
@@ -184,41 +236,66 @@ pub fn pdp_sgd_projected_gradient<R: rand::Rng + ?Sized>(
 ) -> f64 {
     let p = pool.p;
     let mut w = vec![0.0; p];
-    let mut proj = DMatrix::zeros(p, p);
-    let (mut g, mut full) = (vec![0.0; p], vec![0.0; p]);
+    let mut basis = DMatrix::zeros(p, 0);
+    let mut full = vec![0.0; p];
     let mut idx = vec![0usize; batch];
     let mut total = 0.0;
     for t in 0..steps {
         if t % refresh.max(1) == 0 {
-            proj = top_k_projector(&pool.second_moment(&w, public), k).0;
+            basis = public_eigenbasis(pool, &w, public, k);
         }
         pool.mean_gradient(&w, private, &mut full);
-        full.iter_mut().for_each(|v| *v *= gradient_scale);
-        let pg = &proj * DVector::from_column_slice(&full);
-        total += pg.norm_squared();
-        // Minibatch without replacement (partial Fisher-Yates on a copy of the indices).
-        let mut pool_idx: Vec<usize> = private.to_vec();
-        for (j, slot) in idx.iter_mut().enumerate() {
-            let r = rng.random_range(j..pool_idx.len());
-            pool_idx.swap(j, r);
-            *slot = pool_idx[j];
-        }
-        pool.mean_gradient(&w, &idx, &mut g);
-        g.iter_mut().for_each(|v| *v *= gradient_scale);
-        let noise = DVector::from_fn(p, |_, _| -> f64 {
-            {
-                let z: f64 = StandardNormal.sample(&mut *rng);
-                sigma * z
-            }
-        });
-        let step = if project_noise {
-            &proj * (DVector::from_column_slice(&g) + noise)
-        } else {
-            &proj * DVector::from_column_slice(&g) + noise
-        };
-        w.iter_mut()
-            .zip(step.iter())
-            .for_each(|(wi, s)| *wi -= eta * s);
+        let full = DVector::from_column_slice(&full) * gradient_scale;
+        total += (basis.transpose() * full).norm_squared();
+        pdp_step(
+            pool,
+            &mut w,
+            &basis,
+            private,
+            &mut idx,
+            eta,
+            sigma,
+            project_noise,
+            gradient_scale,
+            rng,
+        );
     }
     total / steps as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::StreamKey;
+
+    #[test]
+    fn projector_of_a_diagonal_matrix() {
+        let a = DMatrix::from_diagonal(&DVector::from_vec(vec![0.1, 3.0, 2.0]));
+        let (p, eigs) = top_k_projector(&a, 2);
+        assert_eq!(eigs, vec![3.0, 2.0, 0.1]);
+        let want = DMatrix::from_diagonal(&DVector::from_vec(vec![0.0, 1.0, 1.0]));
+        assert!((p - want).amax() < 1e-12);
+    }
+
+    #[test]
+    fn instances_are_well_formed() {
+        let key = StreamKey::new(1, &["test", "dk"]);
+        for i in 0..100 {
+            let (d, e, gap) = davis_kahan_instance(&mut key.trial(i));
+            assert!((0.0..=1.0 + 1e-9).contains(&d) && e > 0.0 && gap >= 0.0);
+        }
+    }
+
+    #[test]
+    fn public_eigenbasis_spans_the_top_k_eigenspace_of_the_second_moment() {
+        let key = StreamKey::new(2, &["test", "eigenbasis"]);
+        let pool = LowRankPool::generate(64, 12, 0.3, &mut key.trial(0));
+        let w = vec![0.1; 12];
+        let public: Vec<usize> = (0..20).collect();
+        let basis = public_eigenbasis(&pool, &w, &public, 3);
+        let (proj, _) = top_k_projector(&pool.second_moment(&w, &public), 3);
+        let from_basis = &basis * basis.transpose();
+        assert!((from_basis - proj).amax() < 1e-9);
+        assert!((basis.transpose() * &basis - DMatrix::identity(3, 3)).amax() < 1e-9);
+    }
 }

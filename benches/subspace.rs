@@ -1,0 +1,58 @@
+//! `subspace`: one PDP-SGD step at p = 1000 (P-lowrank, k = 10, m = 100 public samples,
+//! minibatch 50 of n = 1000), with the public eigenbasis refresh (m x m eigenproblem) and without.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use dpclaims_empirical::rng::StreamKey;
+use dpclaims_empirical::subspace::{LowRankPool, pdp_step, public_eigenbasis};
+use std::hint::black_box;
+
+fn subspace(c: &mut Criterion) {
+    let key = StreamKey::new(1, &["bench", "subspace"]);
+    let pool = LowRankPool::generate(1100, 1000, 0.15, &mut key.trial(0));
+    let private: Vec<usize> = (0..1000).collect();
+    let public: Vec<usize> = (1000..1100).collect();
+    let mut w = vec![0.01; 1000];
+    let mut idx = vec![0usize; 50];
+    let basis = public_eigenbasis(&pool, &w, &public, 10);
+    let mut i = 0u64;
+    c.bench_function("pdp_sgd_step_p1000_k10_without_refresh", |b| {
+        b.iter(|| {
+            i += 1;
+            pdp_step(
+                &pool,
+                &mut w,
+                &basis,
+                &private,
+                &mut idx,
+                0.01,
+                0.1,
+                true,
+                1.0,
+                &mut key.trial(i),
+            );
+            black_box(w[0])
+        })
+    });
+    c.bench_function("pdp_sgd_step_p1000_k10_m100_with_refresh", |b| {
+        b.iter(|| {
+            i += 1;
+            let fresh = public_eigenbasis(&pool, &w, &public, 10);
+            pdp_step(
+                &pool,
+                &mut w,
+                &fresh,
+                &private,
+                &mut idx,
+                0.01,
+                0.1,
+                true,
+                1.0,
+                &mut key.trial(i),
+            );
+            black_box(w[0])
+        })
+    });
+}
+
+criterion_group!(benches, subspace);
+criterion_main!(benches);
