@@ -217,6 +217,11 @@ pub fn outcomes(
     mutant: Option<&str>,
 ) -> Result<Vec<Outcome>, Error> {
     let level = bonferroni(confidence, measured.len());
+    let known_false_ids: BTreeSet<&str> = crate::claims::registry()
+        .iter()
+        .filter(|c| c.info().known_false)
+        .map(|c| c.info().id)
+        .collect();
     measured
         .into_iter()
         .map(
@@ -231,9 +236,7 @@ pub fn outcomes(
                             source,
                         }
                     })?;
-                let known_false = crate::claims::registry()
-                    .iter()
-                    .any(|c| c.info().id == claim && c.info().known_false);
+                let known_false = known_false_ids.contains(claim.as_str());
                 Ok(Outcome {
                     verdict: m.relation.judge(&est, m.bound),
                     tightness: est.mean / m.bound,

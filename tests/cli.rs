@@ -11,6 +11,14 @@ fn dpclaims(args: &[&str], threads: Option<usize>) -> Output {
     cmd.output().expect("the binary runs")
 }
 
+/// The JSON objects of a command's stdout, one per line.
+fn json_lines(o: &Output) -> Vec<serde_json::Value> {
+    String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
@@ -113,11 +121,7 @@ fn mutant_exits_1_with_a_violated_outcome() {
 fn list_names_every_claim_and_its_mutants() {
     let o = dpclaims(&["list", "--json"], None);
     assert_eq!(o.status.code(), Some(0));
-    let lines: Vec<serde_json::Value> = String::from_utf8(o.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = json_lines(&o);
     assert_eq!(lines.len(), dpclaims::claims::registry().len());
     for v in &lines {
         for key in ["id", "paper", "result", "statement"] {
@@ -150,11 +154,7 @@ fn epsilon_reports_every_accountant_as_json() {
         None,
     );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let rows: Vec<serde_json::Value> = String::from_utf8(o.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let rows = json_lines(&o);
     assert_eq!(rows.len(), 3);
     let eps = |name: &str| {
         rows.iter().find(|r| r["accountant"] == name).unwrap()["epsilon"]
@@ -376,11 +376,7 @@ fn contraction_series_is_plot_ready_and_rejects_unknown_instances() {
         None,
     );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let rows: Vec<serde_json::Value> = String::from_utf8(o.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let rows = json_lines(&o);
     assert_eq!(rows.len(), 4);
     for (t, r) in rows.iter().enumerate() {
         assert_eq!(r["T"].as_u64(), Some(t as u64 + 1));

@@ -109,18 +109,23 @@ impl LowRankPool {
 
     /// $\nabla\ell(w,z_i)=-y\,\sigma(-y\langle w,x\rangle)\,x$ into `out`.
     pub fn gradient(&self, w: &[f64], i: usize, out: &mut [f64]) {
-        let m = self.ys[i] * self.x(i).iter().zip(w).map(|(a, b)| a * b).sum::<f64>();
-        let c = -self.ys[i] / (1.0 + m.exp());
+        let c = self.gradient_coefficient(w, i);
         out.iter_mut().zip(self.x(i)).for_each(|(o, x)| *o = c * x);
+    }
+
+    /// $c_i$ with $\nabla\ell(w,z_i)=c_ix_i$: $-y_i\sigma(-y_i\langle w,x_i\rangle)$.
+    #[inline]
+    fn gradient_coefficient(&self, w: &[f64], i: usize) -> f64 {
+        let m = self.ys[i] * self.x(i).iter().zip(w).map(|(a, b)| a * b).sum::<f64>();
+        -self.ys[i] / (1.0 + m.exp())
     }
 
     /// The mean gradient over `idx` into `out`.
     pub fn mean_gradient(&self, w: &[f64], idx: &[usize], out: &mut [f64]) {
-        let mut g = vec![0.0; self.p];
         out.iter_mut().for_each(|o| *o = 0.0);
         for &i in idx {
-            self.gradient(w, i, &mut g);
-            out.iter_mut().zip(&g).for_each(|(o, v)| *o += v);
+            let c = self.gradient_coefficient(w, i);
+            out.iter_mut().zip(self.x(i)).for_each(|(o, x)| *o += c * x);
         }
         out.iter_mut().for_each(|o| *o /= idx.len() as f64);
     }

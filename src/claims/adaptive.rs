@@ -309,6 +309,26 @@ impl CauchySetup {
         })
     }
 
+    /// The derived Theorems 4 and 5: $\frac1T\sum_t\|\nabla\hat f(w_t)\|^2$ of `alg` (mean over
+    /// trials) at most `bound`; `params` gain the run's $\sigma$ and $\Delta_f$.
+    fn mean_sq_gradient_at_most(
+        &self,
+        alg: &Dpagd,
+        run: RunSpec<'_>,
+        mut params: Params,
+        bound: f64,
+    ) -> Measurement {
+        let [blocks] = self.simulate(alg, false, run, |t| [t.mean_sq_empirical_gradient]);
+        params.set("sigma", alg.sigma.into());
+        params.set("Delta_f", self.delta_f.into());
+        Measurement {
+            params,
+            bound,
+            relation: Relation::AtMost,
+            statistic: Statistic::Mean { blocks },
+        }
+    }
+
     /// Runs `trials` of `alg`, one accumulator per value `record` extracts.
     fn simulate<const K: usize>(
         &self,
@@ -400,17 +420,11 @@ impl Claim for Theorem4Derived {
             clip: f64::INFINITY,
             gradient_scale: gradient_scale(case, run)?,
         };
-        let [blocks] = setup.simulate(&alg, false, run, |t| [t.mean_sq_empirical_gradient]);
         let mut params = case.clone();
         params.set("T", steps.into());
-        params.set("sigma", sigma.into());
-        params.set("Delta_f", setup.delta_f.into());
-        Ok(vec![Measurement {
-            params,
-            bound,
-            relation: Relation::AtMost,
-            statistic: Statistic::Mean { blocks },
-        }])
+        Ok(vec![
+            setup.mean_sq_gradient_at_most(&alg, run, params, bound),
+        ])
     }
 }
 
@@ -487,16 +501,12 @@ impl Claim for Theorem5Derived {
             clip: f64::INFINITY,
             gradient_scale: gradient_scale(case, run)?,
         };
-        let [blocks] = setup.simulate(&alg, false, run, |t| [t.mean_sq_empirical_gradient]);
-        let mut params = case.clone();
-        params.set("sigma", sigma.into());
-        params.set("Delta_f", setup.delta_f.into());
-        Ok(vec![Measurement {
-            params,
+        Ok(vec![setup.mean_sq_gradient_at_most(
+            &alg,
+            run,
+            case.clone(),
             bound,
-            relation: Relation::AtMost,
-            statistic: Statistic::Mean { blocks },
-        }])
+        )])
     }
 }
 

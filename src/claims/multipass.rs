@@ -159,15 +159,10 @@ const SAMPLING_IGNORED: Mutant = Mutant {
 
 /// Theorem 2's schedule of a case (`T-floor`).
 fn schedule_of(case: &Params) -> Result<bounds::Theorem2Schedule, ParamError> {
-    let n = case.u64("n")?;
-    let epsilon = match case.str("epsilon") {
-        Ok("n^-1/4") => (n as f64).powf(-0.25),
-        _ => case.f64("epsilon")?,
-    };
     bounds::Theorem2Schedule::from_privacy(
-        n,
+        case.u64("n")?,
         case.f64("delta")?,
-        epsilon,
+        epsilon_of(case)?,
         case.f64("alpha")?,
         case.f64("eta0")?,
         case.f64("G")?,
@@ -175,6 +170,7 @@ fn schedule_of(case: &Params) -> Result<bounds::Theorem2Schedule, ParamError> {
     )
 }
 
+/// The case's $\epsilon$: a number, or `"n^-1/4"` (Theorem 2's headline choice).
 fn epsilon_of(case: &Params) -> Result<f64, ParamError> {
     match case.str("epsilon") {
         Ok("n^-1/4") => Ok((case.u64("n")? as f64).powf(-0.25)),
