@@ -125,6 +125,12 @@ impl LogisticPool {
         Self { d, xs, ys }
     }
 
+    /// A pool from its rows (`xs` row-major, `d` features per row) and labels $\pm1$.
+    pub fn from_rows(d: usize, xs: Vec<f64>, ys: Vec<f64>) -> Self {
+        assert_eq!(xs.len(), d * ys.len(), "one row of d features per label");
+        Self { d, xs, ys }
+    }
+
     /// Feature vector of point `i`.
     #[inline]
     pub fn x(&self, i: usize) -> &[f64] {

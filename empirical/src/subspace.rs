@@ -1,6 +1,7 @@
 //! Subspace perturbation instances for seed 003 (THEOREMS.md §6, E3-1): random PSD matrices
 //! $\Sigma$ with a perturbation $E$, the top-$k$ eigenprojectors of $\Sigma$ and $M=\Sigma+E$.
 
+use crate::problems::LogisticPool;
 use nalgebra::{DMatrix, DVector};
 use rand::RngExt;
 use rand_distr::{Distribution, StandardNormal};
@@ -54,12 +55,18 @@ pub fn davis_kahan_instance<R: rand::Rng + ?Sized>(rng: &mut R) -> (f64, f64, f6
 
 /// P-lowrank (THEOREMS.md §0.1): $x=Us+\tau\xi/\sqrt p$, $U\in\mathbb R^{p\times2}$ orthonormal,
 /// $s\sim\mathcal N(0,\mathrm{diag}(1,0.25))$, $\xi\sim\mathcal N(0,I_p)$, radially projected to
-/// $\|x\|\le0.9$; $y=\mathrm{sign}(s_1+0.5\zeta)$; logistic loss ($G=0.9$, $\rho=0.2025$).
+/// $\|x\|\le0.9$; $y=\mathrm{sign}(s_1+0.5\zeta)$; logistic loss ($G=0.9$, $\rho=0.2025$), plus
+/// the data-independent off-span ridge $\frac\mu2\|(I-UU^\top)w\|^2$ of E3-6 (`mu = 0` unless
+/// set with [`LowRankPool::with_off_span_ridge`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct LowRankPool {
     pub p: usize,
     pub xs: Vec<f64>,
     pub ys: Vec<f64>,
+    /// $U$, the orthonormal $p\times2$ basis of the signal.
+    pub basis: DMatrix<f64>,
+    /// $\mu$ of the off-span ridge.
+    pub mu: f64,
 }
 
 impl LowRankPool {
@@ -85,16 +92,42 @@ impl LowRankPool {
             let zeta: f64 = StandardNormal.sample(rng);
             ys.push(if s1 + 0.5 * zeta >= 0.0 { 1.0 } else { -1.0 });
         }
-        Self { p, xs, ys }
+        Self {
+            p,
+            xs,
+            ys,
+            basis,
+            mu: 0.0,
+        }
+    }
+
+    /// The same pool with the off-span ridge $\frac\mu2\|(I-UU^\top)w\|^2$ added to every loss.
+    pub fn with_off_span_ridge(mut self, mu: f64) -> Self {
+        self.mu = mu;
+        self
     }
 
     fn x(&self, i: usize) -> &[f64] {
         &self.xs[i * self.p..(i + 1) * self.p]
     }
 
-    /// $\ln(1+e^{-y\langle w,x\rangle})$ averaged over `idx`.
+    /// $(I-UU^\top)w$.
+    fn off_span(&self, w: &[f64]) -> DVector<f64> {
+        let w = DVector::from_column_slice(w);
+        &w - &self.basis * (self.basis.transpose() * &w)
+    }
+
+    /// The logistic part restricted to `idx`, as a [`LogisticPool`] (for its Newton solver).
+    pub fn logistic_part(&self, idx: &[usize]) -> LogisticPool {
+        let xs = idx.iter().flat_map(|&i| self.x(i).to_vec()).collect();
+        let ys = idx.iter().map(|&i| self.ys[i]).collect();
+        LogisticPool::from_rows(self.p, xs, ys)
+    }
+
+    /// $\ln(1+e^{-y\langle w,x\rangle})$ averaged over `idx`, plus the off-span ridge.
     pub fn loss(&self, w: &[f64], idx: &[usize]) -> f64 {
-        idx.iter()
+        let logistic = idx
+            .iter()
             .map(|&i| {
                 let m = self.ys[i] * self.x(i).iter().zip(w).map(|(a, b)| a * b).sum::<f64>();
                 if m > 0.0 {
@@ -104,13 +137,28 @@ impl LowRankPool {
                 }
             })
             .sum::<f64>()
-            / idx.len() as f64
+            / idx.len() as f64;
+        if self.mu == 0.0 {
+            logistic
+        } else {
+            logistic + 0.5 * self.mu * self.off_span(w).norm_squared()
+        }
     }
 
-    /// $\nabla\ell(w,z_i)=-y\,\sigma(-y\langle w,x\rangle)\,x$ into `out`.
+    /// $\nabla\ell(w,z_i)=-y\,\sigma(-y\langle w,x\rangle)\,x+\mu(I-UU^\top)w$ into `out`.
     pub fn gradient(&self, w: &[f64], i: usize, out: &mut [f64]) {
         let c = self.gradient_coefficient(w, i);
         out.iter_mut().zip(self.x(i)).for_each(|(o, x)| *o = c * x);
+        self.add_ridge_gradient(w, out);
+    }
+
+    fn add_ridge_gradient(&self, w: &[f64], out: &mut [f64]) {
+        if self.mu != 0.0 {
+            let off = self.off_span(w);
+            out.iter_mut()
+                .zip(off.iter())
+                .for_each(|(o, v)| *o += self.mu * v);
+        }
     }
 
     /// $c_i$ with $\nabla\ell(w,z_i)=c_ix_i$: $-y_i\sigma(-y_i\langle w,x_i\rangle)$.
@@ -128,18 +176,24 @@ impl LowRankPool {
             out.iter_mut().zip(self.x(i)).for_each(|(o, x)| *o += c * x);
         }
         out.iter_mut().for_each(|o| *o /= idx.len() as f64);
+        self.add_ridge_gradient(w, out);
     }
 
     /// The second-moment matrix $\frac1{|S|}\sum_{i\in S}\nabla\ell(w,z_i)\nabla\ell(w,z_i)^\top$.
     pub fn second_moment(&self, w: &[f64], idx: &[usize]) -> DMatrix<f64> {
-        let mut m = DMatrix::zeros(self.p, self.p);
+        let grads = self.gradient_matrix(w, idx);
+        (&grads * grads.transpose()) / idx.len() as f64
+    }
+
+    /// The gradients at `w` of the points `idx` as the columns of a $p\times|S|$ matrix.
+    pub fn gradient_matrix(&self, w: &[f64], idx: &[usize]) -> DMatrix<f64> {
+        let mut grads = DMatrix::zeros(self.p, idx.len());
         let mut g = vec![0.0; self.p];
-        for &i in idx {
+        for (c, &i) in idx.iter().enumerate() {
             self.gradient(w, i, &mut g);
-            let v = DVector::from_column_slice(&g);
-            m += &v * v.transpose();
+            grads.column_mut(c).copy_from_slice(&g);
         }
-        m / idx.len() as f64
+        grads
     }
 }
 
@@ -147,20 +201,15 @@ impl LowRankPool {
 /// $M=\frac1m\sum_i\nabla\ell(w,\tilde z_i)\nabla\ell(w,\tilde z_i)^\top=\frac1mGG^\top$, computed
 /// exactly from the small $m\times m$ eigenproblem of $G^\top G$ ($GG^\top u=\lambda u$ with
 /// $u=Gv/\sqrt\lambda$); cost $O(pm^2+m^3)$ instead of $O(p^3)$. Directions with
-/// $\lambda\le10^{-12}\lambda_{\max}$ are left out (rank below $k$).
+/// $\lambda\le10^{-12}\lambda_{\max}$ are left out, so fewer than `k` columns means
+/// $\mathrm{rank}\,M<k$.
 pub fn public_eigenbasis(
     pool: &LowRankPool,
     w: &[f64],
     public: &[usize],
     k: usize,
 ) -> DMatrix<f64> {
-    let p = pool.p;
-    let mut grads = DMatrix::zeros(p, public.len());
-    let mut g = vec![0.0; p];
-    for (c, &i) in public.iter().enumerate() {
-        pool.gradient(w, i, &mut g);
-        grads.column_mut(c).copy_from_slice(&g);
-    }
+    let grads = pool.gradient_matrix(w, public);
     let gram = grads.transpose() * &grads;
     let eig = gram.symmetric_eigen();
     let mut order: Vec<usize> = (0..eig.eigenvalues.len()).collect();
@@ -171,7 +220,7 @@ pub fn public_eigenbasis(
         .take(k)
         .filter(|&j| eig.eigenvalues[j] > 1e-12 * top)
         .collect();
-    let mut basis = DMatrix::zeros(p, kept.len());
+    let mut basis = DMatrix::zeros(pool.p, kept.len());
     for (c, &j) in kept.iter().enumerate() {
         let u = &grads * eig.eigenvectors.column(j) / eig.eigenvalues[j].sqrt();
         basis.column_mut(c).copy_from(&u);
@@ -181,12 +230,13 @@ pub fn public_eigenbasis(
 
 /// One PDP-SGD step from `w` with the projector $VV^\top$ of `basis`: a uniform minibatch of
 /// `idx.len()` private samples without replacement, $w\leftarrow w-\eta VV^\top(g+b)$,
-/// $b\sim\mathcal N(0,\sigma^2I_p)$ (`project_noise = false`: the noise added unprojected).
+/// $b\sim\mathcal N(0,\sigma^2I_p)$ (`project_noise = false`: $w\leftarrow w-\eta(VV^\top g+b)$,
+/// the noise added after the projection). `basis = None`: no projection (DP-SGD).
 #[allow(clippy::too_many_arguments)]
 pub fn pdp_step<R: rand::Rng + ?Sized>(
     pool: &LowRankPool,
     w: &mut [f64],
-    basis: &DMatrix<f64>,
+    basis: Option<&DMatrix<f64>>,
     private: &[usize],
     idx: &mut [usize],
     eta: f64,
@@ -210,62 +260,111 @@ pub fn pdp_step<R: rand::Rng + ?Sized>(
         sigma * z
     });
     let g = DVector::from_column_slice(&g) * gradient_scale;
-    let project = |v: &DVector<f64>| basis * (basis.transpose() * v);
+    let project = |v: DVector<f64>| match basis {
+        Some(basis) => basis * (basis.transpose() * v),
+        None => v,
+    };
     let step = if project_noise {
-        project(&(g + noise))
+        project(g + noise)
     } else {
-        project(&g) + noise
+        project(g) + noise
     };
     w.iter_mut()
         .zip(step.iter())
         .for_each(|(wi, s)| *wi -= eta * s);
 }
 
-/// PDP-SGD (THEOREMS.md §6): every `refresh` steps the public eigenbasis is recomputed
-/// ([`public_eigenbasis`]), then [`pdp_step`]. `gradient_scale = n` runs on the sum loss
-/// $n\hat L_n$ (a mutant). Returns $\frac1T\sum_{t<T}\|\hat P_t\nabla\hat L_n(w_t)\|^2$.
-#[allow(clippy::too_many_arguments)]
-pub fn pdp_sgd_projected_gradient<R: rand::Rng + ?Sized>(
-    pool: &LowRankPool,
-    private: &[usize],
-    public: &[usize],
-    k: usize,
-    steps: usize,
-    batch: usize,
-    eta: f64,
-    sigma: f64,
-    refresh: usize,
-    project_noise: bool,
-    gradient_scale: f64,
-    rng: &mut R,
-) -> f64 {
-    let p = pool.p;
-    let mut w = vec![0.0; p];
-    let mut basis = DMatrix::zeros(p, 0);
-    let mut full = vec![0.0; p];
-    let mut idx = vec![0usize; batch];
-    let mut total = 0.0;
-    for t in 0..steps {
-        if t % refresh.max(1) == 0 {
-            basis = public_eigenbasis(pool, &w, public, k);
+/// Where a run projects its noisy gradients.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Projection {
+    /// PDP-SGD: onto the public top-$k$ eigenspace, noise included.
+    Public,
+    /// A mutant: the gradient projected, the noise added after the projection.
+    NoiseAfterProjection,
+    /// DP-SGD: no projection.
+    None,
+}
+
+/// A PDP-SGD configuration (THEOREMS.md §6): from $w_0=0$, `steps` steps of [`pdp_step`] with
+/// a minibatch of `batch`, step size `eta`, noise std `sigma`, the public eigenbasis
+/// ([`public_eigenbasis`], top `k`) recomputed every `refresh` steps; `gradient_scale = n` runs
+/// on the sum loss $n\hat L_n$ (a mutant).
+#[derive(Debug, Clone)]
+pub struct PdpSgd {
+    pub k: usize,
+    pub steps: usize,
+    pub batch: usize,
+    pub eta: f64,
+    pub sigma: f64,
+    pub refresh: usize,
+    pub projection: Projection,
+    pub gradient_scale: f64,
+}
+
+impl PdpSgd {
+    /// Runs once; `visit(t, w_t, V_t)` sees every iterate before its step with the basis used
+    /// for it (`None` for DP-SGD). Returns the average iterate $\bar w=\frac1T\sum_{t<T}w_t$.
+    pub fn run<R: rand::Rng + ?Sized>(
+        &self,
+        pool: &LowRankPool,
+        private: &[usize],
+        public: &[usize],
+        rng: &mut R,
+        mut visit: impl FnMut(usize, &[f64], Option<&DMatrix<f64>>),
+    ) -> Vec<f64> {
+        let p = pool.p;
+        let mut w = vec![0.0; p];
+        let mut average = vec![0.0; p];
+        let mut basis = DMatrix::zeros(p, 0);
+        let mut idx = vec![0usize; self.batch];
+        for t in 0..self.steps {
+            let projected = self.projection != Projection::None;
+            if projected && t % self.refresh.max(1) == 0 {
+                basis = public_eigenbasis(pool, &w, public, self.k);
+            }
+            let v = projected.then_some(&basis);
+            visit(t, &w, v);
+            average.iter_mut().zip(&w).for_each(|(a, x)| *a += x);
+            pdp_step(
+                pool,
+                &mut w,
+                v,
+                private,
+                &mut idx,
+                self.eta,
+                self.sigma,
+                self.projection != Projection::NoiseAfterProjection,
+                self.gradient_scale,
+                rng,
+            );
         }
-        pool.mean_gradient(&w, private, &mut full);
-        let full = DVector::from_column_slice(&full) * gradient_scale;
-        total += (basis.transpose() * full).norm_squared();
-        pdp_step(
-            pool,
-            &mut w,
-            &basis,
-            private,
-            &mut idx,
-            eta,
-            sigma,
-            project_noise,
-            gradient_scale,
-            rng,
-        );
+        average
+            .iter_mut()
+            .for_each(|a| *a /= self.steps.max(1) as f64);
+        average
     }
-    total / steps as f64
+
+    /// One run's $\frac1T\sum_{t<T}\|\hat P_t\nabla\hat L_n(w_t)\|^2$ (S3's left side; the
+    /// gradient on the loss actually optimised, `gradient_scale` included).
+    pub fn projected_gradient<R: rand::Rng + ?Sized>(
+        &self,
+        pool: &LowRankPool,
+        private: &[usize],
+        public: &[usize],
+        rng: &mut R,
+    ) -> f64 {
+        let mut full = vec![0.0; pool.p];
+        let mut total = 0.0;
+        self.run(pool, private, public, rng, |_, w, basis| {
+            pool.mean_gradient(w, private, &mut full);
+            let g = DVector::from_column_slice(&full) * self.gradient_scale;
+            total += match basis {
+                Some(v) => (v.transpose() * g).norm_squared(),
+                None => g.norm_squared(),
+            };
+        });
+        total / self.steps.max(1) as f64
+    }
 }
 
 #[cfg(test)]

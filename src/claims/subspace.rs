@@ -152,7 +152,7 @@ impl Claim for Theorem3Derived {
     fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
         use dpclaims_empirical::runner::{run_blocks, trial_range};
         use dpclaims_empirical::stats::MeanAcc;
-        use dpclaims_empirical::subspace::{LowRankPool, pdp_sgd_projected_gradient};
+        use dpclaims_empirical::subspace::{LowRankPool, PdpSgd, Projection};
         let (p, k) = (case.u64("p")? as usize, case.u64("k")? as usize);
         if !(2..=2000).contains(&p) || !(1..p).contains(&k) {
             return Err(ParamError::new("k", k, "1 <= k < p <= 2000"));
@@ -192,24 +192,21 @@ impl Claim for Theorem3Derived {
             run.seed,
             &[self.info().id, &case.label_without(&["trials"])],
         );
+        let config = PdpSgd {
+            k,
+            steps: t as usize,
+            batch: b as usize,
+            eta,
+            sigma,
+            refresh,
+            projection: Projection::Public,
+            gradient_scale: scale,
+        };
         let blocks = run_blocks(
             trial_range(trials, run.shard),
             || ((), MeanAcc::new()),
             |_, acc, i| {
-                acc.push(pdp_sgd_projected_gradient(
-                    &pool,
-                    &private,
-                    &public,
-                    k,
-                    t as usize,
-                    b as usize,
-                    eta,
-                    sigma,
-                    refresh,
-                    true,
-                    scale,
-                    &mut key.trial(i),
-                ))
+                acc.push(config.projected_gradient(&pool, &private, &public, &mut key.trial(i)))
             },
         );
         let mut params = case.clone();
