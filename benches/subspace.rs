@@ -31,7 +31,16 @@ fn subspace(c: &mut Criterion) {
                 };
                 let mut rng = key.trial(i);
                 pdp_step(
-                    &pool, &mut w, Some(v), &private, &mut idx, 0.01, 0.1, true, 1.0, &mut rng,
+                    &pool,
+                    &mut w,
+                    Some(v),
+                    &private,
+                    &mut idx,
+                    0.01,
+                    0.1,
+                    true,
+                    1.0,
+                    &mut rng,
                 );
                 black_box(w[0])
             })

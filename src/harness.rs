@@ -111,6 +111,7 @@ fn estimate(
             })
         }
         Statistic::Exact { value } => Ok(stats::exact(*value, seed)),
+        Statistic::Maximum { blocks } => stats::maximum(&folded(blocks), seed),
         Statistic::Computed { value, error } => Ok(stats::computed(*value, *error, seed)),
         Statistic::HalfLineHockeyStick { histogram, epsilon } => {
             stats::half_line_hockey_stick(histogram, *epsilon, confidence, sides, seed)

@@ -146,4 +146,7 @@ claim_tests! {
     subspace_thm2_dk => "subspace.thm2.dk",
     subspace_privacy_calib => "subspace.privacy.calib",
     subspace_thm3_derived => "subspace.thm3.derived",
+    subspace_thm4_derived => "subspace.thm4.derived",
+    subspace_thm5_rank => "subspace.thm5.rank",
+    subspace_thm5_derived => "subspace.thm5.derived",
 }

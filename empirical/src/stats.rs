@@ -172,6 +172,9 @@ pub enum Method {
     Dkw,
     /// Least-squares slope of $\ln\bar x_i$ on $\ln x_i$, normal interval by the delta method.
     LogSlope,
+    /// The largest of `n` sampled values of a quantity bounded by a deterministic inequality:
+    /// `lower = mean = upper` (exact for the instances drawn; no confidence statement).
+    Maximum,
 }
 
 /// A point estimate with its interval, and everything needed to reproduce it.
@@ -495,6 +498,16 @@ pub fn exact(value: f64, seed: u64) -> Estimate {
         method: Method::Exact,
         seed,
     }
+}
+
+/// The largest value seen by `acc` (a [`Method::Maximum`] estimate over `acc.n` instances).
+pub fn maximum(acc: &MeanAcc, seed: u64) -> Result<Estimate, StatsError> {
+    acc.check("a maximum", 1)?;
+    Ok(Estimate {
+        n: acc.n,
+        method: Method::Maximum,
+        ..exact(acc.max, seed)
+    })
 }
 
 #[cfg(test)]

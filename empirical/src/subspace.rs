@@ -367,10 +367,43 @@ impl PdpSgd {
     }
 }
 
+/// A Monte Carlo estimate of the Gaussian width $w(\mathcal W)=\mathbb E\sup_{w\in\mathcal W}
+/// \langle g,w\rangle$, $g\sim\mathcal N(0,I_p)$, of a finite set of points (the $\gamma_2$
+/// proxy of Talagrand's majorising-measure theorem), from `draws` draws.
+pub fn gaussian_width<R: rand::Rng + ?Sized>(
+    points: &[Vec<f64>],
+    draws: usize,
+    rng: &mut R,
+) -> f64 {
+    let Some(p) = points.first().map(Vec::len) else {
+        return 0.0;
+    };
+    let mut g = vec![0.0; p];
+    let mut total = 0.0;
+    for _ in 0..draws {
+        g.iter_mut()
+            .for_each(|v| *v = StandardNormal.sample(&mut *rng));
+        total += points
+            .iter()
+            .map(|w| w.iter().zip(&g).map(|(a, b)| a * b).sum::<f64>())
+            .fold(f64::NEG_INFINITY, f64::max);
+    }
+    total / draws.max(1) as f64
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::rng::StreamKey;
+
+    #[test]
+    fn gaussian_width_of_a_segment() {
+        // W = {-e_1, e_1}: sup <g, w> = |g_1|, mean sqrt(2/pi).
+        let key = StreamKey::new(3, &["test", "width"]);
+        let points = vec![vec![-1.0, 0.0], vec![1.0, 0.0]];
+        let width = gaussian_width(&points, 200_000, &mut key.trial(0));
+        assert!((width - (2.0 / std::f64::consts::PI).sqrt()).abs() < 5e-3);
+    }
 
     #[test]
     fn projector_of_a_diagonal_matrix() {

@@ -68,6 +68,9 @@ pub enum Statistic {
     RenyiMoment { blocks: Vec<MeanAcc>, alpha: f64 },
     /// A value computed exactly.
     Exact { value: f64 },
+    /// The largest sampled value of a quantity that a deterministic (pathwise) inequality
+    /// bounds; exact for the instances drawn, mergeable across shards.
+    Maximum { blocks: Vec<MeanAcc> },
     /// A value computed numerically with an error estimate (e.g. grid refinement).
     Computed { value: f64, error: f64 },
     /// The half-line hockey-stick functional of two samples at order `epsilon` (DKW band).
@@ -93,6 +96,9 @@ impl Statistic {
                 Statistic::BoundedMean { blocks: more, .. },
             ) => blocks.extend(more),
             (Statistic::Proportion { blocks }, Statistic::Proportion { blocks: more }) => {
+                blocks.extend(more)
+            }
+            (Statistic::Maximum { blocks }, Statistic::Maximum { blocks: more }) => {
                 blocks.extend(more)
             }
             (

@@ -137,6 +137,124 @@ pub fn theorem3_bound(
         + rho * eta / 2.0 * (lipschitz * lipschitz + k as f64 * sigma * sigma))
 }
 
+/// `thm4.derived` (S4) [derived, pathwise], first step: with $c=\|(I-P)\nabla\hat L_n\|/
+/// \|P\nabla\hat L_n\|$, $\|\nabla\hat L_n\|^2\le(1+c^2)\big(2\|\hat P\nabla\hat L_n\|^2+
+/// 2G^2\|\hat P-P\|^2\big)$.
+pub fn theorem4_pathwise(
+    projected_sq: f64,
+    dominance: f64,
+    lipschitz: f64,
+    projector_distance: f64,
+) -> f64 {
+    (1.0 + dominance * dominance)
+        * (2.0 * projected_sq + 2.0 * (lipschitz * projector_distance).powi(2))
+}
+
+/// `thm4.derived` (S4), second step: Davis–Kahan in the first,
+/// $(1+c^2)\big(2\|\hat P\nabla\hat L_n\|^2+8G^2\|M-\Sigma\|^2/\alpha^2\big)$.
+pub fn theorem4_davis_kahan(
+    projected_sq: f64,
+    dominance: f64,
+    lipschitz: f64,
+    perturbation_norm: f64,
+    eigengap: f64,
+) -> f64 {
+    (1.0 + dominance * dominance)
+        * (2.0 * projected_sq + 8.0 * (lipschitz * perturbation_norm / eigengap).powi(2))
+}
+
+/// `thm5.derived` (S5) [derived], deterministic part: $\frac{\|w_0-u\|^2}{2\eta T}+\frac\eta2
+/// (G^2+k\sigma^2)$ (the subspace term $\frac GT\sum_t\mathbb E\|P_t-\hat P_t\|\|w_t-u\|$ is
+/// measured along the run). With $k=p$ and no projection it is the plain DP-SGD bound.
+pub fn theorem5_bound(
+    distance_sq: f64,
+    eta: f64,
+    steps: u64,
+    lipschitz: f64,
+    k: u64,
+    sigma: f64,
+) -> Result<f64, ParamError> {
+    crate::error::non_negative("||w_0 - u||^2", distance_sq)?;
+    positive("eta", eta)?;
+    at_least("T", steps, 1)?;
+    positive("G", lipschitz)?;
+    at_least("k", k, 1)?;
+    crate::error::non_negative("sigma", sigma)?;
+    Ok(distance_sq / (2.0 * eta * steps as f64)
+        + eta / 2.0 * (lipschitz * lipschitz + k as f64 * sigma * sigma))
+}
+
+/// $\sum_{s=1}^Ts^a$ for $a\in\{1/2,1\}$: summed directly up to $T=10^6$, beyond by
+/// Euler–Maclaurin, $\frac{T^{a+1}}{a+1}+\frac{T^a}2+\frac{aT^{a-1}}{12}+\zeta(-a)$ (relative
+/// error below $10^{-15}$ there).
+fn power_sum(steps: f64, a: f64) -> f64 {
+    if steps <= 1e6 {
+        return (1..=steps as u64).map(|s| (s as f64).powf(a)).sum();
+    }
+    let zeta = if a == 1.0 {
+        -1.0 / 12.0
+    } else {
+        -0.207_886_224_977_354_6
+    };
+    steps.powf(a + 1.0) / (a + 1.0) + steps.powf(a) / 2.0 + a * steps.powf(a - 1.0) / 12.0 + zeta
+}
+
+/// Which rate statement `subspace.samples` reads: Theorem 4 (smooth non-convex, public term
+/// $\Lambda G^4\rho^2\gamma_2^2\ln p/m$, eigengap decay $t^{-1/4}$) or Theorem 5 (convex, public
+/// term $\Lambda G\rho\gamma_2\ln p/\sqrt m$, decay $t^{-1/2}$).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RateTheorem {
+    NonConvex,
+    Convex,
+}
+
+/// `samples` [as printed, prose; checkable form of THEOREMS.md §6]: the two terms of Theorem 4
+/// or 5 with all $O(\cdot)$ constants 1, $T=\lceil n^2\varepsilon^2\rceil$,
+/// $\alpha_t=\alpha_0(t+1)^{-1/4}$ (resp. $^{-1/2}$), $\Lambda=\frac1T\sum_{t<T}\alpha_t^{-2}$
+/// (summed exactly) and `public` samples $m$. Returns (first term, public-sample term):
+/// $kρG^2/(n\varepsilon)$ and $\Lambda G^4\rho^2\gamma_2^2\ln p/m$ (non-convex), or
+/// $kG^2/(n\varepsilon)$ and $\Lambda G\rho\gamma_2\ln p/\sqrt m$ (convex).
+#[allow(clippy::too_many_arguments)]
+pub fn rate_terms(
+    theorem: RateTheorem,
+    n: u64,
+    epsilon: f64,
+    public: f64,
+    k: u64,
+    dim: u64,
+    lipschitz: f64,
+    rho: f64,
+    gamma2: f64,
+    alpha0: f64,
+) -> Result<(f64, f64), ParamError> {
+    at_least("n", n, 1)?;
+    positive("epsilon", epsilon)?;
+    positive("m", public)?;
+    at_least("p", dim, 2)?;
+    positive("alpha_0", alpha0)?;
+    let ne = n as f64 * epsilon;
+    let steps = (ne * ne).ceil().max(1.0);
+    if steps > 1e15 {
+        return Err(ParamError::new("n", n, "T = (n eps)^2 <= 1e15"));
+    }
+    let decay = match theorem {
+        RateTheorem::NonConvex => 0.25,
+        RateTheorem::Convex => 0.5,
+    };
+    let lambda = power_sum(steps, 2.0 * decay) / (alpha0 * alpha0 * steps);
+    let log_p = (dim as f64).ln();
+    Ok(match theorem {
+        RateTheorem::NonConvex => (
+            k as f64 * rho * lipschitz.powi(2) / ne,
+            lambda * lipschitz.powi(4) * rho * rho * gamma2 * gamma2 * log_p / public,
+        ),
+        RateTheorem::Convex => (
+            k as f64 * lipschitz.powi(2) / ne,
+            lambda * lipschitz * rho * gamma2 * log_p / public.sqrt(),
+        ),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -174,5 +292,29 @@ mod tests {
         assert_eq!(davis_kahan(0.1, 0.5).unwrap(), 0.4);
         assert!(davis_kahan(0.1, 0.0).is_err());
         assert!(noise_multiplier(1.0, 10, 11, 1, 1.0, 1e-5).is_err());
+        assert_relative_eq!(
+            theorem5_bound(4.0, 0.5, 4, 1.0, 2, 1.0).unwrap(),
+            1.0 + 0.75
+        );
+        // With P^ = P the first S4 step reduces to (1 + c^2) 2 ||P grad||^2.
+        assert_eq!(theorem4_pathwise(1.0, 2.0, 1.0, 0.0), 10.0);
+        assert_eq!(theorem4_davis_kahan(1.0, 0.0, 1.0, 0.5, 1.0), 4.0);
+    }
+
+    /// Lambda of the t^{-1/4} decay is (2/3) n eps / alpha_0^2 to leading order: the public
+    /// term of Theorem 4 with m = n eps does not decay in n.
+    #[test]
+    fn rate_terms_orders() {
+        let args = |n: u64, m: f64| {
+            rate_terms(RateTheorem::NonConvex, n, 1.0, m, 1, 10, 1.0, 1.0, 1.0, 1.0).unwrap()
+        };
+        let (first, public) = args(1000, 1000.0);
+        assert_relative_eq!(first, 1e-3);
+        assert_relative_eq!(public, 2.0 / 3.0 * 10f64.ln(), max_relative = 2e-3);
+        for a in [0.5, 1.0] {
+            let direct: f64 = (1..=2_000_000u64).map(|s| (s as f64).powf(a)).sum();
+            assert_relative_eq!(power_sum(2e6, a), direct, max_relative = 1e-12);
+        }
+        assert!(rate_terms(RateTheorem::Convex, 0, 1.0, 1.0, 1, 10, 1.0, 1.0, 1.0, 1.0).is_err());
     }
 }
