@@ -3,12 +3,12 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use dpclaims_empirical::rng::StreamKey;
-use dpclaims_empirical::subspace::{LowRankPool, pdp_step, public_eigenbasis};
+use dpclaims_empirical::subspace::{LogisticDesign, pdp_step, public_eigenbasis};
 use std::hint::black_box;
 
 fn subspace(c: &mut Criterion) {
     let key = StreamKey::new(1, &["bench", "subspace"]);
-    let pool = LowRankPool::generate(1100, 1000, 0.15, &mut key.trial(0));
+    let pool = LogisticDesign::generate(1100, 1000, 0.15, &mut key.trial(0));
     let private: Vec<usize> = (0..1000).collect();
     let public: Vec<usize> = (1000..1100).collect();
     let mut w = vec![0.01; 1000];

@@ -143,6 +143,7 @@ claim_tests! {
     contraction_thm3 => "contraction.thm3",
     contraction_sdpi => "contraction.sdpi",
     contraction_mc2d => "contraction.mc2d",
+    subspace_thm1 => "subspace.thm1",
     subspace_thm2_dk => "subspace.thm2.dk",
     subspace_privacy_calib => "subspace.privacy.calib",
     subspace_thm3_derived => "subspace.thm3.derived",

@@ -31,6 +31,13 @@ impl<T: Merge> Merge for Vec<T> {
     }
 }
 
+impl<A: Merge, B: Merge> Merge for (A, B) {
+    fn merge(&mut self, later: Self) {
+        self.0.merge(later.0);
+        self.1.merge(later.1);
+    }
+}
+
 /// The blocks `[k*BLOCK, (k+1)*BLOCK) ∩ trials` covering `trials`, in order.
 pub fn blocks(trials: Range<u64>) -> Vec<Range<u64>> {
     let mut out = Vec::new();

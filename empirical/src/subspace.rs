@@ -53,13 +53,16 @@ pub fn davis_kahan_instance<R: rand::Rng + ?Sized>(rng: &mut R) -> (f64, f64, f6
     )
 }
 
-/// P-lowrank (THEOREMS.md §0.1): $x=Us+\tau\xi/\sqrt p$, $U\in\mathbb R^{p\times2}$ orthonormal,
+/// A finite pool of logistic-regression samples (the population of seed 003's experiments)
+/// with a known signal subspace $U$.
+///
+/// P-lowrank ([`LogisticDesign::generate`], THEOREMS.md §0.1): $x=Us+\tau\xi/\sqrt p$, $U\in\mathbb R^{p\times2}$ orthonormal,
 /// $s\sim\mathcal N(0,\mathrm{diag}(1,0.25))$, $\xi\sim\mathcal N(0,I_p)$, radially projected to
 /// $\|x\|\le0.9$; $y=\mathrm{sign}(s_1+0.5\zeta)$; logistic loss ($G=0.9$, $\rho=0.2025$), plus
 /// the data-independent off-span ridge $\frac\mu2\|(I-UU^\top)w\|^2$ of E3-6 (`mu = 0` unless
-/// set with [`LowRankPool::with_off_span_ridge`]).
+/// set with [`LogisticDesign::with_off_span_ridge`]).
 #[derive(Debug, Clone, PartialEq)]
-pub struct LowRankPool {
+pub struct LogisticDesign {
     pub p: usize,
     pub xs: Vec<f64>,
     pub ys: Vec<f64>,
@@ -69,7 +72,36 @@ pub struct LowRankPool {
     pub mu: f64,
 }
 
-impl LowRankPool {
+impl LogisticDesign {
+    /// E3-2's design: $x=\mathrm{diag}(j^{-1/2})g$, $g\sim\mathcal N(0,I_p)$, radially projected
+    /// to $\|x\|\le1$ (so $G=1$); logistic labels $\Pr[y=1]=1/(1+e^{-\langle\theta,x\rangle})$ with
+    /// $\theta=2e_1$. The signal subspace is the whole space ($U$ has no columns).
+    pub fn ellipsoid<R: rand::Rng + ?Sized>(k: usize, p: usize, rng: &mut R) -> Self {
+        let mut xs = Vec::with_capacity(k * p);
+        let mut ys = Vec::with_capacity(k);
+        for _ in 0..k {
+            let start = xs.len();
+            for j in 1..=p {
+                let g: f64 = StandardNormal.sample(&mut *rng);
+                xs.push(g / (j as f64).sqrt());
+            }
+            let norm = xs[start..].iter().map(|v| v * v).sum::<f64>().sqrt();
+            if norm > 1.0 {
+                xs[start..].iter_mut().for_each(|v| *v /= norm);
+            }
+            let up = 1.0 / (1.0 + (-2.0 * xs[start]).exp());
+            ys.push(if rng.random::<f64>() < up { 1.0 } else { -1.0 });
+        }
+        Self {
+            p,
+            xs,
+            ys,
+            basis: DMatrix::zeros(p, 0),
+            mu: 0.0,
+        }
+    }
+
+    /// P-lowrank.
     pub fn generate<R: rand::Rng + ?Sized>(k: usize, p: usize, tau: f64, rng: &mut R) -> Self {
         let basis = DMatrix::from_fn(p, 2, |_, _| -> f64 { StandardNormal.sample(&mut *rng) })
             .qr()
@@ -204,7 +236,7 @@ impl LowRankPool {
 /// $\lambda\le10^{-12}\lambda_{\max}$ are left out, so fewer than `k` columns means
 /// $\mathrm{rank}\,M<k$.
 pub fn public_eigenbasis(
-    pool: &LowRankPool,
+    pool: &LogisticDesign,
     w: &[f64],
     public: &[usize],
     k: usize,
@@ -234,7 +266,7 @@ pub fn public_eigenbasis(
 /// the noise added after the projection). `basis = None`: no projection (DP-SGD).
 #[allow(clippy::too_many_arguments)]
 pub fn pdp_step<R: rand::Rng + ?Sized>(
-    pool: &LowRankPool,
+    pool: &LogisticDesign,
     w: &mut [f64],
     basis: Option<&DMatrix<f64>>,
     private: &[usize],
@@ -306,7 +338,7 @@ impl PdpSgd {
     /// for it (`None` for DP-SGD). Returns the average iterate $\bar w=\frac1T\sum_{t<T}w_t$.
     pub fn run<R: rand::Rng + ?Sized>(
         &self,
-        pool: &LowRankPool,
+        pool: &LogisticDesign,
         private: &[usize],
         public: &[usize],
         rng: &mut R,
@@ -348,7 +380,7 @@ impl PdpSgd {
     /// gradient on the loss actually optimised, `gradient_scale` included).
     pub fn projected_gradient<R: rand::Rng + ?Sized>(
         &self,
-        pool: &LowRankPool,
+        pool: &LogisticDesign,
         private: &[usize],
         public: &[usize],
         rng: &mut R,
@@ -364,6 +396,80 @@ impl PdpSgd {
             };
         });
         total / self.steps.max(1) as f64
+    }
+}
+
+/// E3-2 (`thm1`): the deviation $\sup_{w\in\mathcal W}\|M(w)-\Sigma(w)\|_2$ of the public second
+/// moment from the population one over a fixed finite set $\mathcal W$, on several pools (each a
+/// population with its exact $\Sigma(w)$); the public samples are drawn i.i.d. from one pool.
+#[derive(Debug, Clone)]
+pub struct UniformDeviation {
+    pools: Vec<LogisticDesign>,
+    points: Vec<Vec<f64>>,
+    /// `sigmas[pool][point]` $=\Sigma(w)$ on that pool.
+    sigmas: Vec<Vec<DMatrix<f64>>>,
+}
+
+impl UniformDeviation {
+    /// `pools` ellipsoid pools ([`LogisticDesign::ellipsoid`]) of `size` points in dimension
+    /// `p`, and `points` points $w=2g/\sqrt p$, $g\sim\mathcal N(0,I_p)$.
+    pub fn generate<R: rand::Rng + ?Sized>(
+        p: usize,
+        size: usize,
+        pools: usize,
+        points: usize,
+        rng: &mut R,
+    ) -> Self {
+        let pools: Vec<LogisticDesign> = (0..pools)
+            .map(|_| LogisticDesign::ellipsoid(size, p, rng))
+            .collect();
+        let points: Vec<Vec<f64>> = (0..points)
+            .map(|_| {
+                (0..p)
+                    .map(|_| {
+                        let g: f64 = StandardNormal.sample(&mut *rng);
+                        2.0 * g / (p as f64).sqrt()
+                    })
+                    .collect()
+            })
+            .collect();
+        let all: Vec<usize> = (0..size).collect();
+        let sigmas = pools
+            .iter()
+            .map(|pool| points.iter().map(|w| pool.second_moment(w, &all)).collect())
+            .collect();
+        Self {
+            pools,
+            points,
+            sigmas,
+        }
+    }
+
+    pub fn pool_count(&self) -> usize {
+        self.pools.len()
+    }
+
+    /// $\max_{\text{pool},w}\|\Sigma(w)\|_2$ (the variance proxy of the Bernstein reference).
+    pub fn largest_population_norm(&self) -> f64 {
+        self.sigmas
+            .iter()
+            .flatten()
+            .map(spectral_norm)
+            .fold(0.0, f64::max)
+    }
+
+    /// One draw of `m` public samples, i.i.d. uniform from pool `pool`:
+    /// $\sup_{w\in\mathcal W}\|M(w)-\Sigma(w)\|_2$.
+    pub fn sup_deviation<R: rand::Rng + ?Sized>(&self, pool: usize, m: usize, rng: &mut R) -> f64 {
+        let design = &self.pools[pool];
+        let public: Vec<usize> = (0..m)
+            .map(|_| rng.random_range(0..design.ys.len()))
+            .collect();
+        self.points
+            .iter()
+            .zip(&self.sigmas[pool])
+            .map(|(w, sigma)| spectral_norm(&(design.second_moment(w, &public) - sigma)))
+            .fold(0.0, f64::max)
     }
 }
 
@@ -426,7 +532,7 @@ mod tests {
     #[test]
     fn public_eigenbasis_spans_the_top_k_eigenspace_of_the_second_moment() {
         let key = StreamKey::new(2, &["test", "eigenbasis"]);
-        let pool = LowRankPool::generate(64, 12, 0.3, &mut key.trial(0));
+        let pool = LogisticDesign::generate(64, 12, 0.3, &mut key.trial(0));
         let w = vec![0.1; 12];
         let public: Vec<usize> = (0..20).collect();
         let basis = public_eigenbasis(&pool, &w, &public, 3);

@@ -8,9 +8,9 @@ use crate::params::Params;
 use crate::verdict::Relation;
 use dpclaims_empirical::rng::StreamKey;
 use dpclaims_empirical::runner::{run_blocks, trial_range};
-use dpclaims_empirical::stats::MeanAcc;
+use dpclaims_empirical::stats::{CountAcc, MeanAcc};
 use dpclaims_empirical::subspace::{
-    LowRankPool, PdpSgd, Projection, davis_kahan_instance, spectral_norm, top_k_projector,
+    LogisticDesign, PdpSgd, Projection, davis_kahan_instance, spectral_norm, top_k_projector,
 };
 use dpclaims_theorems::privacy::pld::{self, PldOptions};
 use dpclaims_theorems::privacy::{DpSgd, Neighbouring, Sampling};
@@ -204,7 +204,7 @@ const RHO: f64 = 0.2025;
 /// private points `0..n`, public points `n..n+m`, $\sigma^2=c_2G^2T\ln(1/\delta)/(n\varepsilon)^2$,
 /// $\eta=1/\sqrt T$, PDP-SGD with the public eigenspace refreshed every `refresh` steps.
 struct Setup {
-    pool: LowRankPool,
+    pool: LogisticDesign,
     private: Vec<usize>,
     public: Vec<usize>,
     config: PdpSgd,
@@ -242,7 +242,7 @@ impl Setup {
             run.seed,
             &[id, "pool", &case.label_without(&["trials", "method"])],
         );
-        let pool = LowRankPool::generate(kk as usize, p, tau, &mut pool_key.trial(0));
+        let pool = LogisticDesign::generate(kk as usize, p, tau, &mut pool_key.trial(0));
         Ok(Self {
             pool,
             private: (0..n as usize).collect(),
@@ -353,16 +353,16 @@ impl Claim for Theorem5Rank {
         let u = vec![0.0; setup.pool.p];
         let blocks = run_blocks(
             trial_range(setup.trials, run.shard),
-            || ((), vec![MeanAcc::new(), MeanAcc::new()]),
-            |_, acc, i| {
-                let (_, worst, deficient) = theorem5_run(&setup, &setup.config, &u, i);
-                acc[0].push(worst);
-                acc[1].push(deficient as f64);
+            || ((), (MeanAcc::new(), CountAcc::default())),
+            |_, (worst, deficient), i| {
+                let (_, largest, rank_below_k) = theorem5_run(&setup, &setup.config, &u, i);
+                worst.push(largest);
+                deficient.successes += rank_below_k;
             },
         );
+        let (worst, deficient): (Vec<MeanAcc>, Vec<CountAcc>) = blocks.into_iter().unzip();
         let mut params = setup.params(case);
-        let refreshes_rank_deficient: f64 = blocks.iter().map(|a| a[1].mean * a[1].n as f64).sum();
-        let worst = blocks.into_iter().map(|mut a| a.swap_remove(0)).collect();
+        let refreshes_rank_deficient: u64 = deficient.iter().map(|c| c.successes).sum();
         params.set("refreshes_rank_below_k", refreshes_rank_deficient.into());
         Ok(vec![Measurement {
             params,
@@ -671,8 +671,169 @@ impl Claim for Theorem4Derived {
     }
 }
 
+const RATE_ONE_OVER_M: Mutant = Mutant {
+    name: "rate-1-over-m",
+    description: "bound side: the deviation read as O(1/m) (variance for standard deviation): slope window -1 +- 0.15 instead of -1/2 +- 0.15",
+};
+
+pub struct Theorem1Shape;
+
+static THM1_INFO: ClaimInfo = ClaimInfo {
+    id: "subspace.thm1",
+    paper: PAPER,
+    result: "Theorem 1 (uniform convergence of the public second moment) [recalled shape] and its one-point matrix Bernstein reference [derived thm1.bernstein], E3-2",
+    statement: "sup over 50 fixed points of ||M(w) - Sigma(w)||_2 decays as m^(-1/2) (log-log slope in [-0.65, -0.35]), grows with p at most like sqrt(log p) (ratio p = 80 : p = 20 <= 1.3 sqrt(ln 80/ln 20)), and exceeds the union-bound Bernstein radius s_beta with probability <= beta",
+    mutants: &[RATE_ONE_OVER_M],
+    known_false: false,
+};
+
+impl Claim for Theorem1Shape {
+    fn info(&self) -> &'static ClaimInfo {
+        &THM1_INFO
+    }
+
+    fn cases(&self) -> Vec<Params> {
+        vec![params! {
+            "p" => serde_json::json!([20, 80]), "m" => serde_json::json!([10, 40, 160]), "K" => 1024,
+            "pools" => 4, "points" => 50, "beta" => 0.1, "trials" => 200,
+        }]
+    }
+
+    fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
+        use dpclaims_empirical::subspace::UniformDeviation;
+        use rayon::prelude::*;
+        let (ps, ms) = (case.u64_list("p")?, case.u64_list("m")?);
+        if ps.len() != 2 || ms.len() < 2 {
+            return Err(ParamError::new(
+                "p",
+                format!("{ps:?}"),
+                "two dimensions and two or more m",
+            ));
+        }
+        if ps.iter().chain(&ms).any(|&v| !(2..=2000).contains(&v)) {
+            return Err(ParamError::new(
+                "m",
+                format!("{ms:?}"),
+                "p and m in [2, 2000]",
+            ));
+        }
+        let size = error::at_least("K", case.u64("K")?, 2)? as usize;
+        let pools = error::at_least("pools", case.u64("pools")?, 1)? as usize;
+        let points = error::at_least("points", case.u64("points")?, 1)?;
+        let beta = error::open_interval("beta", case.f64("beta")?, 0.0, 1.0)?;
+        let trials = error::at_least("trials", case.u64("trials")?, 2)?;
+        let label = case.label_without(&["trials"]);
+        // Per p: the pools and the points; then per (p, m), in parallel: blocks of (sup
+        // deviation, exceedance of the Bernstein radius).
+        let deviations: Vec<UniformDeviation> = ps
+            .par_iter()
+            .map(|&p| {
+                let pool_key = StreamKey::new(run.seed, &[self.info().id, "pools", &label]);
+                UniformDeviation::generate(
+                    p as usize,
+                    size,
+                    pools,
+                    points as usize,
+                    &mut pool_key.trial(p),
+                )
+            })
+            .collect();
+        let norms: Vec<f64> = deviations
+            .iter()
+            .map(UniformDeviation::largest_population_norm)
+            .collect();
+        let combos: Vec<(usize, u64)> = (0..ps.len())
+            .flat_map(|i| ms.iter().map(move |&m| (i, m)))
+            .collect();
+        let results: Vec<(Vec<MeanAcc>, Vec<CountAcc>, f64)> = combos
+            .par_iter()
+            .map(|&(i, m)| -> Result<_, ParamError> {
+                let (p, deviation) = (ps[i], &deviations[i]);
+                let radius = bounds::matrix_bernstein_radius(p, m, 1.0, norms[i], points, beta)?;
+                let key =
+                    StreamKey::new(run.seed, &[self.info().id, &label, &format!("p={p} m={m}")]);
+                let blocks = run_blocks(
+                    trial_range(trials, run.shard),
+                    || ((), (MeanAcc::new(), CountAcc::default())),
+                    |_, (sup, exceed), t| {
+                        let pool = (t % deviation.pool_count() as u64) as usize;
+                        let d = deviation.sup_deviation(pool, m as usize, &mut key.trial(t));
+                        sup.push(d);
+                        exceed.push(d >= radius);
+                    },
+                );
+                let (sups, exceeds) = blocks.into_iter().unzip();
+                Ok((sups, exceeds, radius))
+            })
+            .collect::<Result<_, _>>()?;
+        let per_p: Vec<(f64, &[(Vec<MeanAcc>, Vec<CountAcc>, f64)])> = norms
+            .iter()
+            .zip(results.chunks(ms.len()))
+            .map(|(&n, chunk)| (n, chunk))
+            .collect();
+        let (lo_window, hi_window) = if run.mutant == Some(RATE_ONE_OVER_M.name) {
+            (-1.15, -0.85)
+        } else {
+            (-0.65, -0.35)
+        };
+        let ratio_bound = 1.3 * ((ps[1] as f64).ln() / (ps[0] as f64).ln()).sqrt();
+        let mut out = Vec::new();
+        for (&p, (norm, per_m)) in ps.iter().zip(&per_p) {
+            let mut params = case.clone();
+            params.set("p", p.into());
+            params.set("axis", "m".into());
+            params.set("printed_slope", (-0.5).into());
+            out.push(Measurement {
+                params,
+                bound: hi_window,
+                relation: Relation::Within {
+                    lower: lo_window,
+                    tolerance: (hi_window - lo_window) / hi_window.abs(),
+                },
+                statistic: Statistic::LogSlope {
+                    xs: ms.iter().map(|&m| m as f64).collect(),
+                    points: per_m.iter().map(|b| b.0.clone()).collect(),
+                },
+            });
+            for (&m, (_, exceeds, radius)) in ms.iter().zip(per_m.iter()) {
+                let mut params = case.clone();
+                params.set("p", p.into());
+                params.set("m", m.into());
+                params.set("bernstein_radius", (*radius).into());
+                params.set("largest_sigma_norm", (*norm).into());
+                out.push(Measurement {
+                    params,
+                    bound: beta,
+                    relation: Relation::AtMost,
+                    statistic: Statistic::Proportion {
+                        blocks: exceeds.clone(),
+                    },
+                });
+            }
+        }
+        for (j, &m) in ms.iter().enumerate() {
+            let mut params = case.clone();
+            params.set("m", m.into());
+            params.set("axis", "p".into());
+            params.set("ratio_bound", ratio_bound.into());
+            // ratio of the means <= c  <=>  slope in ln p <= ln c / ln(p_2/p_1).
+            out.push(Measurement {
+                params,
+                bound: ratio_bound.ln() / (ps[1] as f64 / ps[0] as f64).ln(),
+                relation: Relation::AtMost,
+                statistic: Statistic::LogSlope {
+                    xs: ps.iter().map(|&p| p as f64).collect(),
+                    points: per_p.iter().map(|(_, per_m)| per_m[j].0.clone()).collect(),
+                },
+            });
+        }
+        Ok(out)
+    }
+}
+
 pub fn claims() -> Vec<&'static dyn Claim> {
     vec![
+        &Theorem1Shape,
         &DavisKahan,
         &PrivacyCalibration,
         &Theorem3Derived,

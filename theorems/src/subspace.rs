@@ -36,6 +36,29 @@ pub fn matrix_bernstein(
     Ok((points as f64 * 2.0 * dim as f64 * exponent.exp()).min(1.0))
 }
 
+/// The radius $s_\beta$ at which the union of [`matrix_bernstein`] over `points` points equals
+/// `beta`: the positive root of $\frac{ms^2}2=L(G^2\|\Sigma\|+G^2s/3)$, $L=\ln(2p\cdot
+/// \text{points}/\beta)$; then $\Pr[\max_w\|M(w)-\Sigma(w)\|\ge s_\beta]\le\beta$.
+pub fn matrix_bernstein_radius(
+    dim: u64,
+    m: u64,
+    lipschitz: f64,
+    sigma_norm: f64,
+    points: u64,
+    beta: f64,
+) -> Result<f64, ParamError> {
+    at_least("p", dim, 1)?;
+    at_least("m", m, 1)?;
+    positive("G", lipschitz)?;
+    crate::error::non_negative("||Sigma||", sigma_norm)?;
+    at_least("points", points, 1)?;
+    open_interval("beta", beta, 0.0, 1.0)?;
+    let l = (2.0 * dim as f64 * points as f64 / beta).ln();
+    let g2 = lipschitz * lipschitz;
+    let b = l * g2 / 3.0;
+    Ok((b + (b * b + 2.0 * m as f64 * l * g2 * sigma_norm).sqrt()) / m as f64)
+}
+
 /// `privacy.calib` [derived]: the noise multiplier $z=\sigma B/G=q\sqrt{c_2T\ln(1/\delta)}/\varepsilon$, $q=B/n$.
 pub fn noise_multiplier(
     c2: f64,
@@ -289,6 +312,12 @@ mod tests {
         assert_relative_eq!(term, 0.084200, max_relative = 1e-5);
         let mb = matrix_bernstein(20, 100, 1.0, 0.1, 0.1, 1).unwrap();
         assert_relative_eq!(mb, 0.9407098, max_relative = 1e-6);
+        let s = matrix_bernstein_radius(20, 100, 1.0, 0.1, 50, 0.05).unwrap();
+        assert_relative_eq!(
+            matrix_bernstein(20, 100, 1.0, 0.1, s, 50).unwrap(),
+            0.05,
+            max_relative = 1e-9
+        );
         assert_eq!(davis_kahan(0.1, 0.5).unwrap(), 0.4);
         assert!(davis_kahan(0.1, 0.0).is_err());
         assert!(noise_multiplier(1.0, 10, 11, 1, 1.0, 1e-5).is_err());
