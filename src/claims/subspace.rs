@@ -678,6 +678,10 @@ const RATE_ONE_OVER_M: Mutant = Mutant {
 
 pub struct Theorem1Shape;
 
+/// One (p, m) of E3-2: blocks of the sup deviation, blocks of the Bernstein exceedance, and
+/// the Bernstein radius.
+type DesignPoint = (Vec<MeanAcc>, Vec<CountAcc>, f64);
+
 static THM1_INFO: ClaimInfo = ClaimInfo {
     id: "subspace.thm1",
     paper: PAPER,
@@ -745,7 +749,7 @@ impl Claim for Theorem1Shape {
         let combos: Vec<(usize, u64)> = (0..ps.len())
             .flat_map(|i| ms.iter().map(move |&m| (i, m)))
             .collect();
-        let results: Vec<(Vec<MeanAcc>, Vec<CountAcc>, f64)> = combos
+        let results: Vec<DesignPoint> = combos
             .par_iter()
             .map(|&(i, m)| -> Result<_, ParamError> {
                 let (p, deviation) = (ps[i], &deviations[i]);
@@ -766,7 +770,7 @@ impl Claim for Theorem1Shape {
                 Ok((sups, exceeds, radius))
             })
             .collect::<Result<_, _>>()?;
-        let per_p: Vec<(f64, &[(Vec<MeanAcc>, Vec<CountAcc>, f64)])> = norms
+        let per_p: Vec<(f64, &[DesignPoint])> = norms
             .iter()
             .zip(results.chunks(ms.len()))
             .map(|(&n, chunk)| (n, chunk))
