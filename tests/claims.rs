@@ -150,4 +150,5 @@ claim_tests! {
     subspace_thm4_derived => "subspace.thm4.derived",
     subspace_thm5_rank => "subspace.thm5.rank",
     subspace_thm5_derived => "subspace.thm5.derived",
+    subspace_rate => "subspace.rate",
 }

@@ -133,6 +133,30 @@ impl LogisticDesign {
         }
     }
 
+    /// The same pool carried into dimension `p` by a random isometry $V\in\mathbb R^{p\times q}$
+    /// ($V^\top V=I$, $q$ the current dimension): $x\mapsto Vx$, $U\mapsto VU$. Losses along
+    /// the signal are unchanged, so pools embedded from one pool share their in-span problem.
+    pub fn embedded<R: rand::Rng + ?Sized>(self, p: usize, rng: &mut R) -> Self {
+        let q = self.p;
+        assert!(p >= q, "an embedding cannot lower the dimension");
+        let v = DMatrix::from_fn(p, q, |_, _| -> f64 { StandardNormal.sample(&mut *rng) })
+            .qr()
+            .q();
+        let rows = DMatrix::from_row_slice(self.ys.len(), q, &self.xs);
+        let embedded = rows * v.transpose();
+        let mut xs = Vec::with_capacity(self.ys.len() * p);
+        for r in embedded.row_iter() {
+            xs.extend(r.iter());
+        }
+        Self {
+            p,
+            xs,
+            ys: self.ys,
+            basis: &v * &self.basis,
+            mu: self.mu,
+        }
+    }
+
     /// The same pool with the off-span ridge $\frac\mu2\|(I-UU^\top)w\|^2$ added to every loss.
     pub fn with_off_span_ridge(mut self, mu: f64) -> Self {
         self.mu = mu;
@@ -260,10 +284,12 @@ pub fn public_eigenbasis(
     basis
 }
 
-/// One PDP-SGD step from `w` with the projector $VV^\top$ of `basis`: a uniform minibatch of
-/// `idx.len()` private samples without replacement, $w\leftarrow w-\eta VV^\top(g+b)$,
-/// $b\sim\mathcal N(0,\sigma^2I_p)$ (`project_noise = false`: $w\leftarrow w-\eta(VV^\top g+b)$,
-/// the noise added after the projection). `basis = None`: no projection (DP-SGD).
+/// One PDP-SGD step from `w` with the projector $VV^\top$ of `basis` (orthonormal columns): a
+/// uniform minibatch of `idx.len()` private samples without replacement,
+/// $w\leftarrow w-\eta VV^\top(g+b)$, $b\sim\mathcal N(0,\sigma^2I_p)$, sampled as
+/// $V(V^\top g+z)$, $z\sim\mathcal N(0,\sigma^2I_r)$ (the same law). `project_noise = false`:
+/// $w\leftarrow w-\eta(VV^\top g+b)$, the noise added after the projection (a mutant);
+/// `basis = None`: no projection (DP-SGD).
 #[allow(clippy::too_many_arguments)]
 pub fn pdp_step<R: rand::Rng + ?Sized>(
     pool: &LogisticDesign,
@@ -287,19 +313,19 @@ pub fn pdp_step<R: rand::Rng + ?Sized>(
     }
     let mut g = vec![0.0; p];
     pool.mean_gradient(w, idx, &mut g);
-    let noise = DVector::from_fn(p, |_, _| -> f64 {
-        let z: f64 = StandardNormal.sample(&mut *rng);
-        sigma * z
-    });
     let g = DVector::from_column_slice(&g) * gradient_scale;
-    let project = |v: DVector<f64>| match basis {
-        Some(basis) => basis * (basis.transpose() * v),
-        None => v,
+    let mut gaussian = |len: usize| {
+        DVector::from_fn(len, |_, _| -> f64 {
+            let z: f64 = StandardNormal.sample(&mut *rng);
+            sigma * z
+        })
     };
-    let step = if project_noise {
-        project(g + noise)
-    } else {
-        project(g) + noise
+    let step = match (basis, project_noise) {
+        // V V^T (g + b) with b ~ N(0, sigma^2 I_p) has the law of V (V^T g + z), z ~ N(0,
+        // sigma^2 I_r), r = rank: r normal draws instead of p.
+        (Some(v), true) => v * (v.transpose() * g + gaussian(v.ncols())),
+        (Some(v), false) => v * (v.transpose() * g) + gaussian(p),
+        (None, _) => g + gaussian(p),
     };
     w.iter_mut()
         .zip(step.iter())
@@ -509,6 +535,20 @@ mod tests {
         let points = vec![vec![-1.0, 0.0], vec![1.0, 0.0]];
         let width = gaussian_width(&points, 200_000, &mut key.trial(0));
         assert!((width - (2.0 / std::f64::consts::PI).sqrt()).abs() < 5e-3);
+    }
+
+    #[test]
+    fn embedding_keeps_the_in_span_losses() {
+        let key = StreamKey::new(4, &["test", "embed"]);
+        let planar = LogisticDesign::generate(50, 2, 0.0, &mut key.trial(0));
+        let big = planar.clone().embedded(30, &mut key.trial(1));
+        let all: Vec<usize> = (0..50).collect();
+        let w2 = [0.3, -1.2];
+        // w = U (U_2^T w2) in the big space has the same margins as w2 (U_2 orthogonal).
+        let coords = planar.basis.transpose() * DVector::from_column_slice(&w2);
+        let w = &big.basis * coords;
+        assert!((planar.loss(&w2, &all) - big.loss(w.as_slice(), &all)).abs() < 1e-12);
+        assert!((big.basis.transpose() * &big.basis - DMatrix::identity(2, 2)).amax() < 1e-12);
     }
 
     #[test]

@@ -160,7 +160,14 @@ impl Claim for Theorem3Derived {
         } else {
             1.0
         };
-        let setup = Setup::from_case(case, &run, self.info().id, case.f64("tau")?)?;
+        let setup = Setup::from_case(
+            case,
+            &run,
+            self.info().id,
+            PoolSpec::LowRank {
+                tau: case.f64("tau")?,
+            },
+        )?;
         let delta_l = setup.pool.loss(&vec![0.0; setup.pool.p], &setup.private); // L_n(w_0) - L_n* <= L_n(0) (loss >= 0)
         let bound = bounds::theorem3_bound(
             delta_l,
@@ -213,9 +220,24 @@ struct Setup {
     key: StreamKey,
 }
 
+/// How a [`Setup`] makes its pool.
+#[derive(Clone, Copy)]
+enum PoolSpec {
+    /// P-lowrank in dimension `p` with off-span noise `tau`.
+    LowRank { tau: f64 },
+    /// E3-6: one planar P-lowrank pool (`tau = 0`, shared by every `p`) carried into dimension
+    /// `p` by a random isometry, with the off-span ridge `mu`.
+    Embedded { mu: f64 },
+}
+
 impl Setup {
-    /// Reads the case; `tau` is passed separately so that a mutant can change it.
-    fn from_case(case: &Params, run: &RunSpec<'_>, id: &str, tau: f64) -> Result<Self, ParamError> {
+    /// Reads the case; the pool's recipe is passed separately so that a mutant can change it.
+    fn from_case(
+        case: &Params,
+        run: &RunSpec<'_>,
+        id: &str,
+        spec: PoolSpec,
+    ) -> Result<Self, ParamError> {
         let (p, k) = (case.u64("p")? as usize, case.u64("k")? as usize);
         if !(2..=2000).contains(&p) || !(1..p).contains(&k) {
             return Err(ParamError::new("k", k, "1 <= k < p <= 2000"));
@@ -229,20 +251,35 @@ impl Setup {
         if !(1..=n).contains(&b) || n + m > kk {
             return Err(ParamError::new("B", b, "1 <= B <= n and n + m <= K"));
         }
-        if !(0.0..=10.0).contains(&tau) {
-            return Err(ParamError::new("tau", tau, "0 <= tau <= 10"));
-        }
         let t = error::at_least("T", case.u64("T")?, 1)?;
         let trials = error::at_least("trials", case.u64("trials")?, 2)?;
         let refresh = error::at_least("refresh", case.u64("refresh")?, 1)? as usize;
         let (eps, delta) = (case.f64("epsilon")?, case.f64("delta")?);
         let sigma =
             (case.f64("c2")? * G * G * t as f64 * (1.0 / delta).ln()).sqrt() / (n as f64 * eps);
-        let pool_key = StreamKey::new(
-            run.seed,
-            &[id, "pool", &case.label_without(&["trials", "method"])],
-        );
-        let pool = LogisticDesign::generate(kk as usize, p, tau, &mut pool_key.trial(0));
+        let pool = match spec {
+            PoolSpec::LowRank { tau } => {
+                if !(0.0..=10.0).contains(&tau) {
+                    return Err(ParamError::new("tau", tau, "0 <= tau <= 10"));
+                }
+                let pool_key = StreamKey::new(
+                    run.seed,
+                    &[id, "pool", &case.label_without(&["trials", "method"])],
+                );
+                LogisticDesign::generate(kk as usize, p, tau, &mut pool_key.trial(0))
+            }
+            PoolSpec::Embedded { mu } => {
+                if !(mu >= 0.0 && mu.is_finite()) {
+                    return Err(ParamError::new("mu", mu, "a finite mu >= 0"));
+                }
+                let label = case.label_without(&["trials", "method", "p"]);
+                let planar_key = StreamKey::new(run.seed, &[id, "planar pool", &label]);
+                let embedding_key = StreamKey::new(run.seed, &[id, "embedding", &label]);
+                LogisticDesign::generate(kk as usize, 2, 0.0, &mut planar_key.trial(0))
+                    .embedded(p, &mut embedding_key.trial(p as u64))
+                    .with_off_span_ridge(mu)
+            }
+        };
         Ok(Self {
             pool,
             private: (0..n as usize).collect(),
@@ -258,7 +295,17 @@ impl Setup {
                 gradient_scale: 1.0,
             },
             trials,
-            key: StreamKey::new(run.seed, &[id, &case.label_without(&["trials", "method"])]),
+            // E3-6 shares the trial streams across p (common random numbers for the slope).
+            key: StreamKey::new(
+                run.seed,
+                &[
+                    id,
+                    &match spec {
+                        PoolSpec::LowRank { .. } => case.label_without(&["trials", "method"]),
+                        PoolSpec::Embedded { .. } => case.label_without(&["trials", "method", "p"]),
+                    },
+                ],
+            ),
         })
     }
 
@@ -349,7 +396,7 @@ impl Claim for Theorem5Rank {
         } else {
             case.f64("tau")?
         };
-        let setup = Setup::from_case(case, &run, self.info().id, tau)?;
+        let setup = Setup::from_case(case, &run, self.info().id, PoolSpec::LowRank { tau })?;
         let u = vec![0.0; setup.pool.p];
         let blocks = run_blocks(
             trial_range(setup.trials, run.shard),
@@ -408,7 +455,14 @@ impl Claim for Theorem5Derived {
     }
 
     fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
-        let setup = Setup::from_case(case, &run, self.info().id, case.f64("tau")?)?;
+        let setup = Setup::from_case(
+            case,
+            &run,
+            self.info().id,
+            PoolSpec::LowRank {
+                tau: case.f64("tau")?,
+            },
+        )?;
         let projection = match case.str("method")? {
             "pdp-sgd" => Projection::Public,
             "dp-sgd" => Projection::None,
@@ -541,7 +595,14 @@ impl Claim for Theorem4Derived {
     fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
         use dpclaims_empirical::rng::stratified_indices;
         use dpclaims_empirical::subspace::gaussian_width;
-        let setup = Setup::from_case(case, &run, self.info().id, case.f64("tau")?)?;
+        let setup = Setup::from_case(
+            case,
+            &run,
+            self.info().id,
+            PoolSpec::LowRank {
+                tau: case.f64("tau")?,
+            },
+        )?;
         let config = &setup.config;
         if config.refresh != 1 {
             return Err(ParamError::new(
@@ -835,6 +896,106 @@ impl Claim for Theorem1Shape {
     }
 }
 
+const NOISE_AFTER_PROJECTION: Mutant = Mutant {
+    name: "noise-after-projection",
+    description: "algorithm side: PDP-SGD projects the minibatch gradient and adds the Gaussian noise after the projection, w <- w - eta (P^ g + b)",
+};
+
+pub struct RateInDimension;
+
+static RATE_INFO: ClaimInfo = ClaimInfo {
+    id: "subspace.rate",
+    paper: PAPER,
+    result: "PDP-SGD replaces DP-SGD's dependence on p by k [as printed, prose], E3-6 (shape)",
+    statement: "on logistic loss + (mu/2)||(I - UU^T) w||^2 with x in span U (k = 2), at equal sigma: the excess empirical loss L_n(w_bar) - L_n(u) of PDP-SGD does not grow with p (log-log slope over p in {20, 80, 320} <= 0.15), while DP-SGD's does (slope >= 0.5)",
+    mutants: &[NOISE_AFTER_PROJECTION],
+    known_false: false,
+};
+
+impl Claim for RateInDimension {
+    fn info(&self) -> &'static ClaimInfo {
+        &RATE_INFO
+    }
+
+    fn cases(&self) -> Vec<Params> {
+        ["pdp-sgd", "dp-sgd"]
+            .into_iter()
+            .map(|method| {
+                params! {
+                    "method" => method, "p" => serde_json::json!([20, 80, 320]), "k" => 2, "mu" => 1.0,
+                    "K" => 2048, "n" => 30, "B" => 5, "m" => 10, "epsilon" => 1.0, "delta" => 1e-3,
+                    "T" => 900, "c2" => 2.157, "refresh" => 10, "trials" => 600,
+                }
+            })
+            .collect()
+    }
+
+    fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
+        use rayon::prelude::*;
+        let method = case.choice("method", &["pdp-sgd", "dp-sgd"])?;
+        let projection = match (method.as_str(), run.mutant) {
+            ("dp-sgd", _) => Projection::None,
+            (_, Some(m)) if m == NOISE_AFTER_PROJECTION.name => Projection::NoiseAfterProjection,
+            _ => Projection::Public,
+        };
+        let ps = case.u64_list("p")?;
+        if ps.len() < 2 {
+            return Err(ParamError::new("p", format!("{ps:?}"), "two or more p"));
+        }
+        let mu = case.f64("mu")?;
+        let points: Vec<(Vec<MeanAcc>, f64)> = ps
+            .par_iter()
+            .map(|&p| -> Result<_, ParamError> {
+                let mut point = case.clone();
+                point.set("p", p.into());
+                let setup =
+                    Setup::from_case(&point, &run, self.info().id, PoolSpec::Embedded { mu })?;
+                let config = PdpSgd {
+                    projection,
+                    ..setup.config.clone()
+                };
+                let (_, u) = setup
+                    .pool
+                    .logistic_part(&setup.private)
+                    .regularised_minimum(1.0 / (2.0 * config.eta * config.steps as f64));
+                let reference = setup.pool.loss(&u, &setup.private);
+                let blocks = run_blocks(
+                    trial_range(setup.trials, run.shard),
+                    || ((), MeanAcc::new()),
+                    |_, acc, i| {
+                        let average = config.run(
+                            &setup.pool,
+                            &setup.private,
+                            &setup.public,
+                            &mut setup.key.trial(i),
+                            |_, _, _| {},
+                        );
+                        acc.push(setup.pool.loss(&average, &setup.private) - reference);
+                    },
+                );
+                Ok((blocks, setup.config.sigma))
+            })
+            .collect::<Result<_, _>>()?;
+        let mut params = case.clone();
+        params.set("sigma", points[0].1.into());
+        let (bound, relation) = if method == "pdp-sgd" {
+            params.set("printed_slope", 0.0.into());
+            (0.15, Relation::AtMost)
+        } else {
+            (0.5, Relation::AtLeast)
+        };
+        Ok(vec![Measurement {
+            params,
+            bound,
+            relation,
+            statistic: Statistic::LogSlope {
+                xs: ps.iter().map(|&p| p as f64).collect(),
+                points: points.into_iter().map(|(b, _)| b).collect(),
+            },
+        }])
+    }
+}
+
 pub fn claims() -> Vec<&'static dyn Claim> {
     vec![
         &Theorem1Shape,
@@ -844,5 +1005,6 @@ pub fn claims() -> Vec<&'static dyn Claim> {
         &Theorem4Derived,
         &Theorem5Rank,
         &Theorem5Derived,
+        &RateInDimension,
     ]
 }
