@@ -151,4 +151,6 @@ claim_tests! {
     subspace_thm5_rank => "subspace.thm5.rank",
     subspace_thm5_derived => "subspace.thm5.derived",
     subspace_rate => "subspace.rate",
+    subspace_samples => "subspace.samples",
+    subspace_samples_corrected => "subspace.samples.corrected",
 }

@@ -346,6 +346,13 @@ pub fn computed(value: f64, error: f64, seed: u64) -> Estimate {
 /// (one per design point `xs`), with a normal interval: $\mathrm{Var}\,b=\sum_iw_i^2s_i^2/(n_i\bar y_i^2)$,
 /// $w_i=(u_i-\bar u)/\sum_j(u_j-\bar u)^2$, $u=\ln x$ (delta method; the points are independent).
 /// `n` of the estimate is the smallest number of trials of a point.
+/// The least-squares slope of `ys` on `xs`, $\sum_i(x_i-\bar x)y_i/\sum_i(x_i-\bar x)^2$.
+pub fn least_squares_slope(xs: &[f64], ys: &[f64]) -> f64 {
+    let x_bar = xs.iter().sum::<f64>() / xs.len() as f64;
+    let sxx: f64 = xs.iter().map(|x| (x - x_bar) * (x - x_bar)).sum();
+    xs.iter().zip(ys).map(|(x, y)| (x - x_bar) * y).sum::<f64>() / sxx
+}
+
 pub fn log_slope(
     xs: &[f64],
     accs: &[MeanAcc],
@@ -375,11 +382,8 @@ pub fn log_slope(
     let u_bar = u.iter().sum::<f64>() / u.len() as f64;
     let sxx: f64 = u.iter().map(|v| (v - u_bar) * (v - u_bar)).sum();
     let weights: Vec<f64> = u.iter().map(|v| (v - u_bar) / sxx).collect();
-    let slope: f64 = weights
-        .iter()
-        .zip(accs)
-        .map(|(w, acc)| w * acc.mean.ln())
-        .sum();
+    let log_means: Vec<f64> = accs.iter().map(|acc| acc.mean.ln()).collect();
+    let slope = least_squares_slope(&u, &log_means);
     let var: f64 = weights
         .iter()
         .zip(accs)

@@ -996,6 +996,101 @@ impl Claim for RateInDimension {
     }
 }
 
+/// `subspace.samples` as printed (m = n eps) and with the exponent its terms need.
+pub struct PublicSampleSize {
+    corrected: bool,
+}
+
+static SAMPLES_INFO: ClaimInfo = ClaimInfo {
+    id: "subspace.samples",
+    paper: PAPER,
+    result: "Section 3.2's public sample size [as printed, prose; checkable form of THEOREMS.md §6 on the recalled shapes of Theorems 4 and 5]",
+    statement: "with alpha_t = alpha_0 (t+1)^(-1/4) (non-convex) or ^(-1/2) (convex), T = (n eps)^2 and m = n eps public samples, the public-sample term of Theorem 4 (resp. 5) is of no larger order in n than the first term: log-log slope in n of (public term / first term) over n in {1e2, ..., 1e5} <= 0",
+    mutants: &[],
+    known_false: true,
+};
+
+const LAMBDA_AS_SUM: Mutant = Mutant {
+    name: "lambda-as-sum",
+    description: "bound side: Lambda = sum_t alpha_t^(-2) instead of its average over t",
+};
+
+static SAMPLES_CORRECTED_INFO: ClaimInfo = ClaimInfo {
+    id: "subspace.samples.corrected",
+    paper: PAPER,
+    result: "Section 3.2's public sample size, corrected exponent [derived from the recalled shapes of Theorems 4 and 5]",
+    statement: "the same with m = (n eps)^2 (Theorem 4) or m = (n eps)^6 (Theorem 5): slope of (public term / first term) in n <= 0",
+    mutants: &[LAMBDA_AS_SUM],
+    known_false: false,
+};
+
+impl Claim for PublicSampleSize {
+    fn info(&self) -> &'static ClaimInfo {
+        if self.corrected {
+            &SAMPLES_CORRECTED_INFO
+        } else {
+            &SAMPLES_INFO
+        }
+    }
+
+    fn cases(&self) -> Vec<Params> {
+        [("non-convex", 2), ("convex", 6)]
+            .into_iter()
+            .map(|(theorem, exponent)| {
+                params! {
+                    "theorem" => theorem, "n" => serde_json::json!([100, 1000, 10_000, 100_000]),
+                    "epsilon" => 1.0, "m_exponent" => if self.corrected { exponent } else { 1 },
+                    "k" => 2, "p" => 1000, "G" => 1.0, "rho" => 1.0, "gamma2" => 1.0, "alpha0" => 1.0,
+                }
+            })
+            .collect()
+    }
+
+    fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
+        use bounds::RateTheorem;
+        let theorem = match case.choice("theorem", &["non-convex", "convex"])?.as_str() {
+            "non-convex" => RateTheorem::NonConvex,
+            _ => RateTheorem::Convex,
+        };
+        let ns = case.u64_list("n")?;
+        if ns.len() < 2 {
+            return Err(ParamError::new("n", format!("{ns:?}"), "two or more n"));
+        }
+        let eps = case.f64("epsilon")?;
+        let exponent = case.u64("m_exponent")? as i32;
+        let lambda_as_sum = run.mutant == Some(LAMBDA_AS_SUM.name);
+        let mut xs = Vec::new();
+        let mut ratios = Vec::new();
+        for &n in &ns {
+            let ne = n as f64 * eps;
+            let (first, public) = bounds::rate_terms(
+                theorem,
+                n,
+                eps,
+                ne.powi(exponent),
+                case.u64("k")?,
+                case.u64("p")?,
+                case.f64("G")?,
+                case.f64("rho")?,
+                case.f64("gamma2")?,
+                case.f64("alpha0")?,
+            )?;
+            let scale = if lambda_as_sum { (ne * ne).ceil() } else { 1.0 };
+            xs.push((n as f64).ln());
+            ratios.push((scale * public / first).ln());
+        }
+        let slope = dpclaims_empirical::stats::least_squares_slope(&xs, &ratios);
+        let mut params = case.clone();
+        params.set("log_ratio_at_n", serde_json::json!(ratios));
+        Ok(vec![Measurement {
+            params,
+            bound: 0.0,
+            relation: Relation::AtMost,
+            statistic: Statistic::Exact { value: slope },
+        }])
+    }
+}
+
 pub fn claims() -> Vec<&'static dyn Claim> {
     vec![
         &Theorem1Shape,
@@ -1006,5 +1101,7 @@ pub fn claims() -> Vec<&'static dyn Claim> {
         &Theorem5Rank,
         &Theorem5Derived,
         &RateInDimension,
+        &PublicSampleSize { corrected: false },
+        &PublicSampleSize { corrected: true },
     ]
 }
