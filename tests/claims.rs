@@ -146,6 +146,7 @@ claim_tests! {
     subspace_thm1 => "subspace.thm1",
     subspace_thm2_dk => "subspace.thm2.dk",
     subspace_privacy_calib => "subspace.privacy.calib",
+    subspace_privacy_post => "subspace.privacy.post",
     subspace_thm3_derived => "subspace.thm3.derived",
     subspace_thm4_derived => "subspace.thm4.derived",
     subspace_thm5_rank => "subspace.thm5.rank",

@@ -499,6 +499,43 @@ impl UniformDeviation {
     }
 }
 
+/// The audit pair of `subspace.privacy.post`: one PDP-SGD step from $w_0=0$ in $\mathbb R^2$
+/// with sum aggregation, $w_1=-\hat P(\sum_ig_i+b)$, $b\sim\mathcal N(0,\sigma^2I_2)$, $k=1$, on
+/// $D$ ($n$ samples with gradient $ae_1$) and $D'=D\cup\{z^*\}$ ($\nabla\ell(z^*)=(e_1+e_2)/\sqrt2$,
+/// norm 1 = the clipping bound). The public eigenspace is $e_1$ (public gradients along $e_1$);
+/// `private_eigenspace` (a mutant) takes $\hat P$ from the private batch's second moment
+/// instead. Returns the test statistic $s(w_1)=-\langle w_1,e_1\rangle+10|\langle w_1,e_2\rangle|$
+/// under $D$ and under $D'$ (independent noise).
+pub fn post_processing_audit_pair<R: rand::Rng + ?Sized>(
+    n: usize,
+    a: f64,
+    sigma: f64,
+    private_eigenspace: bool,
+    rng: &mut R,
+) -> (f64, f64) {
+    let star = DVector::from_vec(vec![std::f64::consts::FRAC_1_SQRT_2; 2]);
+    let mut draw = |with_star: bool| {
+        let mut sum = DVector::from_vec(vec![n as f64 * a, 0.0]);
+        let mut second = DMatrix::from_diagonal(&DVector::from_vec(vec![n as f64 * a * a, 0.0]));
+        if with_star {
+            sum += &star;
+            second += &star * star.transpose();
+        }
+        let proj = if private_eigenspace {
+            top_k_projector(&second, 1).0
+        } else {
+            DMatrix::from_diagonal(&DVector::from_vec(vec![1.0, 0.0]))
+        };
+        let noise = DVector::from_fn(2, |_, _| -> f64 {
+            let z: f64 = StandardNormal.sample(&mut *rng);
+            sigma * z
+        });
+        let w = -(proj * (sum + noise));
+        -w[0] + 10.0 * w[1].abs()
+    };
+    (draw(false), draw(true))
+}
+
 /// A Monte Carlo estimate of the Gaussian width $w(\mathcal W)=\mathbb E\sup_{w\in\mathcal W}
 /// \langle g,w\rangle$, $g\sim\mathcal N(0,I_p)$, of a finite set of points (the $\gamma_2$
 /// proxy of Talagrand's majorising-measure theorem), from `draws` draws.
