@@ -1,6 +1,10 @@
 //! Claims `subspace.*`: PDP-SGD, gradient subspace identification from public data (seed 003,
-//! Zhou, Wu, Banerjee 2021; THEOREMS.md §6). So far: the Davis–Kahan step (`thm2.dk`) on
-//! random instances and the noise calibration of the privacy statement.
+//! Zhou, Wu, Banerjee 2021; THEOREMS.md §6): uniform convergence of the public second moment
+//! (`thm1`, E3-2), Davis–Kahan (`thm2.dk`, E3-1), privacy (`privacy.calib`, E3-7, and the
+//! post-processing audit `privacy.post`), the surrogates S3–S5 on P-lowrank (`thm3.derived`,
+//! `thm4.derived`, `thm5.rank`, `thm5.derived`; E3-3 to E3-5), PDP-SGD vs DP-SGD as p grows
+//! (`rate`, E3-6) and the public sample size (`samples`, known false as recalled, and
+//! `samples.corrected`).
 
 use super::{Claim, ClaimInfo, Measurement, Mutant, RunSpec, Statistic};
 use crate::params;
