@@ -36,6 +36,39 @@ pub fn matrix_bernstein(
     Ok((points as f64 * 2.0 * dim as f64 * exponent.exp()).min(1.0))
 }
 
+/// `thm1` [recalled shape], constant 1: $uG\rho\gamma_2(\mathcal W,d)\sqrt{\ln p}/\sqrt m$, the
+/// order of $\sup_{t\le T}\|M_t-\Sigma_t\|_2$ with probability $1-ce^{-\Omega(u^2)}$.
+pub fn theorem1_shape(
+    u: f64,
+    lipschitz: f64,
+    rho: f64,
+    gamma2: f64,
+    dim: u64,
+    m: u64,
+) -> Result<f64, ParamError> {
+    positive("u", u)?;
+    positive("G", lipschitz)?;
+    positive("rho", rho)?;
+    crate::error::non_negative("gamma_2", gamma2)?;
+    at_least("p", dim, 2)?;
+    at_least("m", m, 1)?;
+    Ok(u * lipschitz * rho * gamma2 * (dim as f64).ln().sqrt() / (m as f64).sqrt())
+}
+
+/// `gamma2` [as printed, prose; Talagrand 2014]: for an ellipsoid with axes $e$,
+/// $\gamma_2\le c_1w(\mathcal M)\le c_2\|e\|_2$; returns $\|e\|_2$ (constants 1). Axes
+/// $e_j=j^{-1/2}$ give $\sqrt{H_p}\approx\sqrt{\ln p+0.577}$, i.e. $\gamma_2=O(\sqrt{\log p})$.
+pub fn ellipsoid_gamma2_proxy(axes: &[f64]) -> Result<f64, ParamError> {
+    if axes.iter().any(|a| !(a.is_finite() && *a >= 0.0)) {
+        return Err(ParamError::new(
+            "axes",
+            format!("{axes:?}"),
+            "finite and >= 0",
+        ));
+    }
+    Ok(axes.iter().map(|a| a * a).sum::<f64>().sqrt())
+}
+
 /// The radius $s_\beta$ at which the union of [`matrix_bernstein`] over `points` points equals
 /// `beta`: the positive root of $\frac{ms^2}2=L(G^2\|\Sigma\|+G^2s/3)$, $L=\ln(2p\cdot
 /// \text{points}/\beta)$; then $\Pr[\max_w\|M(w)-\Sigma(w)\|\ge s_\beta]\le\beta$.
@@ -328,6 +361,18 @@ mod tests {
         // With P^ = P the first S4 step reduces to (1 + c^2) 2 ||P grad||^2.
         assert_eq!(theorem4_pathwise(1.0, 2.0, 1.0, 0.0), 10.0);
         assert_eq!(theorem4_davis_kahan(1.0, 0.0, 1.0, 0.5, 1.0), 4.0);
+    }
+
+    #[test]
+    fn uniform_convergence_shape() {
+        let axes: Vec<f64> = (1..=4).map(|j| 1.0 / (j as f64).sqrt()).collect();
+        let harmonic: f64 = 1.0 + 0.5 + 1.0 / 3.0 + 0.25;
+        assert_relative_eq!(ellipsoid_gamma2_proxy(&axes).unwrap(), harmonic.sqrt());
+        assert_relative_eq!(
+            theorem1_shape(1.0, 1.0, 1.0, 2.0, 100, 4).unwrap(),
+            100f64.ln().sqrt()
+        );
+        assert!(ellipsoid_gamma2_proxy(&[f64::NAN]).is_err());
     }
 
     /// Lambda of the t^{-1/4} decay is (2/3) n eps / alpha_0^2 to leading order: the public
