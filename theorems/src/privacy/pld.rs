@@ -27,7 +27,7 @@
 
 use super::{DpSgd, Neighbouring, Sampling, check_delta};
 use crate::error::ParamError;
-use crate::numerics::{log_sum_exp, norm_cdf};
+use crate::numerics::norm_cdf;
 use rustfft::FftPlanner;
 use rustfft::num_complex::Complex;
 use serde::{Deserialize, Serialize};
@@ -303,14 +303,25 @@ impl Pld {
         }
     }
 
-    /// $(\ell_k,\ln p_k)$ of the finite part with $p_k>0$ (for moment generating functions).
-    fn log_points(&self) -> Vec<(f64, f64)> {
-        self.pmf
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| **p > 0.0)
-            .map(|(i, p)| ((self.offset + i as i64) as f64 * self.interval, p.ln()))
-            .collect()
+    /// $\ln\sum_kp_ke^{t\ell_k}$ (finite part), without a transcendental per point: from the
+    /// end where $t\ell_k$ is largest, $\sum_kp_ke^{t\ell_k}=e^{t\ell_{\rm end}}\sum_jp_jr^j$ with
+    /// $r=e^{-|t|\Delta_L}\le1$ (Horner). Inflated by $10^{-9}$ relative, which covers the
+    /// rounding of the recurrence: it is used as an upper bound (Chernoff).
+    fn log_mgf(&self, t: f64) -> f64 {
+        let r = (-t.abs() * self.interval).exp();
+        let mut sum = 0.0;
+        let end = if t >= 0.0 {
+            for p in &self.pmf {
+                sum = sum * r + p;
+            }
+            self.offset + self.pmf.len() as i64 - 1
+        } else {
+            for p in self.pmf.iter().rev() {
+                sum = sum * r + p;
+            }
+            self.offset
+        };
+        t * end as f64 * self.interval + (sum * (1.0 + 1e-9)).ln()
     }
 
     /// The $T$-fold composition by FFT on a Chernoff window of the composed support.
@@ -340,8 +351,7 @@ impl Pld {
         let ln_tau = tail_mass.ln();
         // Chernoff: P(S > u) <= exp(T ln M(t) - t u), P(S < l) <= exp(T ln M(-t) + t l),
         // on a geometric grid of t (any t gives a valid bound).
-        let points = self.log_points();
-        let log_mgf = |t: f64| log_sum_exp(points.iter().map(|(l, lp)| lp + t * l));
+        let log_mgf = |t: f64| self.log_mgf(t);
         let mut upper = f64::INFINITY;
         let mut lower = f64::NEG_INFINITY;
         for i in 0..24 {
@@ -368,7 +378,16 @@ impl Pld {
             buf[i] = Complex::new(*p, 0.0);
         }
         planner.plan_fft_forward(n).process(&mut buf);
-        buf.iter_mut().for_each(|z| *z = z.powu(t_steps));
+        // |z|^T below e^-700 contributes nothing representable: skip the power (most of the
+        // spectrum of a smooth pmf).
+        let negligible = (-1400.0 / tf).exp();
+        buf.iter_mut().for_each(|z| {
+            *z = if z.norm_sqr() < negligible {
+                Complex::new(0.0, 0.0)
+            } else {
+                z.powu(t_steps)
+            }
+        });
         planner.plan_fft_inverse(n).process(&mut buf);
         let scale = 1.0 / n as f64;
         let base = (lo_idx - full_lo).rem_euclid(n as i64) as usize;
@@ -452,25 +471,24 @@ impl Pld {
             return 0.0;
         }
         // For eps >= 0: delta(eps) = inf + sum_{l_k > eps} p_k - e^eps sum_{l_k > eps} p_k e^{-l_k};
-        // suffix sums over l_k > 0 make each evaluation O(1).
+        // suffix sums over l_k > 0 make each evaluation O(1). The second is kept as
+        // w_i = sum_{j >= i} p_j e^{-(l_j - l_i)} <= 1 (Horner from the top, no transcendental
+        // per point, no overflow), so that e^eps sum = e^{eps - l_i} w_i.
         let first = (1 - self.offset).max(0) as usize;
         let n = self.pmf.len();
-        // ln of the second sum, so that e^eps never overflows on its own.
-        let (mut sp, mut lse) = (vec![0.0; n + 1], vec![f64::NEG_INFINITY; n + 1]);
+        let r = (-self.interval).exp();
+        let (mut sp, mut w) = (vec![0.0; n + 1], vec![0.0; n + 1]);
         for i in (first..n).rev() {
-            let l = (self.offset + i as i64) as f64 * self.interval;
             sp[i] = sp[i + 1] + self.pmf[i];
-            lse[i] = if self.pmf[i] > 0.0 {
-                crate::numerics::log_add_exp(lse[i + 1], self.pmf[i].ln() - l)
-            } else {
-                lse[i + 1]
-            };
+            w[i] = self.pmf[i] + r * w[i + 1];
         }
         let delta_at = |eps: f64| {
             let i = (((eps / self.interval).floor() as i64 + 1 - self.offset).max(first as i64)
                 as usize)
                 .min(n);
-            (self.infinity_mass + sp[i] - (eps + lse[i]).exp() - self.alias_mass).max(0.0)
+            let l_i = (self.offset + i as i64) as f64 * self.interval;
+            let tail = if i < n { (eps - l_i).exp() * w[i] } else { 0.0 };
+            (self.infinity_mass + sp[i] - tail - self.alias_mass).max(0.0)
         };
         let (mut lo, mut hi) = (0.0, (self.offset + n as i64) as f64 * self.interval);
         for _ in 0..200 {
