@@ -65,6 +65,20 @@ fn ln_exp_minus(a: f64, c: f64) -> f64 {
 }
 
 impl Pair {
+    /// The output $x$ at which the loss crosses $\ell$ (`None`: $L>\ell$ everywhere for
+    /// remove, nowhere for add).
+    fn threshold(&self, l: f64) -> Option<f64> {
+        match *self {
+            // L = ln(1 - q + q e^{(2x-1)/(2 s^2)}) increasing in x; L > l iff x > x*.
+            Pair::Remove { q, sigma } => (l.exp() > 1.0 - q)
+                .then(|| sigma * sigma * (ln_exp_minus(l, 1.0 - q) - q.ln()) + 0.5),
+            // P = N(0, s^2), L = -ln(1 - q + q e^{(2x-1)/(2 s^2)}) decreasing; L > l iff x < x*.
+            Pair::Add { q, sigma } => ((-l).exp() > 1.0 - q)
+                .then(|| sigma * sigma * (ln_exp_minus(-l, 1.0 - q) - q.ln()) + 0.5),
+            Pair::ReplaceOne { .. } => Some(self.replace_one_inverse(l)),
+        }
+    }
+
     /// $(P(L\le\ell), P(L>\ell), Q(L\le\ell), Q(L>\ell))$, each computed directly (no $1-x$
     /// cancellation).
     pub fn masses(&self, l: f64) -> [f64; 4] {
@@ -75,30 +89,42 @@ impl Pair {
                 (1.0 - q) * norm_cdf(-x / sigma) + q * norm_cdf((m - x) / sigma),
             ]
         };
-        match *self {
-            Pair::Remove { q, sigma } => {
-                // L = ln(1 - q + q e^{(2x-1)/(2 s^2)}) increasing in x; L > l iff x > x*.
-                if l.exp() <= 1.0 - q {
-                    return [0.0, 1.0, 0.0, 1.0];
-                }
-                let x = sigma * sigma * (ln_exp_minus(l, 1.0 - q) - q.ln()) + 0.5;
+        let x = self.threshold(l);
+        match (*self, x) {
+            (Pair::Remove { .. }, None) => [0.0, 1.0, 0.0, 1.0],
+            (Pair::Add { .. }, None) => [1.0, 0.0, 1.0, 0.0],
+            (Pair::Remove { q, sigma }, Some(x)) => {
                 let [p_le, p_gt] = mix(q, 1.0, sigma, x);
                 [p_le, p_gt, norm_cdf(x / sigma), norm_cdf(-x / sigma)]
             }
-            Pair::Add { q, sigma } => {
-                // P = N(0, s^2), L = -ln(1 - q + q e^{(2x-1)/(2 s^2)}) decreasing; L > l iff x < x*.
-                if (-l).exp() <= 1.0 - q {
-                    return [1.0, 0.0, 1.0, 0.0];
-                }
-                let x = sigma * sigma * (ln_exp_minus(-l, 1.0 - q) - q.ln()) + 0.5;
+            (Pair::Add { q, sigma }, Some(x)) => {
                 let [q_lt, q_gt] = mix(q, 1.0, sigma, x);
                 [norm_cdf(-x / sigma), norm_cdf(x / sigma), q_gt, q_lt]
             }
-            Pair::ReplaceOne { q, sigma } => {
-                let x = self.replace_one_inverse(l);
+            (Pair::ReplaceOne { q, sigma }, Some(x)) => {
                 let [p_le, p_gt] = mix(q, 1.0, sigma, x);
                 let [q_le, q_gt] = mix(q, -1.0, sigma, x);
                 [p_le, p_gt, q_le, q_gt]
+            }
+            (Pair::ReplaceOne { .. }, None) => unreachable!("replace-one always has a threshold"),
+        }
+    }
+
+    /// $(P(L>\ell), Q(L>\ell))$ with the fewest normal CDFs (two for add/remove): the same
+    /// values as [`Pair::masses`]'s second and fourth.
+    fn upper_tails(&self, l: f64) -> (f64, f64) {
+        match (*self, self.threshold(l)) {
+            (Pair::Remove { q, sigma }, Some(x)) => {
+                let q_gt = norm_cdf(-x / sigma);
+                ((1.0 - q) * q_gt + q * norm_cdf((1.0 - x) / sigma), q_gt)
+            }
+            (Pair::Add { q, sigma }, Some(x)) => {
+                let p_gt = norm_cdf(x / sigma);
+                (p_gt, (1.0 - q) * p_gt + q * norm_cdf((x - 1.0) / sigma))
+            }
+            _ => {
+                let [_, p_gt, _, q_gt] = self.masses(l);
+                (p_gt, q_gt)
             }
         }
     }
@@ -111,7 +137,7 @@ impl Pair {
 
     /// The exact one-step privacy profile $\delta(\ell)=P(L>\ell)-e^\ell Q(L>\ell)$.
     pub fn profile(&self, l: f64) -> f64 {
-        let [_, p_gt, _, q_gt] = self.masses(l);
+        let (p_gt, q_gt) = self.upper_tails(l);
         (p_gt - l.exp() * q_gt).max(0.0)
     }
 
@@ -729,6 +755,21 @@ mod tests {
     }
 
     /// σ = 1, Δ = 1, q = 0.2, remove: δ over a range of ε.
+    #[test]
+    fn upper_tails_are_the_masses_upper_tails() {
+        for pair in [
+            Pair::Remove { q: 0.01, sigma: 1.1 },
+            Pair::Add { q: 0.3, sigma: 0.8 },
+            Pair::ReplaceOne { q: 0.1, sigma: 2.0 },
+        ] {
+            for k in -300..300 {
+                let l = k as f64 * 0.01;
+                let [_, p_gt, _, q_gt] = pair.masses(l);
+                assert_eq!(pair.upper_tails(l), (p_gt, q_gt), "{pair:?} at {l}");
+            }
+        }
+    }
+
     #[test]
     fn remove_profile_reference() {
         let pair = Pair::Remove { q: 0.2, sigma: 1.0 };
