@@ -573,28 +573,37 @@ fn validate(opts: &PldOptions) -> Result<(), ParamError> {
     Ok(())
 }
 
-/// The composed pessimistic and optimistic PLDs of every dominating pair.
+/// The composed pessimistic and optimistic PLDs of every dominating pair (the pairs, e.g. the
+/// remove and add directions, on their own threads: they are independent).
 pub fn composed(mech: &DpSgd, opts: &PldOptions) -> Result<Vec<(Pld, Pld)>, ParamError> {
     validate(opts)?;
-    let mut planner = FftPlanner::new();
-    pairs(mech)?
-        .iter()
-        .map(|pair| {
-            let pess = Pld::single(pair, opts, Rounding::Pessimistic).compose_with(
-                mech.steps,
-                opts.tail_mass,
-                Rounding::Pessimistic,
-                &mut planner,
-            )?;
-            let opt = Pld::single(pair, opts, Rounding::Optimistic).compose_with(
-                mech.steps,
-                opts.tail_mass,
-                Rounding::Optimistic,
-                &mut planner,
-            )?;
-            Ok((pess, opt))
-        })
-        .collect()
+    let both = |pair: &Pair| -> Result<(Pld, Pld), ParamError> {
+        let mut planner = FftPlanner::new();
+        let pess = Pld::single(pair, opts, Rounding::Pessimistic).compose_with(
+            mech.steps,
+            opts.tail_mass,
+            Rounding::Pessimistic,
+            &mut planner,
+        )?;
+        let opt = Pld::single(pair, opts, Rounding::Optimistic).compose_with(
+            mech.steps,
+            opts.tail_mass,
+            Rounding::Optimistic,
+            &mut planner,
+        )?;
+        Ok((pess, opt))
+    };
+    let pairs = pairs(mech)?;
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = pairs
+            .iter()
+            .map(|pair| scope.spawn(move || both(pair)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a PLD thread panicked"))
+            .collect()
+    })
 }
 
 /// $\epsilon(\delta)$ of DP-SGD: the worst pair's optimistic and pessimistic values.
