@@ -1,5 +1,6 @@
 //! `subspace`: one PDP-SGD step at p = 1000 (P-lowrank, k = 10, m = 100 public samples,
-//! minibatch 50 of n = 1000), with the public eigenbasis refresh (m x m eigenproblem) and without.
+//! minibatch 50 of n = 1000), with the public eigenbasis refresh (m x m eigenproblem) and without,
+//! and one plain DP-SGD step on the same problem for comparison.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use dpclaims_empirical::rng::StreamKey;
@@ -15,6 +16,16 @@ fn subspace(c: &mut Criterion) {
     let mut idx = vec![0usize; 50];
     let basis = public_eigenbasis(&pool, &w, &public, 10);
     let mut i = 0u64;
+    c.bench_function("dp_sgd_step_p1000_no_projection", |b| {
+        b.iter(|| {
+            i += 1;
+            let mut rng = key.trial(i);
+            pdp_step(
+                &pool, &mut w, None, &private, &mut idx, 0.01, 0.1, true, 1.0, &mut rng,
+            );
+            black_box(w[0])
+        })
+    });
     for (name, refresh) in [
         ("pdp_sgd_step_p1000_k10_without_refresh", false),
         ("pdp_sgd_step_p1000_k10_m100_with_refresh", true),

@@ -767,7 +767,10 @@ mod tests {
     #[test]
     fn upper_tails_are_the_masses_upper_tails() {
         for pair in [
-            Pair::Remove { q: 0.01, sigma: 1.1 },
+            Pair::Remove {
+                q: 0.01,
+                sigma: 1.1,
+            },
             Pair::Add { q: 0.3, sigma: 0.8 },
             Pair::ReplaceOne { q: 0.1, sigma: 2.0 },
         ] {
