@@ -255,10 +255,7 @@ impl ProjectedDpSgd {
             let z: f64 = StandardNormal.sample(rng);
             *wk = self.contraction * *wk - step * sk + self.sigma * z;
         }
-        let norm = w.iter().map(|v| v * v).sum::<f64>().sqrt();
-        if norm > self.radius {
-            w.iter_mut().for_each(|v| *v *= self.radius / norm);
-        }
+        crate::problems::project_to_ball(w, self.radius);
     }
 }
 

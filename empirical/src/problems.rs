@@ -84,6 +84,14 @@ impl FinitePopulation for LinearPm1 {
     }
 }
 
+/// $x\leftarrow x\cdot\min(1,r/\|x\|)$: the Euclidean projection onto the ball of radius $r$.
+pub fn project_to_ball(x: &mut [f64], radius: f64) {
+    let norm = x.iter().map(|v| v * v).sum::<f64>().sqrt();
+    if norm > radius {
+        x.iter_mut().for_each(|v| *v *= radius / norm);
+    }
+}
+
 /// P-pool: logistic regression on a finite pool (features row-major, labels $\pm1$).
 #[derive(Debug, Clone, PartialEq)]
 pub struct LogisticPool {
@@ -116,10 +124,7 @@ impl LogisticPool {
                 let mu = if j == 1 { 0.6 } else { 0.0 };
                 xs.push(y * mu + 0.5 / (j as f64).sqrt() * g);
             }
-            let norm = xs[start..].iter().map(|v| v * v).sum::<f64>().sqrt();
-            if norm > 1.0 {
-                xs[start..].iter_mut().for_each(|v| *v /= norm);
-            }
+            project_to_ball(&mut xs[start..], 1.0);
             ys.push(y);
         }
         Self { d, xs, ys }

@@ -1,7 +1,7 @@
 //! Subspace perturbation instances for seed 003 (THEOREMS.md §6, E3-1): random PSD matrices
 //! $\Sigma$ with a perturbation $E$, the top-$k$ eigenprojectors of $\Sigma$ and $M=\Sigma+E$.
 
-use crate::problems::LogisticPool;
+use crate::problems::{LogisticPool, project_to_ball};
 use nalgebra::{DMatrix, DVector};
 use rand::RngExt;
 use rand_distr::{Distribution, StandardNormal};
@@ -85,10 +85,7 @@ impl LogisticDesign {
                 let g: f64 = StandardNormal.sample(&mut *rng);
                 xs.push(g / (j as f64).sqrt());
             }
-            let norm = xs[start..].iter().map(|v| v * v).sum::<f64>().sqrt();
-            if norm > 1.0 {
-                xs[start..].iter_mut().for_each(|v| *v /= norm);
-            }
+            project_to_ball(&mut xs[start..], 1.0);
             let up = 1.0 / (1.0 + (-2.0 * xs[start]).exp());
             ys.push(if rng.random::<f64>() < up { 1.0 } else { -1.0 });
         }
@@ -117,10 +114,7 @@ impl LogisticDesign {
                 let xi: f64 = StandardNormal.sample(rng);
                 xs.push(basis[(j, 0)] * s1 + basis[(j, 1)] * s2 + tau * xi / (p as f64).sqrt());
             }
-            let norm = xs[start..].iter().map(|v| v * v).sum::<f64>().sqrt();
-            if norm > 0.9 {
-                xs[start..].iter_mut().for_each(|v| *v *= 0.9 / norm);
-            }
+            project_to_ball(&mut xs[start..], 0.9);
             let zeta: f64 = StandardNormal.sample(rng);
             ys.push(if s1 + 0.5 * zeta >= 0.0 { 1.0 } else { -1.0 });
         }

@@ -152,10 +152,11 @@ impl Claim for Theorem3Derived {
     }
 
     fn cases(&self) -> Vec<Params> {
-        vec![params! {
-            "p" => 20, "k" => 2, "tau" => 0.15, "K" => 2048, "n" => 30, "B" => 5, "m" => 10, "epsilon" => 1.0,
-            "delta" => 1e-3, "T" => 900, "c2" => 2.157, "refresh" => 10, "trials" => 1000,
-        }]
+        vec![e3_3_case(&[
+            ("tau", 0.15.into()),
+            ("refresh", 10.into()),
+            ("trials", 1000.into()),
+        ])]
     }
 
     fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
@@ -205,6 +206,20 @@ impl Claim for Theorem3Derived {
             statistic: Statistic::Mean { blocks },
         }])
     }
+}
+
+/// E3-3's sizes (P-lowrank, p = 20, k = 2, pool K = 2048, n = 30, B = 5, m = 10, eps = 1,
+/// delta = 1e-3, T = 900, c2 = 2.157), shared by the PDP-SGD claims, with `extra` added or
+/// overriding.
+fn e3_3_case(extra: &[(&str, serde_json::Value)]) -> Params {
+    let mut case = params! {
+        "p" => 20, "k" => 2, "K" => 2048, "n" => 30, "B" => 5, "m" => 10, "epsilon" => 1.0,
+        "delta" => 1e-3, "T" => 900, "c2" => 2.157,
+    };
+    for (key, value) in extra {
+        case.set(key, value.clone());
+    }
+    case
 }
 
 /// P-lowrank's Lipschitz and smoothness constants ($\|x\|\le0.9$, logistic loss).
@@ -388,10 +403,11 @@ impl Claim for Theorem5Rank {
     }
 
     fn cases(&self) -> Vec<Params> {
-        vec![params! {
-            "p" => 20, "k" => 2, "tau" => 0.0, "K" => 2048, "n" => 30, "B" => 5, "m" => 10, "epsilon" => 1.0,
-            "delta" => 1e-3, "T" => 900, "c2" => 2.157, "refresh" => 10, "trials" => 50,
-        }]
+        vec![e3_3_case(&[
+            ("tau", 0.0.into()),
+            ("refresh", 10.into()),
+            ("trials", 50.into()),
+        ])]
     }
 
     fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
@@ -449,11 +465,12 @@ impl Claim for Theorem5Derived {
         ["pdp-sgd", "dp-sgd"]
             .into_iter()
             .map(|method| {
-                params! {
-                    "method" => method, "p" => 20, "k" => 2, "tau" => 0.0, "K" => 2048, "n" => 30, "B" => 5,
-                    "m" => 10, "epsilon" => 1.0, "delta" => 1e-3, "T" => 900, "c2" => 2.157, "refresh" => 10,
-                    "trials" => 400,
-                }
+                e3_3_case(&[
+                    ("method", method.into()),
+                    ("tau", 0.0.into()),
+                    ("refresh", 10.into()),
+                    ("trials", 400.into()),
+                ])
             })
             .collect()
     }
@@ -596,10 +613,12 @@ impl Claim for Theorem4Derived {
     }
 
     fn cases(&self) -> Vec<Params> {
-        vec![params! {
-            "p" => 20, "k" => 2, "tau" => 0.15, "K" => 2048, "n" => 30, "B" => 5, "m" => 10, "epsilon" => 1.0,
-            "delta" => 1e-3, "T" => 900, "c2" => 2.157, "refresh" => 1, "checkpoints" => 30, "trials" => 200,
-        }]
+        vec![e3_3_case(&[
+            ("tau", 0.15.into()),
+            ("refresh", 1.into()),
+            ("checkpoints", 30.into()),
+            ("trials", 200.into()),
+        ])]
     }
 
     fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
@@ -962,11 +981,13 @@ impl Claim for RateInDimension {
         ["pdp-sgd", "dp-sgd"]
             .into_iter()
             .map(|method| {
-                params! {
-                    "method" => method, "p" => serde_json::json!([20, 80, 320]), "k" => 2, "mu" => 1.0,
-                    "K" => 2048, "n" => 30, "B" => 5, "m" => 10, "epsilon" => 1.0, "delta" => 1e-3,
-                    "T" => 900, "c2" => 2.157, "refresh" => 10, "trials" => 600,
-                }
+                e3_3_case(&[
+                    ("method", method.into()),
+                    ("p", serde_json::json!([20, 80, 320])),
+                    ("mu", 1.0.into()),
+                    ("refresh", 10.into()),
+                    ("trials", 600.into()),
+                ])
             })
             .collect()
     }
