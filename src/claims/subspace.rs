@@ -173,16 +173,7 @@ impl Claim for Theorem3Derived {
                 tau: case.f64("tau")?,
             },
         )?;
-        let delta_l = setup.pool.loss(&vec![0.0; setup.pool.p], &setup.private); // L_n(w_0) - L_n* <= L_n(0) (loss >= 0)
-        let bound = bounds::theorem3_bound(
-            delta_l,
-            setup.config.eta,
-            setup.config.steps as u64,
-            RHO,
-            G,
-            setup.config.k as u64,
-            setup.config.sigma,
-        )?;
+        let bound = setup.s3_bound()?;
         let config = PdpSgd {
             gradient_scale: scale,
             ..setup.config.clone()
@@ -333,6 +324,21 @@ impl Setup {
         let mut params = case.clone();
         params.set("sigma", self.config.sigma.into());
         params
+    }
+
+    /// S3's right side for the setup's PDP-SGD, with $\hat L_n(w_0)-\hat L_n^*\le\hat L_n(0)$
+    /// (the loss is non-negative).
+    fn s3_bound(&self) -> Result<f64, ParamError> {
+        let delta_l = self.pool.loss(&vec![0.0; self.pool.p], &self.private);
+        bounds::theorem3_bound(
+            delta_l,
+            self.config.eta,
+            self.config.steps as u64,
+            RHO,
+            G,
+            self.config.k as u64,
+            self.config.sigma,
+        )
     }
 
     /// $P_t$: the top-$k$ eigenprojector of the population second moment $\Sigma(w)$ (the whole
@@ -735,16 +741,7 @@ impl Claim for Theorem4Derived {
         let public_term = 8.0 * G * G * ratio;
         let implied = public_term * m
             / (lambda * G.powi(4) * RHO * RHO * width * width * (setup.pool.p as f64).ln());
-        let delta_l = setup.pool.loss(&vec![0.0; setup.pool.p], &setup.private);
-        let s3 = bounds::theorem3_bound(
-            delta_l,
-            config.eta,
-            steps as u64,
-            RHO,
-            G,
-            config.k as u64,
-            config.sigma,
-        )?;
+        let s3 = setup.s3_bound()?;
         let with = |step: &str, bound: f64, statistic: Statistic| {
             let mut params = setup.params(case);
             params.set("step", step.into());

@@ -377,16 +377,7 @@ mod privacy_tests {
 
     #[test]
     fn theorem2_privacy_by_pld_is_far_below_the_stated_level() {
-        let s = Theorem2Schedule::from_privacy(
-            200,
-            1e-3,
-            200f64.powf(-0.25),
-            2.0,
-            1.0,
-            1.0,
-            HorizonRounding::Floor,
-        )
-        .unwrap();
+        let s = reference_n200();
         let m = s.step_noise_multipliers();
         assert_eq!(m.len(), 2828);
         assert!(m.iter().all(|x| x.is_finite() && *x > 1.0), "{:?}", &m[..3]);

@@ -573,31 +573,29 @@ fn validate(opts: &PldOptions) -> Result<(), ParamError> {
     Ok(())
 }
 
+/// The `steps`-fold pessimistic and optimistic compositions of one pair (one FFT planner).
+fn composed_pair(pair: &Pair, steps: u64, opts: &PldOptions) -> Result<(Pld, Pld), ParamError> {
+    let mut planner = FftPlanner::new();
+    let mut one = |rounding: Rounding| {
+        Pld::single(pair, opts, rounding).compose_with(
+            steps,
+            opts.tail_mass,
+            rounding,
+            &mut planner,
+        )
+    };
+    Ok((one(Rounding::Pessimistic)?, one(Rounding::Optimistic)?))
+}
+
 /// The composed pessimistic and optimistic PLDs of every dominating pair (the pairs, e.g. the
 /// remove and add directions, on their own threads: they are independent).
 pub fn composed(mech: &DpSgd, opts: &PldOptions) -> Result<Vec<(Pld, Pld)>, ParamError> {
     validate(opts)?;
-    let both = |pair: &Pair| -> Result<(Pld, Pld), ParamError> {
-        let mut planner = FftPlanner::new();
-        let pess = Pld::single(pair, opts, Rounding::Pessimistic).compose_with(
-            mech.steps,
-            opts.tail_mass,
-            Rounding::Pessimistic,
-            &mut planner,
-        )?;
-        let opt = Pld::single(pair, opts, Rounding::Optimistic).compose_with(
-            mech.steps,
-            opts.tail_mass,
-            Rounding::Optimistic,
-            &mut planner,
-        )?;
-        Ok((pess, opt))
-    };
     let pairs = pairs(mech)?;
     std::thread::scope(|scope| {
         let handles: Vec<_> = pairs
             .iter()
-            .map(|pair| scope.spawn(move || both(pair)))
+            .map(|pair| scope.spawn(move || composed_pair(pair, mech.steps, opts)))
             .collect();
         handles
             .into_iter()
@@ -638,16 +636,7 @@ pub fn pair_delta(
     if !epsilon.is_finite() {
         return Err(ParamError::new("epsilon", epsilon, "a finite number"));
     }
-    let pess = Pld::single(pair, opts, Rounding::Pessimistic).compose(
-        steps,
-        opts.tail_mass,
-        Rounding::Pessimistic,
-    )?;
-    let opt = Pld::single(pair, opts, Rounding::Optimistic).compose(
-        steps,
-        opts.tail_mass,
-        Rounding::Optimistic,
-    )?;
+    let (pess, opt) = composed_pair(pair, steps, opts)?;
     Ok(PldBracket {
         optimistic: opt.delta(epsilon),
         pessimistic: pess.delta(epsilon),
