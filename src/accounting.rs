@@ -122,7 +122,7 @@ pub fn run(
                 a.conversion = Some(conversion);
             }
             Accountant::Pld => {
-                pld::pairs(mech)?;
+                dpclaims_theorems::privacy::dominating::Dominating::of(mech)?; // applicability
                 let b = match query {
                     Query::Epsilon { delta } => pld::dp_sgd_epsilon(mech, delta, opts)?,
                     Query::Delta { epsilon } => pld::dp_sgd_delta(mech, epsilon, opts)?,

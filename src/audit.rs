@@ -20,7 +20,8 @@ use dpclaims_empirical::privacy_loss::{LossPair, shuffled_hockey_stick_trial};
 use dpclaims_empirical::rng::StreamKey;
 use dpclaims_empirical::runner::run_trials;
 use dpclaims_empirical::stats::{MeanAcc, Sides, empirical_bernstein};
-use dpclaims_theorems::privacy::pld::{self, PldOptions};
+use dpclaims_theorems::privacy::dominating::Dominating;
+use dpclaims_theorems::privacy::pld::{self, Pair, PldOptions};
 use dpclaims_theorems::privacy::{DpSgd, Neighbouring, Sampling, gaussian};
 use serde::Serialize;
 use serde_json::Value;
@@ -319,7 +320,7 @@ pub struct MonteCarlo {
     pub confidence: f64,
     pub seed: u64,
     /// The simulated pair.
-    pub pair: &'static str,
+    pub pair: String,
 }
 
 /// The audit of one row.
@@ -346,21 +347,75 @@ pub struct Audit {
     pub reasons: Vec<String>,
 }
 
-fn monte_carlo(row: &Row, epsilon: f64, opts: &AuditOptions, confidence: f64) -> MonteCarlo {
+/// The accountant's view of a row that is not shuffled: T steps of the subsampled Gaussian.
+fn mechanism(row: &Row) -> Result<DpSgd, dpclaims_theorems::ParamError> {
+    let (sampling, q) = match row.sampling {
+        BatchSampling::Poisson => (Sampling::Poisson, row.q),
+        BatchSampling::Wor => (Sampling::WithoutReplacement, row.q),
+        BatchSampling::None | BatchSampling::Shuffle => (Sampling::None, 1.0),
+    };
+    DpSgd::new(q, row.sigma, row.steps, sampling, row.relation)
+}
+
+/// The simulated pairs of a row: the realised pairs of its [`Dominating`] pairs (neighbouring
+/// datasets with adversarial other records), as the Monte Carlo's plain numbers (which loss, q,
+/// σ); `None` for shuffled epochs.
+fn simulated_pairs(
+    row: &Row,
+) -> Result<Vec<(Option<(LossPair, f64, f64)>, String)>, dpclaims_theorems::ParamError> {
+    if row.sampling == BatchSampling::Shuffle {
+        return Ok(vec![(
+            None,
+            "shuffled epochs, record +C/-C in one batch at a random position".into(),
+        )]);
+    }
+    let dom = Dominating::of(&mechanism(row)?)?;
+    Ok(dom
+        .lower
+        .iter()
+        .map(|pair| {
+            let (loss, q, sigma, name) = match *pair {
+                Pair::Remove { q, sigma } => {
+                    (LossPair::Remove, q, sigma, "remove (1-q)N(0)+qN(1) vs N(0)")
+                }
+                Pair::Add { q, sigma } => (LossPair::Add, q, sigma, "add N(0) vs (1-q)N(0)+qN(1)"),
+                Pair::ReplaceOne { q, sigma } => (
+                    LossPair::ReplaceOne,
+                    q,
+                    sigma,
+                    "replace-one (1-q)N(0)+qN(1) vs (1-q)N(0)+qN(-1)",
+                ),
+            };
+            (
+                Some((loss, q, sigma)),
+                format!("{name}, noise multiplier {sigma} in units of the mean shift"),
+            )
+        })
+        .collect())
+}
+
+fn monte_carlo(
+    row: &Row,
+    epsilon: f64,
+    opts: &AuditOptions,
+    confidence: f64,
+) -> Result<MonteCarlo, dpclaims_theorems::ParamError> {
     let per_trial = match (row.sampling, row.batches_per_epoch) {
         (BatchSampling::Shuffle, Some(k)) => row.steps.div_ceil(k) * k,
         _ => row.steps,
     };
     let trials = opts.trials.min(opts.budget / per_trial.max(1)).max(100);
     let key = StreamKey::new(opts.seed, &["audit", &row.name, &row.line.to_string()]);
-    let run = |pair: Option<LossPair>| -> MeanAcc {
+    let run = |pair: Option<(LossPair, f64, f64)>| -> MeanAcc {
         run_trials(
             trials,
             || ((), MeanAcc::new()),
             |_, acc, i| {
                 let rng = &mut key.trial(i);
                 acc.push(match (pair, row.batches_per_epoch) {
-                    (Some(p), _) => p.hockey_stick_trial(row.q, row.sigma, row.steps, epsilon, rng),
+                    (Some((p, q, sigma)), _) => {
+                        p.hockey_stick_trial(q, sigma, row.steps, epsilon, rng)
+                    }
                     (None, Some(k)) => shuffled_hockey_stick_trial(
                         k as usize,
                         row.sigma,
@@ -373,37 +428,27 @@ fn monte_carlo(row: &Row, epsilon: f64, opts: &AuditOptions, confidence: f64) ->
             },
         )
     };
-    let candidates: Vec<(Option<LossPair>, &'static str)> = match (row.sampling, row.relation) {
-        (BatchSampling::Shuffle, _) => vec![(
-            None,
-            "shuffled epochs, record +C/-C in one batch at a random position",
-        )],
-        (_, Neighbouring::ReplaceOne) => vec![(
-            Some(LossPair::ReplaceOne),
-            "replace-one, clipped gradient +C/-C",
-        )],
-        _ => vec![
-            (Some(LossPair::Remove), "remove"),
-            (Some(LossPair::Add), "add"),
-        ],
-    };
-    candidates
+    let candidates = simulated_pairs(row)?;
+    // The largest of several one-sided lower limits is a lower limit at the row's level only if
+    // the level is split between them.
+    let per_pair = 1.0 - (1.0 - confidence) / candidates.len() as f64;
+    Ok(candidates
         .into_iter()
         .map(|(pair, name)| {
             let acc = run(pair);
-            let est = empirical_bernstein(&acc, 0.0, 1.0, confidence, Sides::One, opts.seed)
+            let est = empirical_bernstein(&acc, 0.0, 1.0, per_pair, Sides::One, opts.seed)
                 .expect("at least 100 trials of values in [0, 1]");
             MonteCarlo {
                 delta_mean: est.mean,
                 delta_lower: est.lower,
                 trials,
-                confidence,
+                confidence: per_pair,
                 seed: opts.seed,
                 pair: name,
             }
         })
         .max_by(|a, b| a.delta_lower.total_cmp(&b.delta_lower))
-        .expect("at least one pair")
+        .expect("at least one pair"))
 }
 
 /// Audits validated rows whose `epsilon` is set.
@@ -431,18 +476,7 @@ pub fn audit(
                 )
             }
             _ => {
-                let sampling = match row.sampling {
-                    BatchSampling::Poisson => Sampling::Poisson,
-                    BatchSampling::Wor => Sampling::WithoutReplacement,
-                    _ => Sampling::None,
-                };
-                let q = if row.sampling == BatchSampling::None {
-                    1.0
-                } else {
-                    row.q
-                };
-                let mech = DpSgd::new(q, row.sigma, row.steps, sampling, row.relation)?;
-                let b = pld::dp_sgd_epsilon(&mech, row.delta, &opts.pld)?;
+                let b = pld::dp_sgd_epsilon(&mechanism(row)?, row.delta, &opts.pld)?;
                 (
                     b.pessimistic,
                     Some(b.optimistic),
@@ -450,7 +484,7 @@ pub fn audit(
                 )
             }
         };
-        let mc = monte_carlo(row, claimed, opts, confidence);
+        let mc = monte_carlo(row, claimed, opts, confidence)?;
         let mut unsound = false;
         if let Some(lo) = lower {
             if claimed < lo {

@@ -10,6 +10,7 @@ mod audit;
 mod claims;
 mod cli;
 mod contraction;
+mod dominating;
 mod multipass;
 mod properties;
 mod renyi;

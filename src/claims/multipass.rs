@@ -568,7 +568,9 @@ impl Claim for Lemma6 {
     }
 
     fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
-        use dpclaims_theorems::privacy::pld::{self, Pair, PldOptions};
+        use dpclaims_theorems::privacy::dominating::Dominating;
+        use dpclaims_theorems::privacy::pld::{self, PldOptions};
+        use dpclaims_theorems::privacy::{Neighbouring, Sampling};
         let (m, eta, g) = (case.u64("m")?, case.f64("eta")?, case.f64("G")?);
         let (sigma, delta) = (case.f64("sigma")?, case.f64("delta")?);
         let eps_g = bounds::lemma6_gaussian_epsilon(eta, g, sigma, delta)?;
@@ -579,18 +581,22 @@ impl Claim for Lemma6 {
                 format!("noise giving eps_G < 1 (Dwork-Roth Thm A.1); eps_G = {eps_g}"),
             ));
         }
-        // The step as a mechanism: the differing sample is drawn with probability 1/m and moves
-        // the mean by 2 eta G between the neighbours: the replace-one pair with multiplier
-        // sigma / (eta G).
+        // The step as a mechanism: one sample of m drawn uniformly, replace-one, each record
+        // moving the mean by at most eta G: the fixed-size-batch dominating pairs with rate 1/m
+        // and multiplier sigma / (eta G) (the slot of the differing sample is filled by another
+        // one chosen by the adversary: sensitivity 2 eta G, in either order).
         let noise = if run.mutant == Some(STEP_NOISE_HALVED.name) {
             sigma / 2.0
         } else {
             sigma
         };
-        let pair = Pair::ReplaceOne {
-            q: 1.0 / m as f64,
-            sigma: noise / (eta * g),
-        };
+        let dominating = Dominating::new(
+            1.0 / m as f64,
+            noise / (eta * g),
+            Sampling::WithoutReplacement,
+            Neighbouring::ReplaceOne,
+        )?;
+        let step = pld::compose_groups(&[(dominating, 1)], &PldOptions::default())?;
         let readings = [
             ("printed", bounds::lemma6_printed(eta, g, sigma, delta, m)?),
             ("bbg", bounds::lemma6_bbg(eta, g, sigma, delta, m)?),
@@ -598,7 +604,7 @@ impl Claim for Lemma6 {
         readings
             .into_iter()
             .map(|(which, (eps, per_step_delta))| {
-                let exact = pld::pair_delta(&pair, 1, eps, &PldOptions::default())?;
+                let exact = step.delta(eps);
                 let mut params = case.clone();
                 params.set("reading", which.into());
                 params.set("epsilon", eps.into());

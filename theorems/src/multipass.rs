@@ -121,9 +121,10 @@ impl Theorem2Schedule {
             .collect()
     }
 
-    /// The $\epsilon(\delta)$ of all $T$ iterates by the PLD accountant: each step the
-    /// replace-one subsampled Gaussian with rate $q$ (1/n: one sample drawn per step) and its
-    /// multiplier; the steps are grouped into runs $[2^k,2^{k+1})$, each run taking its smallest
+    /// The $\epsilon(\delta)$ of all $T$ iterates by the PLD accountant: each step one sample
+    /// drawn uniformly out of $n$ ($q=1/n$), under replace-one: the fixed-size-batch dominating
+    /// pairs of [`crate::privacy::dominating`] (sensitivity 2 in either order, symmetrised for the
+    /// upper bound) with the step's multiplier; the steps are grouped into runs $[2^k,2^{k+1})$, each run taking its smallest
     /// multiplier for the pessimistic bound and its largest for the optimistic one. With $q=1$
     /// the composition is exactly $\mu$-GDP and is computed so.
     pub fn pld_epsilon(
@@ -132,7 +133,9 @@ impl Theorem2Schedule {
         delta: f64,
         opts: &crate::privacy::pld::PldOptions,
     ) -> Result<crate::privacy::pld::PldBracket, ParamError> {
-        use crate::privacy::pld::{Pair, PldBracket, Rounding, compose_heterogeneous};
+        use crate::privacy::dominating::Dominating;
+        use crate::privacy::pld::{PldBracket, compose_groups};
+        use crate::privacy::{Neighbouring, Sampling};
         if !(q > 0.0 && q <= 1.0) {
             return Err(ParamError::new("q", q, "a sampling rate in (0, 1]"));
         }
@@ -160,24 +163,28 @@ impl Theorem2Schedule {
             groups.push((lo, hi, run.len() as u64));
             start = end;
         }
-        let bound = |rounding: Rounding| -> Result<f64, ParamError> {
-            let pairs: Vec<(Pair, u64)> = groups
-                .iter()
-                .map(|&(lo, hi, count)| {
-                    let sigma = if rounding == Rounding::Pessimistic {
-                        lo
-                    } else {
-                        hi
-                    };
-                    (Pair::ReplaceOne { q, sigma }, count)
-                })
-                .collect();
-            Ok(compose_heterogeneous(&pairs, opts, rounding)?.epsilon(delta))
+        // Each group: the upper bound at its smallest multiplier, the realised pairs at its
+        // largest (more noise is a post-processing of less).
+        let dom = |sigma: f64| {
+            Dominating::new(
+                q,
+                sigma,
+                Sampling::WithoutReplacement,
+                Neighbouring::ReplaceOne,
+            )
         };
-        Ok(PldBracket {
-            pessimistic: bound(Rounding::Pessimistic)?,
-            optimistic: bound(Rounding::Optimistic)?,
-        })
+        let mut doms = Vec::with_capacity(groups.len());
+        for &(lo, hi, count) in &groups {
+            let (upper, lower) = (dom(lo)?, dom(hi)?);
+            doms.push((
+                Dominating {
+                    lower: lower.lower,
+                    ..upper
+                },
+                count,
+            ));
+        }
+        Ok(compose_groups(&doms, opts)?.epsilon(delta))
     }
 }
 

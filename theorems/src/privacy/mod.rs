@@ -8,10 +8,12 @@
 //!   its conversions to $(\epsilon,\delta)$ (Mironov 2017; Canonne, Kamath & Steinke 2020).
 //! - [`pld`]: privacy-loss-distribution accounting with pessimistic (upper) and optimistic
 //!   (lower) discretisations, composed by FFT.
+//! - [`dominating`]: the dominating pairs of one step for each sampling scheme and relation.
 //! - [`composition`]: advanced composition and amplification by subsampling for
 //!   $(\epsilon,\delta)$ mechanisms.
 
 pub mod composition;
+pub mod dominating;
 pub mod gaussian;
 pub mod pld;
 pub mod rdp;

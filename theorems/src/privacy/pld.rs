@@ -18,14 +18,14 @@
 //! $+\infty$ for the pessimistic estimate and subtracted from the optimistic one, so both stay
 //! bounds up to floating point.
 //!
-//! Dominating pairs (noise multiplier $\sigma$, losses in units of the clipping norm):
-//! - add/remove, Poisson rate $q$: remove $P=(1-q)\mathcal N(0,\sigma^2)+q\mathcal N(1,\sigma^2)$,
-//!   $Q=\mathcal N(0,\sigma^2)$; add: the pair reversed. $\epsilon$ is the max of the two.
-//! - replace-one (Poisson or fixed-size batches without replacement, $q=b/n$):
-//!   $P=(1-q)\mathcal N(0,\sigma^2)+q\mathcal N(1,\sigma^2)$ against
-//!   $Q=(1-q)\mathcal N(0,\sigma^2)+q\mathcal N(-1,\sigma^2)$ (symmetric, one direction suffices).
+//! Dominating pairs: [`super::dominating`] says, for each sampling scheme and relation, which
+//! pairs bound one step from above (composed pessimistically) and which are realised by
+//! neighbouring datasets (composed optimistically: certified lower references). A pair whose
+//! order the adversary may flip at every step (fixed-size batches under replace-one) is composed
+//! as its symmetrisation ([`Pld::symmetrized`]).
 
-use super::{DpSgd, Neighbouring, Sampling, check_delta};
+use super::dominating::{Dominating, StepBound};
+use super::{DpSgd, check_delta};
 use crate::error::ParamError;
 use crate::numerics::norm_cdf;
 use rustfft::FftPlanner;
@@ -65,6 +65,15 @@ fn ln_exp_minus(a: f64, c: f64) -> f64 {
 }
 
 impl Pair {
+    /// The same pair in the other order, $(Q,P)$ (the replace-one pair is symmetric).
+    pub fn reversed(&self) -> Pair {
+        match *self {
+            Pair::Remove { q, sigma } => Pair::Add { q, sigma },
+            Pair::Add { q, sigma } => Pair::Remove { q, sigma },
+            Pair::ReplaceOne { .. } => *self,
+        }
+    }
+
     /// The output $x$ at which the loss crosses $\ell$ (`None`: $L>\ell$ everywhere for
     /// remove, nowhere for add).
     fn threshold(&self, l: f64) -> Option<f64> {
@@ -213,6 +222,36 @@ fn grid_range(pair: &Pair, interval: f64, tau: f64) -> (i64, i64) {
     (k_lo.min(k_hi - 1), k_hi)
 }
 
+/// Connect the dots (Doroshenko et al. 2022): the discrete PLD on the grid losses
+/// $k\Delta_L$, $k_{lo}\le k\le k_{hi}$, whose privacy profile equals `profile` at every grid
+/// loss and is linear in $e^\epsilon$ between them. A privacy profile is convex in $e^\epsilon$,
+/// so this one lies above it everywhere (above the last grid loss it is the constant
+/// $\delta(\ell_{hi})$, carried as mass at $+\infty$): a pessimistic PLD.
+fn connect_the_dots(profile: &dyn Fn(f64) -> f64, k_lo: i64, k_hi: i64, d: f64) -> Pld {
+    let n = (k_hi - k_lo + 1) as usize;
+    let mut pmf = vec![0.0; n];
+    let ls: Vec<f64> = (k_lo..=k_hi).map(|k| k as f64 * d).collect();
+    // Inflated by 1e-9 relative: the reconstruction from slope differences loses ~1e-12, and
+    // the pessimistic profile must stay above the exact one.
+    let deltas: Vec<f64> = ls.iter().map(|l| profile(*l) * (1.0 + 1e-9)).collect();
+    let slopes: Vec<f64> = (0..n - 1)
+        .map(|j| (deltas[j + 1] - deltas[j]) / (ls[j + 1].exp() - ls[j].exp()))
+        .collect();
+    for j in 1..n {
+        let right = if j < n - 1 { slopes[j] } else { 0.0 };
+        pmf[j] = (ls[j].exp() * (right - slopes[j - 1])).max(0.0);
+    }
+    let infinity_mass = deltas[n - 1];
+    pmf[0] = (1.0 - infinity_mass - pmf[1..].iter().sum::<f64>()).max(0.0);
+    Pld {
+        interval: d,
+        offset: k_lo,
+        pmf,
+        infinity_mass,
+        alias_mass: 0.0,
+    }
+}
+
 impl Pld {
     /// One step of `pair`, discretised with `rounding`.
     pub fn single(pair: &Pair, opts: &PldOptions, rounding: Rounding) -> Self {
@@ -220,25 +259,9 @@ impl Pld {
         let (k_lo, k_hi) = grid_range(pair, d, opts.tail_mass);
         let n = (k_hi - k_lo + 1) as usize;
         let mut pmf = vec![0.0; n];
-        let infinity_mass;
         match rounding {
             Rounding::Pessimistic => {
-                // Connect the dots (Doroshenko et al. 2022): the discrete PLD whose profile
-                // equals the exact one at every grid loss and is linear in e^eps between them;
-                // the exact profile is convex in e^eps, so this one lies above it everywhere.
-                let ls: Vec<f64> = (k_lo..=k_hi).map(|k| k as f64 * d).collect();
-                // Inflated by 1e-9 relative: the reconstruction from slope differences loses
-                // ~1e-12, and the pessimistic profile must stay above the exact one.
-                let deltas: Vec<f64> = ls.iter().map(|l| pair.profile(*l) * (1.0 + 1e-9)).collect();
-                let slopes: Vec<f64> = (0..n - 1)
-                    .map(|j| (deltas[j + 1] - deltas[j]) / (ls[j + 1].exp() - ls[j].exp()))
-                    .collect();
-                for j in 1..n {
-                    let right = if j < n - 1 { slopes[j] } else { 0.0 };
-                    pmf[j] = (ls[j].exp() * (right - slopes[j - 1])).max(0.0);
-                }
-                infinity_mass = deltas[n - 1];
-                pmf[0] = (1.0 - infinity_mass - pmf[1..].iter().sum::<f64>()).max(0.0);
+                return connect_the_dots(&|l| pair.profile(l), k_lo, k_hi, d);
             }
             Rounding::Optimistic => {
                 // Merge the outcomes with loss in a cell (a, b] into one outcome: a
@@ -317,15 +340,42 @@ impl Pld {
                     pmf[place(merged((pm, qm)))] += pm;
                     (a, ma) = (b, mb);
                 }
-                infinity_mass = 0.0;
             }
         }
         Pld {
             interval: d,
             offset: k_lo,
             pmf,
-            infinity_mass,
+            infinity_mass: 0.0,
             alias_mass: 0.0,
+        }
+    }
+
+    /// One step of the symmetrisation of `pair`, discretised pessimistically: the pair whose
+    /// tradeoff function is the convex hull of $\min(f,f^{-1})$, $f$ the tradeoff function of
+    /// `pair`. Its privacy profile is $\max(\delta_{(P,Q)}(\epsilon),\delta_{(Q,P)}(\epsilon))$ at
+    /// every $\epsilon$ (the convex conjugate of a pointwise minimum is the maximum of the
+    /// conjugates, and $\delta_f(\epsilon)=1+f^*(-e^\epsilon)$), so it dominates both orders and
+    /// its $T$-fold composition bounds any sequence of orders. Connect-the-dots on that profile,
+    /// on the union of both orders' grids.
+    pub fn symmetrized(pair: &Pair, opts: &PldOptions) -> Self {
+        let d = opts.interval;
+        let reverse = pair.reversed();
+        let (a_lo, a_hi) = grid_range(pair, d, opts.tail_mass);
+        let (b_lo, b_hi) = grid_range(&reverse, d, opts.tail_mass);
+        connect_the_dots(
+            &|l| pair.profile(l).max(reverse.profile(l)),
+            a_lo.min(b_lo),
+            a_hi.max(b_hi),
+            d,
+        )
+    }
+
+    /// One step of an upper step bound, discretised pessimistically.
+    pub fn upper_step(bound: &StepBound, opts: &PldOptions) -> Self {
+        match bound {
+            StepBound::Pair(pair) => Pld::single(pair, opts, Rounding::Pessimistic),
+            StepBound::EitherOrder(pair) => Pld::symmetrized(pair, opts),
         }
     }
 
@@ -539,22 +589,6 @@ pub struct PldBracket {
     pub pessimistic: f64,
 }
 
-/// The dominating pairs of a DP-SGD step (the answer is the worst over them).
-pub fn pairs(mech: &DpSgd) -> Result<Vec<Pair>, ParamError> {
-    let (q, sigma) = (mech.q, mech.sigma);
-    match (mech.sampling, mech.neighbouring) {
-        (Sampling::Poisson | Sampling::None, Neighbouring::AddRemove) => {
-            Ok(vec![Pair::Remove { q, sigma }, Pair::Add { q, sigma }])
-        }
-        (_, Neighbouring::ReplaceOne) => Ok(vec![Pair::ReplaceOne { q, sigma }]),
-        (Sampling::WithoutReplacement, Neighbouring::AddRemove) => Err(ParamError::new(
-            "relation",
-            "add-remove",
-            "replace-one for fixed-size batches without replacement (adding a record changes the batch size)",
-        )),
-    }
-}
-
 fn validate(opts: &PldOptions) -> Result<(), ParamError> {
     if !(opts.interval > 0.0 && opts.interval <= 1.0) {
         return Err(ParamError::new(
@@ -587,41 +621,111 @@ fn composed_pair(pair: &Pair, steps: u64, opts: &PldOptions) -> Result<(Pld, Pld
     Ok((one(Rounding::Pessimistic)?, one(Rounding::Optimistic)?))
 }
 
-/// The composed pessimistic and optimistic PLDs of every dominating pair (the pairs, e.g. the
-/// remove and add directions, on their own threads: they are independent).
-pub fn composed(mech: &DpSgd, opts: &PldOptions) -> Result<Vec<(Pld, Pld)>, ParamError> {
+/// The composed PLDs of a run: the pessimistic composition of every upper step bound and the
+/// optimistic composition of every realised (lower) pair of its [`Dominating`] pairs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Composed {
+    /// Upper bounds: the true $\delta(\epsilon)$ is at most the largest of their $\delta(\epsilon)$.
+    pub pessimistic: Vec<Pld>,
+    /// Lower bounds: the worst-case $\delta(\epsilon)$ is at least the largest of theirs.
+    pub optimistic: Vec<Pld>,
+}
+
+impl Composed {
+    /// $\epsilon(\delta)$: [largest optimistic, largest pessimistic].
+    pub fn epsilon(&self, delta: f64) -> PldBracket {
+        let worst = |plds: &[Pld]| plds.iter().map(|p| p.epsilon(delta)).fold(0.0, f64::max);
+        PldBracket {
+            optimistic: worst(&self.optimistic),
+            pessimistic: worst(&self.pessimistic),
+        }
+    }
+
+    /// $\delta(\epsilon)$: [largest optimistic, largest pessimistic].
+    pub fn delta(&self, epsilon: f64) -> PldBracket {
+        let worst = |plds: &[Pld]| plds.iter().map(|p| p.delta(epsilon)).fold(0.0, f64::max);
+        PldBracket {
+            optimistic: worst(&self.optimistic),
+            pessimistic: worst(&self.pessimistic),
+        }
+    }
+}
+
+/// A run of groups of steps, each group `count` alike steps with its own [`Dominating`] pairs
+/// (all of one sampling scheme and relation, so that the i-th bound of every group describes the
+/// same neighbouring datasets): each bound composed over the groups (FFT within a group,
+/// convolution across), on one thread per bound.
+pub fn compose_groups(
+    groups: &[(Dominating, u64)],
+    opts: &PldOptions,
+) -> Result<Composed, ParamError> {
     validate(opts)?;
-    let pairs = pairs(mech)?;
+    let Some((first, _)) = groups.iter().find(|(_, count)| *count > 0) else {
+        return Err(ParamError::new("steps", 0, "at least one step"));
+    };
+    let (n_upper, n_lower) = (first.upper.len(), first.lower.len());
+    if groups
+        .iter()
+        .any(|(d, _)| d.upper.len() != n_upper || d.lower.len() != n_lower)
+    {
+        return Err(ParamError::new(
+            "groups",
+            "mixed sampling schemes or relations",
+            "groups of one sampling scheme and relation",
+        ));
+    }
+    let run = |single: &(dyn Fn(&Dominating) -> Pld + Sync), rounding: Rounding| {
+        let singles: Vec<(Pld, u64)> = groups.iter().map(|(d, c)| (single(d), *c)).collect();
+        compose_plds(&singles, opts, rounding)
+    };
     std::thread::scope(|scope| {
-        let handles: Vec<_> = pairs
-            .iter()
-            .map(|pair| scope.spawn(move || composed_pair(pair, mech.steps, opts)))
+        let uppers: Vec<_> = (0..n_upper)
+            .map(|i| {
+                let run = &run;
+                scope.spawn(move || {
+                    run(
+                        &|d: &Dominating| Pld::upper_step(&d.upper[i], opts),
+                        Rounding::Pessimistic,
+                    )
+                })
+            })
             .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("a PLD thread panicked"))
-            .collect()
+        let lowers: Vec<_> = (0..n_lower)
+            .map(|i| {
+                let run = &run;
+                scope.spawn(move || {
+                    run(
+                        &|d: &Dominating| Pld::single(&d.lower[i], opts, Rounding::Optimistic),
+                        Rounding::Optimistic,
+                    )
+                })
+            })
+            .collect();
+        let join = |hs: Vec<std::thread::ScopedJoinHandle<'_, Result<Pld, ParamError>>>| {
+            hs.into_iter()
+                .map(|h| h.join().expect("a PLD thread panicked"))
+                .collect::<Result<Vec<_>, _>>()
+        };
+        Ok(Composed {
+            pessimistic: join(uppers)?,
+            optimistic: join(lowers)?,
+        })
     })
 }
 
-/// $\epsilon(\delta)$ of DP-SGD: the worst pair's optimistic and pessimistic values.
+/// The composed PLDs of DP-SGD's [`Dominating`] pairs over its `steps`.
+pub fn composed(mech: &DpSgd, opts: &PldOptions) -> Result<Composed, ParamError> {
+    compose_groups(&[(Dominating::of(mech)?, mech.steps)], opts)
+}
+
+/// $\epsilon(\delta)$ of DP-SGD: [the realised pairs' optimistic, the upper bounds' pessimistic].
 pub fn dp_sgd_epsilon(
     mech: &DpSgd,
     delta: f64,
     opts: &PldOptions,
 ) -> Result<PldBracket, ParamError> {
     check_delta(delta)?;
-    let plds = composed(mech, opts)?;
-    Ok(PldBracket {
-        optimistic: plds
-            .iter()
-            .map(|(_, o)| o.epsilon(delta))
-            .fold(0.0, f64::max),
-        pessimistic: plds
-            .iter()
-            .map(|(p, _)| p.epsilon(delta))
-            .fold(0.0, f64::max),
-    })
+    Ok(composed(mech, opts)?.epsilon(delta))
 }
 
 /// $\delta(\epsilon)$ of $T$ compositions of one pair: [optimistic, pessimistic].
@@ -643,26 +747,21 @@ pub fn pair_delta(
     })
 }
 
-/// A heterogeneous composition: `count` steps of each `pair` in turn, discretised with
-/// `rounding` (each group composed by FFT, the groups convolved).
-pub fn compose_heterogeneous(
-    groups: &[(Pair, u64)],
+/// Single-step PLDs composed in turn, `count` of each (each group by FFT, the groups
+/// convolved), all discretised with `rounding`.
+pub fn compose_plds(
+    groups: &[(Pld, u64)],
     opts: &PldOptions,
     rounding: Rounding,
 ) -> Result<Pld, ParamError> {
     validate(opts)?;
     let mut planner = FftPlanner::new();
     let mut total: Option<Pld> = None;
-    for (pair, count) in groups {
+    for (single, count) in groups {
         if *count == 0 {
             continue;
         }
-        let group = Pld::single(pair, opts, rounding).compose_with(
-            *count,
-            opts.tail_mass,
-            rounding,
-            &mut planner,
-        )?;
+        let group = single.compose_with(*count, opts.tail_mass, rounding, &mut planner)?;
         total = Some(match total {
             None => group,
             Some(t) => t.convolve(&group)?,
@@ -671,7 +770,21 @@ pub fn compose_heterogeneous(
     total.ok_or_else(|| ParamError::new("groups", 0, "at least one step"))
 }
 
-/// $\delta(\epsilon)$ of DP-SGD: the worst pair's optimistic and pessimistic values.
+/// A heterogeneous composition of fixed pairs: `count` steps of each `pair` in turn,
+/// discretised with `rounding`.
+pub fn compose_heterogeneous(
+    groups: &[(Pair, u64)],
+    opts: &PldOptions,
+    rounding: Rounding,
+) -> Result<Pld, ParamError> {
+    let singles: Vec<(Pld, u64)> = groups
+        .iter()
+        .map(|(pair, count)| (Pld::single(pair, opts, rounding), *count))
+        .collect();
+    compose_plds(&singles, opts, rounding)
+}
+
+/// $\delta(\epsilon)$ of DP-SGD: [the realised pairs' optimistic, the upper bounds' pessimistic].
 pub fn dp_sgd_delta(
     mech: &DpSgd,
     epsilon: f64,
@@ -680,22 +793,13 @@ pub fn dp_sgd_delta(
     if !epsilon.is_finite() {
         return Err(ParamError::new("epsilon", epsilon, "a finite number"));
     }
-    let plds = composed(mech, opts)?;
-    Ok(PldBracket {
-        optimistic: plds
-            .iter()
-            .map(|(_, o)| o.delta(epsilon))
-            .fold(0.0, f64::max),
-        pessimistic: plds
-            .iter()
-            .map(|(p, _)| p.delta(epsilon))
-            .fold(0.0, f64::max),
-    })
+    Ok(composed(mech, opts)?.delta(epsilon))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::privacy::{Neighbouring, Sampling};
     use approx::assert_relative_eq;
 
     fn mech(q: f64, sigma: f64, steps: u64, n: Neighbouring) -> DpSgd {
