@@ -16,10 +16,10 @@
 //! **unverified** when it is below the upper reference with no lower bound contradicting it
 //! (shuffled batches only).
 
-use dpclaims_empirical::privacy_loss::{LossPair, shuffled_hockey_stick_trial};
+use dpclaims_empirical::privacy_loss::{LossPair, Tilt, shuffled_weighted_trial};
 use dpclaims_empirical::rng::StreamKey;
 use dpclaims_empirical::runner::run_trials;
-use dpclaims_empirical::stats::{MeanAcc, Sides, empirical_bernstein};
+use dpclaims_empirical::stats::{MeanAcc, kl_bernstein};
 use dpclaims_theorems::privacy::dominating::Dominating;
 use dpclaims_theorems::privacy::pld::{self, Pair, PldOptions};
 use dpclaims_theorems::privacy::{DpSgd, Neighbouring, Sampling, gaussian};
@@ -268,10 +268,16 @@ pub fn parse(text: &str, format: Format) -> Vec<Result<NumberedRow, RowError>> {
 pub struct AuditOptions {
     /// Relative tolerance for `sound-tight`.
     pub tolerance: f64,
-    /// Monte Carlo trials per row (capped so that trials × steps stays within `budget`).
-    pub trials: u64,
-    /// Maximum simulated steps (trials × steps) per row.
-    pub budget: u64,
+    /// Simulated steps (trials × steps per trial) of a row's main Monte Carlo run when it is
+    /// the witness that can decide the row; a tenth of it when the references decide alone.
+    pub max_steps: u64,
+    /// If set, the main run's trials come from this many seconds at the throughput measured
+    /// in the pilot (the trial count is then reported, and `max_steps` reproduces it).
+    pub budget_seconds: Option<f64>,
+    /// Importance sampling (a pilot run chooses the proposal); `false`: plain Monte Carlo.
+    pub importance: bool,
+    /// Audit by Monte Carlo alone (no PLD references).
+    pub no_reference: bool,
     pub seed: u64,
     /// Family-wise confidence of the Monte Carlo bounds over all rows.
     pub confidence: f64,
@@ -282,8 +288,10 @@ impl Default for AuditOptions {
     fn default() -> Self {
         Self {
             tolerance: 0.05,
-            trials: 20_000,
-            budget: 20_000_000,
+            max_steps: 200_000_000,
+            budget_seconds: None,
+            importance: true,
+            no_reference: false,
             seed: 1,
             confidence: 0.999,
             pld: PldOptions::default(),
@@ -316,11 +324,20 @@ impl AuditVerdict {
 pub struct MonteCarlo {
     pub delta_mean: f64,
     pub delta_lower: f64,
+    /// Trials of the main run (the pilot's are not used in the estimate).
     pub trials: u64,
+    /// One-sided level of this pair's limit (the row's level split over its pairs).
     pub confidence: f64,
     pub seed: u64,
     /// The simulated pair.
     pub pair: String,
+    /// The importance-sampling proposal: `plain`, or the tilted rate, shift and mixture weight.
+    pub proposal: String,
+    /// The interval: KL-Chernoff and empirical Bernstein for values in [0, bound].
+    pub method: &'static str,
+    /// The values are truncated at this level for the interval (twice the largest pilot value,
+    /// at most the largest weighted value 1 / (1 - mixture weight)); `delta_mean` is untruncated.
+    pub bound: f64,
 }
 
 /// The audit of one row.
@@ -336,14 +353,14 @@ pub struct Audit {
     pub delta: f64,
     pub claimed_epsilon: f64,
     /// Certified upper reference ε and how it was computed.
-    pub upper_reference: f64,
-    pub upper_method: &'static str,
+    pub upper_reference: Option<f64>,
+    pub upper_method: Option<&'static str>,
     /// Certified lower reference ε (none for shuffled batches).
     pub lower_reference: Option<f64>,
     pub monte_carlo: MonteCarlo,
     pub verdict: AuditVerdict,
     /// claimed ε / upper reference.
-    pub ratio: f64,
+    pub ratio: Option<f64>,
     pub reasons: Vec<String>,
 }
 
@@ -357,15 +374,153 @@ fn mechanism(row: &Row) -> Result<DpSgd, dpclaims_theorems::ParamError> {
     DpSgd::new(q, row.sigma, row.steps, sampling, row.relation)
 }
 
+/// The simulated mechanism of one pair: plain numbers for `empirical`.
+#[derive(Debug, Clone, Copy)]
+enum Simulated {
+    Steps {
+        loss: LossPair,
+        q: f64,
+        sigma: f64,
+        steps: u64,
+    },
+    Shuffled {
+        batches: u64,
+        sigma: f64,
+        epochs: u64,
+    },
+}
+
+impl Simulated {
+    fn steps_per_trial(&self) -> u64 {
+        match *self {
+            Simulated::Steps { steps, .. } => steps,
+            Simulated::Shuffled {
+                batches, epochs, ..
+            } => batches * epochs,
+        }
+    }
+
+    fn trial(&self, epsilon: f64, tilt: &Tilt, rng: &mut dpclaims_empirical::rng::TrialRng) -> f64 {
+        match *self {
+            Simulated::Steps {
+                loss,
+                q,
+                sigma,
+                steps,
+            } => loss.weighted_trial(q, sigma, steps, epsilon, tilt, rng),
+            Simulated::Shuffled {
+                batches,
+                sigma,
+                epochs,
+            } => shuffled_weighted_trial(batches as usize, sigma, epochs, epsilon, tilt, rng),
+        }
+    }
+
+    /// The proposals the pilot tries: plain Monte Carlo, and defensive mixtures (weight 1/2)
+    /// whose tilted law sits at a relative entropy $k$ from the true one, for $k\in\{2,6,18\}$
+    /// (a tail of probability $p$ is reached by a tilt at $k\approx\ln(1/p)$), spent on the
+    /// inclusion rate ($Tq(c\ln c-c+1)=k$ for the rate $cq$), on the shift of the record's
+    /// contribution ($Tcq\,m^2/(2\sigma^2)=k$; for the add pair every output, $Tm^2/(2\sigma^2)=k$;
+    /// for shuffled epochs the record's batch, $E\,m^2/(2\sigma^2)=k$), or half on each.
+    fn proposals(&self) -> Vec<Tilt> {
+        let mut out = Vec::new();
+        let shift = |count: f64, sigma: f64, k: f64| sigma * (2.0 * k / count).sqrt();
+        // Solve T q (c ln c - c + 1) = k for c in (1, 1/q] (increasing in c; bisection).
+        let rate = |q: f64, steps: f64, k: f64| {
+            let f = |c: f64| steps * q * (c * c.ln() - c + 1.0);
+            let (mut lo, mut hi) = (1.0, 1.0 / q);
+            if f(hi) <= k {
+                return 1.0;
+            }
+            for _ in 0..100 {
+                let mid = 0.5 * (lo + hi);
+                if f(mid) < k { lo = mid } else { hi = mid }
+            }
+            (lo * q).min(1.0)
+        };
+        let mut push = |t: Tilt| {
+            if t.shift.is_finite() && !out.contains(&t) {
+                out.push(t);
+            }
+        };
+        match *self {
+            Simulated::Steps {
+                loss,
+                q,
+                sigma,
+                steps,
+            } => {
+                push(Tilt::none(q));
+                let t = steps as f64;
+                let plain = Tilt::none(q);
+                for k in [2.0, 6.0, 18.0] {
+                    if loss == LossPair::Add {
+                        push(Tilt {
+                            shift: shift(t, sigma, k),
+                            mix: 0.5,
+                            ..plain
+                        });
+                        continue;
+                    }
+                    push(Tilt {
+                        rate: rate(q, t, k),
+                        mix: 0.5,
+                        ..plain
+                    });
+                    push(Tilt {
+                        shift: shift(t * q, sigma, k),
+                        mix: 0.5,
+                        ..plain
+                    });
+                    push(Tilt {
+                        drift: shift(t, sigma, k),
+                        mix: 0.5,
+                        ..plain
+                    });
+                    push(Tilt {
+                        rate: rate(q, t, k / 2.0),
+                        drift: shift(t, sigma, k / 2.0),
+                        mix: 0.5,
+                        ..plain
+                    });
+                }
+            }
+            Simulated::Shuffled { sigma, epochs, .. } => {
+                push(Tilt::none(1.0));
+                for k in [2.0, 6.0, 18.0] {
+                    push(Tilt {
+                        shift: shift(epochs as f64, sigma, k),
+                        mix: 0.5,
+                        ..Tilt::none(1.0)
+                    });
+                }
+            }
+        }
+        out
+    }
+}
+
+fn describe(t: &Tilt) -> String {
+    if t.mix == 0.0 {
+        "plain".into()
+    } else {
+        format!(
+            "defensive mixture {}: rate {:.4e}, shift {:.4}, drift {:.4}",
+            t.mix, t.rate, t.shift, t.drift
+        )
+    }
+}
+
 /// The simulated pairs of a row: the realised pairs of its [`Dominating`] pairs (neighbouring
-/// datasets with adversarial other records), as the Monte Carlo's plain numbers (which loss, q,
-/// σ); `None` for shuffled epochs.
-fn simulated_pairs(
-    row: &Row,
-) -> Result<Vec<(Option<(LossPair, f64, f64)>, String)>, dpclaims_theorems::ParamError> {
-    if row.sampling == BatchSampling::Shuffle {
+/// datasets with adversarial other records), as plain numbers for the Monte Carlo.
+fn simulated_pairs(row: &Row) -> Result<Vec<(Simulated, String)>, dpclaims_theorems::ParamError> {
+    if let (BatchSampling::Shuffle, Some(k)) = (row.sampling, row.batches_per_epoch) {
         return Ok(vec![(
-            None,
+            Simulated::Shuffled {
+                batches: k,
+                sigma: row.sigma,
+                epochs: row.steps.div_ceil(k),
+            },
             "shuffled epochs, record +C/-C in one batch at a random position".into(),
         )]);
     }
@@ -387,68 +542,120 @@ fn simulated_pairs(
                 ),
             };
             (
-                Some((loss, q, sigma)),
+                Simulated::Steps {
+                    loss,
+                    q,
+                    sigma,
+                    steps: row.steps,
+                },
                 format!("{name}, noise multiplier {sigma} in units of the mean shift"),
             )
         })
         .collect())
 }
 
+/// The Monte Carlo lower limit on δ(claimed ε): for each simulated pair, a pilot run (its own
+/// streams, discarded) picks the proposal with the smallest relative variance, then a main run of
+/// a fixed number of trials gives the KL-Chernoff / empirical-Bernstein lower limit. The largest
+/// limit over the pairs is reported, the row's level split over the pairs.
 fn monte_carlo(
     row: &Row,
     epsilon: f64,
     opts: &AuditOptions,
     confidence: f64,
+    max_steps: u64,
 ) -> Result<MonteCarlo, dpclaims_theorems::ParamError> {
-    let per_trial = match (row.sampling, row.batches_per_epoch) {
-        (BatchSampling::Shuffle, Some(k)) => row.steps.div_ceil(k) * k,
-        _ => row.steps,
-    };
-    let trials = opts.trials.min(opts.budget / per_trial.max(1)).max(100);
-    let key = StreamKey::new(opts.seed, &["audit", &row.name, &row.line.to_string()]);
-    let run = |pair: Option<(LossPair, f64, f64)>| -> MeanAcc {
-        run_trials(
-            trials,
-            || ((), MeanAcc::new()),
-            |_, acc, i| {
-                let rng = &mut key.trial(i);
-                acc.push(match (pair, row.batches_per_epoch) {
-                    (Some((p, q, sigma)), _) => {
-                        p.hockey_stick_trial(q, sigma, row.steps, epsilon, rng)
-                    }
-                    (None, Some(k)) => shuffled_hockey_stick_trial(
-                        k as usize,
-                        row.sigma,
-                        row.steps.div_ceil(k),
-                        epsilon,
-                        rng,
-                    ),
-                    (None, None) => 0.0,
-                })
-            },
-        )
-    };
     let candidates = simulated_pairs(row)?;
-    // The largest of several one-sided lower limits is a lower limit at the row's level only if
-    // the level is split between them.
     let per_pair = 1.0 - (1.0 - confidence) / candidates.len() as f64;
-    Ok(candidates
-        .into_iter()
-        .map(|(pair, name)| {
-            let acc = run(pair);
-            let est = empirical_bernstein(&acc, 0.0, 1.0, per_pair, Sides::One, opts.seed)
-                .expect("at least 100 trials of values in [0, 1]");
-            MonteCarlo {
-                delta_mean: est.mean,
-                delta_lower: est.lower,
+    let per_pair_steps = max_steps / candidates.len() as u64;
+    let mut best: Option<MonteCarlo> = None;
+    for (index, (sim, name)) in candidates.into_iter().enumerate() {
+        let per_trial = sim.steps_per_trial().max(1);
+        // Mean of min(value, cap): the truncated values have a smaller mean, so a lower limit
+        // for it is a lower limit for delta; their range is [0, cap] instead of [0, bound].
+        let run = |key: &StreamKey, trials: u64, tilt: &Tilt, cap: f64| -> (MeanAcc, MeanAcc) {
+            run_trials(
                 trials,
-                confidence: per_pair,
-                seed: opts.seed,
-                pair: name,
+                || ((), (MeanAcc::new(), MeanAcc::new())),
+                |_, (raw, cut), i| {
+                    let v = sim.trial(epsilon, tilt, &mut key.trial(i));
+                    raw.push(v);
+                    cut.push(v.min(cap));
+                },
+            )
+        };
+        let proposals = if opts.importance {
+            sim.proposals()
+        } else {
+            vec![sim.proposals()[0]]
+        };
+        // Pilot: a tenth of the budget over the proposals.
+        let pilot_trials = (per_pair_steps / 10 / per_trial / proposals.len() as u64).max(200);
+        let started = std::time::Instant::now();
+        let mut chosen = proposals[0];
+        // The main run's values are truncated at `cap` (see below): twice the chosen
+        // proposal's largest pilot value, or the bound when the pilot saw none.
+        let mut cap = chosen.bound();
+        let mut score = f64::INFINITY;
+        for (j, tilt) in proposals.iter().enumerate() {
+            let key = StreamKey::new(
+                opts.seed,
+                &[
+                    "audit-pilot",
+                    &row.name,
+                    &row.line.to_string(),
+                    &index.to_string(),
+                    &j.to_string(),
+                ],
+            );
+            let (acc, _) = run(&key, pilot_trials, tilt, f64::INFINITY);
+            let s = if acc.mean > 0.0 {
+                acc.variance() / (acc.mean * acc.mean)
+            } else {
+                f64::INFINITY
+            };
+            if s < score {
+                (score, chosen, cap) = (s, *tilt, (2.0 * acc.max).min(tilt.bound()));
             }
-        })
-        .max_by(|a, b| a.delta_lower.total_cmp(&b.delta_lower))
-        .expect("at least one pair"))
+        }
+        let pilot_seconds = started.elapsed().as_secs_f64();
+        let trials = match opts.budget_seconds {
+            Some(b) if proposals.len() > 1 => {
+                let rate = (pilot_trials * proposals.len() as u64) as f64 / pilot_seconds.max(1e-9);
+                ((b / (index as f64 + 1.0).max(1.0)) * rate) as u64
+            }
+            _ => per_pair_steps / per_trial,
+        }
+        .max(200);
+        let key = StreamKey::new(
+            opts.seed,
+            &[
+                "audit",
+                &row.name,
+                &row.line.to_string(),
+                &index.to_string(),
+            ],
+        );
+        let cap = if cap > 0.0 { cap } else { chosen.bound() };
+        let (raw, cut) = run(&key, trials, &chosen, cap);
+        let est = kl_bernstein(&cut, cap, per_pair, opts.seed)
+            .expect("at least 200 trials of values in [0, cap]");
+        let mc = MonteCarlo {
+            delta_mean: raw.mean,
+            delta_lower: est.lower,
+            trials,
+            confidence: per_pair,
+            seed: opts.seed,
+            pair: name,
+            proposal: describe(&chosen),
+            method: "kl-chernoff and empirical bernstein (level split)",
+            bound: cap,
+        };
+        if best.as_ref().is_none_or(|b| mc.delta_lower > b.delta_lower) {
+            best = Some(mc);
+        }
+    }
+    Ok(best.expect("at least one pair"))
 }
 
 /// Audits validated rows whose `epsilon` is set.
@@ -466,25 +673,38 @@ pub fn audit(
         let claimed = row.epsilon.expect("rows to audit carry epsilon");
         let mut reasons = Vec::new();
         let (upper, lower, upper_method) = match row.sampling {
+            _ if opts.no_reference => (None, None, None),
             BatchSampling::Shuffle => {
                 let epochs = row.steps.div_ceil(row.batches_per_epoch.unwrap_or(1));
                 let mu = 2.0 * (epochs as f64).sqrt() / row.sigma;
                 (
-                    gaussian::epsilon(mu, row.delta)?,
+                    Some(gaussian::epsilon(mu, row.delta)?),
                     None,
-                    "gaussian mechanism, sensitivity 2C once per epoch",
+                    Some("gaussian mechanism, sensitivity 2C once per epoch"),
                 )
             }
             _ => {
                 let b = pld::dp_sgd_epsilon(&mechanism(row)?, row.delta, &opts.pld)?;
                 (
-                    b.pessimistic,
+                    Some(b.pessimistic),
                     Some(b.optimistic),
-                    "pld pessimistic (connect the dots)",
+                    Some("pld pessimistic (connect the dots)"),
                 )
             }
         };
-        let mc = monte_carlo(row, claimed, opts, confidence)?;
+        // The Monte Carlo can decide the row only when the references leave it open (no lower
+        // reference, or the claim between the references); otherwise it runs at a tenth of the
+        // budget as a consistency check. Decided before it runs: no stopping rule involved.
+        let decided = match (lower, upper) {
+            (Some(lo), Some(up)) => claimed < lo || claimed >= up,
+            _ => false,
+        };
+        let max_steps = if decided {
+            opts.max_steps / 10
+        } else {
+            opts.max_steps
+        };
+        let mc = monte_carlo(row, claimed, opts, confidence, max_steps)?;
         let mut unsound = false;
         if let Some(lo) = lower {
             if claimed < lo {
@@ -497,25 +717,36 @@ pub fn audit(
         if mc.delta_lower > row.delta {
             unsound = true;
             reasons.push(format!(
-                "at the claimed epsilon, delta is at least {:.3e} (Monte Carlo, {} trials, one-sided {:.6}), above the claimed {:e}",
-                mc.delta_lower, mc.trials, mc.confidence, row.delta
+                "at the claimed epsilon, delta is at least {:.3e} (Monte Carlo, {} trials, {}, one-sided {:.6}), above the claimed {:e}",
+                mc.delta_lower, mc.trials, mc.proposal, mc.confidence, row.delta
             ));
         }
-        let ratio = claimed / upper;
-        let verdict = if unsound {
-            AuditVerdict::Unsound
-        } else if claimed <= upper * (1.0 + opts.tolerance) && (lower.is_some() || claimed >= upper)
-        {
-            AuditVerdict::SoundTight
-        } else if claimed > upper {
-            reasons.push(format!(
-                "{:.1}% above the upper reference",
-                100.0 * (ratio - 1.0)
-            ));
-            AuditVerdict::SoundLoose
-        } else {
-            reasons.push("below the upper reference, and no lower bound contradicts it".into());
-            AuditVerdict::Unverified
+        let ratio = upper.map(|u| claimed / u);
+        let verdict = match upper {
+            _ if unsound => AuditVerdict::Unsound,
+            Some(up)
+                if claimed <= up * (1.0 + opts.tolerance) && (lower.is_some() || claimed >= up) =>
+            {
+                AuditVerdict::SoundTight
+            }
+            Some(up) if claimed > up => {
+                reasons.push(format!(
+                    "{:.1}% above the upper reference",
+                    100.0 * (claimed / up - 1.0)
+                ));
+                AuditVerdict::SoundLoose
+            }
+            Some(_) => {
+                reasons.push("below the upper reference, and no lower bound contradicts it".into());
+                AuditVerdict::Unverified
+            }
+            None => {
+                reasons.push(
+                    "no reference (--no-reference), and the Monte Carlo does not contradict it"
+                        .into(),
+                );
+                AuditVerdict::Unverified
+            }
         };
         out.push(Audit {
             line: row.line,
@@ -615,8 +846,8 @@ pub fn table(audits: &[Audit], errors: &[RowError], markdown: bool) -> String {
                 a.verdict.as_str().to_string(),
                 format!("{:.4}", a.claimed_epsilon),
                 a.lower_reference.map_or("-".into(), |l| format!("{l:.4}")),
-                format!("{:.4}", a.upper_reference),
-                format!("{:.3}", a.ratio),
+                a.upper_reference.map_or("-".into(), |u| format!("{u:.4}")),
+                a.ratio.map_or("-".into(), |r| format!("{r:.3}")),
                 format!("{:.2e}", a.monte_carlo.delta_lower),
                 format!("{:e}", a.delta),
                 serde_json::to_value(a.sampling)

@@ -84,9 +84,21 @@ enum Command {
         /// Relative tolerance for sound-tight.
         #[arg(long, default_value_t = 0.05)]
         tolerance: f64,
-        /// Monte Carlo trials per row.
-        #[arg(long, default_value_t = 20_000)]
-        trials: u64,
+        /// Simulated steps (trials x steps per trial) of each row's Monte Carlo run (a tenth when
+        /// the references decide the row alone). Reproducible on any machine.
+        #[arg(long, default_value_t = 200_000_000)]
+        max_steps: u64,
+        /// Instead of --max-steps: seconds per pair, converted into trials at the throughput
+        /// measured in the pilot run (the JSON reports the trials: pass them back as
+        /// --max-steps to reproduce on another machine).
+        #[arg(long)]
+        budget_seconds: Option<f64>,
+        /// Plain Monte Carlo (no importance sampling).
+        #[arg(long)]
+        no_importance: bool,
+        /// Audit by Monte Carlo alone (no PLD or Gaussian references), e.g. to measure its power.
+        #[arg(long)]
+        no_reference: bool,
         #[arg(long, default_value_t = harness::DEFAULT_SEED)]
         seed: u64,
         /// Family-wise confidence of the Monte Carlo bounds.
@@ -286,11 +298,18 @@ fn audit(
     if !(opts.confidence > 0.0 && opts.confidence < 1.0) {
         return Err(dpclaims::Error::Confidence(opts.confidence));
     }
-    if opts.trials < 100 {
+    if opts.max_steps < 1000 {
         return Err(dpclaims::Error::Input(format!(
-            "--trials {} is out of range: expected at least 100",
-            opts.trials
+            "--max-steps {} is out of range: expected at least 1000",
+            opts.max_steps
         )));
+    }
+    if let Some(b) = opts.budget_seconds {
+        if !(b > 0.0 && b.is_finite()) {
+            return Err(dpclaims::Error::Input(format!(
+                "--budget-seconds {b} is out of range: expected a number > 0"
+            )));
+        }
     }
     let mut rows = Vec::new();
     let mut errors = Vec::new();
@@ -514,7 +533,10 @@ fn run(cli: Cli) -> Result<ExitCode, dpclaims::Error> {
             format,
             command,
             tolerance,
-            trials,
+            max_steps,
+            budget_seconds,
+            no_importance,
+            no_reference,
             seed,
             confidence,
             json,
@@ -523,7 +545,10 @@ fn run(cli: Cli) -> Result<ExitCode, dpclaims::Error> {
         } => {
             let opts = audit::AuditOptions {
                 tolerance,
-                trials,
+                max_steps,
+                budget_seconds,
+                importance: !no_importance,
+                no_reference,
                 seed,
                 confidence,
                 ..audit::AuditOptions::default()

@@ -18,6 +18,7 @@ fn rows(text: &str) -> Vec<Row> {
 fn verdicts(text: &str) -> Vec<AuditVerdict> {
     let opts = AuditOptions {
         seed: crate::SEED,
+        max_steps: 20_000_000,
         ..AuditOptions::default()
     };
     audit(&rows(text), &opts, false)

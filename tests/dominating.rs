@@ -105,7 +105,7 @@ fn fixed_batch_replace_one_reference_is_at_least_the_two_c_remove_pair() {
         .map(|r| r.and_then(|(l, o)| validate(l, o, true)).unwrap())
         .collect();
     let opts = AuditOptions {
-        trials: 2000,
+        max_steps: 10_000_000,
         seed: crate::SEED,
         ..AuditOptions::default()
     };

@@ -175,6 +175,9 @@ pub enum Method {
     /// The largest of `n` sampled values of a quantity bounded by a deterministic inequality:
     /// `lower = mean = upper` (exact for the instances drawn; no confidence statement).
     Maximum,
+    /// Mean of values in $[0,B]$: the better of Hoeffding's KL-Chernoff limit (tight near 0) and
+    /// the empirical Bernstein limit (tight at small variance), each at half the error level.
+    KlBernstein,
 }
 
 /// A point estimate with its interval, and everything needed to reproduce it.
@@ -433,6 +436,71 @@ pub fn empirical_bernstein(
         confidence,
         sides,
         method: Method::EmpiricalBernstein,
+        seed,
+    })
+}
+
+/// $\mathrm{kl}(a\|b)=a\ln\frac ab+(1-a)\ln\frac{1-a}{1-b}$, the Bernoulli relative entropy.
+fn bernoulli_kl(a: f64, b: f64) -> f64 {
+    let term = |x: f64, y: f64| if x > 0.0 { x * (x / y).ln() } else { 0.0 };
+    term(a, b) + term(1.0 - a, 1.0 - b)
+}
+
+/// Hoeffding's (1963, Thm 1) KL-Chernoff limits for the mean $\mu$ of i.i.d. values in $[0,1]$:
+/// $P(\bar x\ge\mu+t)\le e^{-n\,\mathrm{kl}(\mu+t\|\mu)}$ and likewise below, so with error `a`
+/// per side the limits are the $p$ on either side of $\bar x$ with $n\,\mathrm{kl}(\bar x\|p)=\ln(1/a)$
+/// (bisection). The Bernoulli case is the worst for a given mean, so the limit is tight near 0
+/// where a normal or Bernstein interval is not.
+pub fn kl_chernoff_limits(mean: f64, n: u64, a: f64) -> (f64, f64) {
+    let target = (1.0 / a).ln() / n as f64;
+    let m = mean.clamp(0.0, 1.0);
+    let solve = |mut inside: f64, mut outside: f64| {
+        // invariant: kl(m, inside) <= target < kl(m, outside)
+        for _ in 0..200 {
+            let mid = 0.5 * (inside + outside);
+            if bernoulli_kl(m, mid) <= target {
+                inside = mid
+            } else {
+                outside = mid
+            }
+        }
+        inside
+    };
+    let lower = if m == 0.0 || bernoulli_kl(m, 0.0) <= target {
+        0.0
+    } else {
+        solve(m, 0.0)
+    };
+    let upper = if m == 1.0 || bernoulli_kl(m, 1.0) <= target {
+        1.0
+    } else {
+        solve(m, 1.0)
+    };
+    (lower, upper)
+}
+
+/// One-sided limits for the mean of values in $[0,B]$ (e.g. importance-weighted hockey-stick
+/// values): each side the better of the KL-Chernoff limit of the values divided by $B$ and the
+/// empirical Bernstein limit, each at half the error probability (so that taking the better of
+/// the two keeps the level).
+pub fn kl_bernstein(
+    acc: &MeanAcc,
+    bound: f64,
+    confidence: f64,
+    seed: u64,
+) -> Result<Estimate, StatsError> {
+    let a = tail_probability(confidence, Sides::One)?;
+    let half_level = 1.0 - a / 2.0;
+    let eb = empirical_bernstein(acc, 0.0, bound, half_level, Sides::One, seed)?;
+    let (kl_lo, kl_hi) = kl_chernoff_limits(acc.mean / bound, acc.n, a / 2.0);
+    Ok(Estimate {
+        mean: acc.mean,
+        lower: eb.lower.max(kl_lo * bound),
+        upper: eb.upper.min(kl_hi * bound),
+        n: acc.n,
+        confidence,
+        sides: Sides::One,
+        method: Method::KlBernstein,
         seed,
     })
 }
