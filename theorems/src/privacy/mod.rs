@@ -9,6 +9,7 @@
 //! - [`pld`]: privacy-loss-distribution accounting with pessimistic (upper) and optimistic
 //!   (lower) discretisations, composed by FFT.
 //! - [`dominating`]: the dominating pairs of one step for each sampling scheme and relation.
+//! - [`shuffle`]: a certified lower reference for shuffled fixed-size batches (maximum statistic).
 //! - [`composition`]: advanced composition and amplification by subsampling for
 //!   $(\epsilon,\delta)$ mechanisms.
 
@@ -17,6 +18,7 @@ pub mod dominating;
 pub mod gaussian;
 pub mod pld;
 pub mod rdp;
+pub mod shuffle;
 
 use crate::error::{ParamError, at_least, positive};
 use serde::{Deserialize, Serialize};
