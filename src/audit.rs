@@ -16,7 +16,7 @@
 //! **unverified** when it is below the upper reference with no lower bound contradicting it
 //! (shuffled batches only).
 
-use dpclaims_empirical::privacy_loss::{LossPair, Tilt, shuffled_weighted_trial};
+use dpclaims_empirical::privacy_loss::{LossPair, Phase, Tilt, shuffled_weighted_trial};
 use dpclaims_empirical::rng::StreamKey;
 use dpclaims_empirical::runner::run_trials;
 use dpclaims_empirical::stats::{MeanAcc, kl_bernstein};
@@ -54,6 +54,10 @@ pub struct Row {
     pub delta: f64,
     pub epsilon: Option<f64>,
     pub relation: Neighbouring,
+    /// A schedule (Poisson or no sampling): phases of (q, sigma, steps) run in turn; `q`,
+    /// `sigma` and `steps` above then summarise it (largest q, smallest sigma, total steps).
+    #[serde(skip)]
+    pub phases: Option<Vec<Phase>>,
     /// The row as given (sent to `--command` without `epsilon`).
     #[serde(skip)]
     pub raw: serde_json::Map<String, Value>,
@@ -127,6 +131,57 @@ pub fn validate(
     };
     let get_num = |k: &str| number(&obj, k).map_err(err);
     let get_int = |k: &str| integer(&obj, k).map_err(err);
+    if let Some(value) = obj.get("phases") {
+        let phases = parse_phases(value).map_err(err)?;
+        if !matches!(sampling, BatchSampling::Poisson | BatchSampling::None) {
+            return Err(err(
+                "`phases` (a schedule) is supported for poisson and none sampling".into(),
+            ));
+        }
+        for key in ["q", "batch", "n", "sigma", "steps", "epochs"] {
+            if obj.contains_key(key) {
+                return Err(err(format!(
+                    "`{key}` and `phases` both given: a schedule states q, sigma and steps per phase"
+                )));
+            }
+        }
+        let delta = get_num("delta")?.ok_or_else(|| err("missing `delta`".into()))?;
+        if !(delta > 0.0 && delta < 1.0) {
+            return Err(err(format!(
+                "`delta` = {delta} is out of range: expected a number in (0, 1)"
+            )));
+        }
+        let epsilon = get_num("epsilon")?;
+        if need_epsilon && epsilon.is_none() {
+            return Err(err(
+                "missing `epsilon` (or audit an accountant with --command)".into(),
+            ));
+        }
+        if let Some(e) = epsilon.filter(|e| *e < 0.0) {
+            return Err(err(format!(
+                "`epsilon` = {e} is out of range: expected >= 0"
+            )));
+        }
+        let q = if sampling == BatchSampling::None {
+            1.0
+        } else {
+            phases.iter().map(|p| p.q).fold(0.0, f64::max)
+        };
+        return Ok(Row {
+            line,
+            name,
+            sampling,
+            q,
+            batches_per_epoch: None,
+            sigma: phases.iter().map(|p| p.sigma).fold(f64::INFINITY, f64::min),
+            steps: phases.iter().map(|p| p.steps).sum(),
+            delta,
+            epsilon,
+            relation,
+            phases: Some(phases),
+            raw: obj,
+        });
+    }
     let (n, batch) = (get_int("n")?, get_int("batch")?);
     let q = match (get_num("q")?, batch, n) {
         (Some(q), _, _) => q,
@@ -198,8 +253,65 @@ pub fn validate(
         delta,
         epsilon,
         relation,
+        phases: None,
         raw: obj,
     })
+}
+
+/// Parses a schedule: a non-empty JSON array of `{"q": .., "sigma": .., "steps": ..}` (q in
+/// (0, 1], sigma > 0, steps >= 1), errors naming the phase and the field.
+pub fn parse_phases(value: &Value) -> Result<Vec<Phase>, String> {
+    let Value::Array(items) = value else {
+        return Err(
+            "`phases` must be a JSON array of {\"q\", \"sigma\", \"steps\"} objects".into(),
+        );
+    };
+    if items.is_empty() {
+        return Err("`phases` is empty".into());
+    }
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            let Value::Object(o) = item else {
+                return Err(format!("`phases[{i}]` is not an object"));
+            };
+            if let Some(k) = o
+                .keys()
+                .find(|k| !matches!(k.as_str(), "q" | "sigma" | "steps"))
+            {
+                return Err(format!(
+                    "`phases[{i}].{k}`: unknown field (expected q, sigma, steps)"
+                ));
+            }
+            let at = |e: String| format!("`phases[{i}]`: {e}");
+            let q = number(o, "q")
+                .map_err(at)?
+                .ok_or_else(|| format!("`phases[{i}].q` is missing"))?;
+            let sigma = number(o, "sigma")
+                .map_err(at)?
+                .ok_or_else(|| format!("`phases[{i}].sigma` is missing"))?;
+            let steps = integer(o, "steps")
+                .map_err(at)?
+                .ok_or_else(|| format!("`phases[{i}].steps` is missing"))?;
+            if !(q > 0.0 && q <= 1.0) {
+                return Err(format!(
+                    "`phases[{i}].q` = {q} is out of range: expected a sampling rate in (0, 1]"
+                ));
+            }
+            if !(sigma > 0.0) {
+                return Err(format!(
+                    "`phases[{i}].sigma` = {sigma} is out of range: expected > 0"
+                ));
+            }
+            if steps == 0 {
+                return Err(format!(
+                    "`phases[{i}].steps` = 0: expected at least one step"
+                ));
+            }
+            Ok(Phase { q, sigma, steps })
+        })
+        .collect()
 }
 
 /// Input formats.
@@ -365,24 +477,38 @@ pub struct Audit {
     pub reasons: Vec<String>,
 }
 
-/// The accountant's view of a row that is not shuffled: T steps of the subsampled Gaussian.
-fn mechanism(row: &Row) -> Result<DpSgd, dpclaims_theorems::ParamError> {
-    let (sampling, q) = match row.sampling {
-        BatchSampling::Poisson => (Sampling::Poisson, row.q),
-        BatchSampling::Wor => (Sampling::WithoutReplacement, row.q),
-        BatchSampling::None | BatchSampling::Shuffle => (Sampling::None, 1.0),
+/// The accountant's view of a row that is not shuffled: groups of steps of the subsampled
+/// Gaussian with their dominating pairs (one group, or one per phase of a schedule).
+fn groups(row: &Row) -> Result<Vec<(Dominating, u64)>, dpclaims_theorems::ParamError> {
+    let sampling = match row.sampling {
+        BatchSampling::Poisson => Sampling::Poisson,
+        BatchSampling::Wor => Sampling::WithoutReplacement,
+        BatchSampling::None | BatchSampling::Shuffle => Sampling::None,
     };
-    DpSgd::new(q, row.sigma, row.steps, sampling, row.relation)
+    let q_of = |q: f64| if sampling == Sampling::None { 1.0 } else { q };
+    let phases = match &row.phases {
+        Some(p) => p.clone(),
+        None => vec![Phase {
+            q: row.q,
+            sigma: row.sigma,
+            steps: row.steps,
+        }],
+    };
+    phases
+        .iter()
+        .map(|p| {
+            let mech = DpSgd::new(q_of(p.q), p.sigma, p.steps, sampling, row.relation)?;
+            Ok((Dominating::of(&mech)?, p.steps))
+        })
+        .collect()
 }
 
 /// The simulated mechanism of one pair: plain numbers for `empirical`.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 enum Simulated {
     Steps {
         loss: LossPair,
-        q: f64,
-        sigma: f64,
-        steps: u64,
+        phases: Vec<Phase>,
     },
     Shuffled {
         batches: u64,
@@ -393,8 +519,8 @@ enum Simulated {
 
 impl Simulated {
     fn steps_per_trial(&self) -> u64 {
-        match *self {
-            Simulated::Steps { steps, .. } => steps,
+        match self {
+            Simulated::Steps { phases, .. } => phases.iter().map(|p| p.steps).sum(),
             Simulated::Shuffled {
                 batches, epochs, ..
             } => batches * epochs,
@@ -402,98 +528,75 @@ impl Simulated {
     }
 
     fn trial(&self, epsilon: f64, tilt: &Tilt, rng: &mut dpclaims_empirical::rng::TrialRng) -> f64 {
-        match *self {
-            Simulated::Steps {
-                loss,
-                q,
-                sigma,
-                steps,
-            } => loss.weighted_trial(q, sigma, steps, epsilon, tilt, rng),
+        match self {
+            Simulated::Steps { loss, phases } => {
+                loss.weighted_trial_phases(phases, epsilon, tilt, rng)
+            }
             Simulated::Shuffled {
                 batches,
                 sigma,
                 epochs,
-            } => shuffled_weighted_trial(batches as usize, sigma, epochs, epsilon, tilt, rng),
+            } => shuffled_weighted_trial(*batches as usize, *sigma, *epochs, epsilon, tilt, rng),
         }
     }
 
     /// The proposals the pilot tries: plain Monte Carlo, and defensive mixtures (weight 1/2)
     /// whose tilted law sits at a relative entropy $k$ from the true one, for $k\in\{2,6,18\}$
     /// (a tail of probability $p$ is reached by a tilt at $k\approx\ln(1/p)$), spent on the
-    /// inclusion rate ($Tq(c\ln c-c+1)=k$ for the rate $cq$), on the shift of the record's
-    /// contribution ($Tcq\,m^2/(2\sigma^2)=k$; for the add pair every output, $Tm^2/(2\sigma^2)=k$;
-    /// for shuffled epochs the record's batch, $E\,m^2/(2\sigma^2)=k$), or half on each.
+    /// inclusion rate ($\sum_iT_iq_i\,(c\ln c-c+1)=k$ for the rates $cq_i$), on the shift $m$ of
+    /// the record's contribution ($\sum_iT_iq_i\,m^2/(2\sigma_i^2)=k$), on a drift of every output
+    /// by $d\sigma_i$ ($Td^2/2=k$; for the add pair the only tilt; for shuffled epochs the
+    /// record's batch is shifted, $E\,m^2/(2\sigma^2)=k$), or on rate and drift half each.
     fn proposals(&self) -> Vec<Tilt> {
-        let mut out = Vec::new();
-        let shift = |count: f64, sigma: f64, k: f64| sigma * (2.0 * k / count).sqrt();
-        // Solve T q (c ln c - c + 1) = k for c in (1, 1/q] (increasing in c; bisection).
-        let rate = |q: f64, steps: f64, k: f64| {
-            let f = |c: f64| steps * q * (c * c.ln() - c + 1.0);
-            let (mut lo, mut hi) = (1.0, 1.0 / q);
-            if f(hi) <= k {
-                return 1.0;
-            }
-            for _ in 0..100 {
-                let mid = 0.5 * (lo + hi);
-                if f(mid) < k { lo = mid } else { hi = mid }
-            }
-            (lo * q).min(1.0)
-        };
+        let mut out = vec![Tilt::NONE];
         let mut push = |t: Tilt| {
-            if t.shift.is_finite() && !out.contains(&t) {
+            if t.shift.is_finite() && t.drift.is_finite() && !out.contains(&t) {
                 out.push(t);
             }
         };
-        match *self {
-            Simulated::Steps {
-                loss,
-                q,
-                sigma,
-                steps,
-            } => {
-                push(Tilt::none(q));
-                let t = steps as f64;
-                let plain = Tilt::none(q);
+        let tilt = |rate_factor: f64, shift: f64, drift: f64| Tilt {
+            rate_factor,
+            shift,
+            drift,
+            mix: 0.5,
+        };
+        match self {
+            Simulated::Steps { loss, phases } => {
+                let t: f64 = phases.iter().map(|p| p.steps as f64).sum();
+                let tq: f64 = phases.iter().map(|p| p.steps as f64 * p.q).sum();
+                let tq_s2: f64 = phases
+                    .iter()
+                    .map(|p| p.steps as f64 * p.q / (p.sigma * p.sigma))
+                    .sum();
+                let q_max = phases.iter().map(|p| p.q).fold(0.0, f64::max);
+                // Solve tq (c ln c - c + 1) = k for c in (1, 1/q_max] (increasing; bisection).
+                let rate = |k: f64| {
+                    let f = |c: f64| tq * (c * c.ln() - c + 1.0);
+                    let (mut lo, mut hi) = (1.0, 1.0 / q_max);
+                    if f(hi) <= k {
+                        return hi;
+                    }
+                    for _ in 0..100 {
+                        let mid = 0.5 * (lo + hi);
+                        if f(mid) < k { lo = mid } else { hi = mid }
+                    }
+                    lo
+                };
+                let drift = |k: f64| (2.0 * k / t).sqrt();
                 for k in [2.0, 6.0, 18.0] {
-                    if loss == LossPair::Add {
-                        push(Tilt {
-                            shift: shift(t, sigma, k),
-                            mix: 0.5,
-                            ..plain
-                        });
+                    if *loss == LossPair::Add {
+                        push(tilt(1.0, 0.0, drift(k)));
                         continue;
                     }
-                    push(Tilt {
-                        rate: rate(q, t, k),
-                        mix: 0.5,
-                        ..plain
-                    });
-                    push(Tilt {
-                        shift: shift(t * q, sigma, k),
-                        mix: 0.5,
-                        ..plain
-                    });
-                    push(Tilt {
-                        drift: shift(t, sigma, k),
-                        mix: 0.5,
-                        ..plain
-                    });
-                    push(Tilt {
-                        rate: rate(q, t, k / 2.0),
-                        drift: shift(t, sigma, k / 2.0),
-                        mix: 0.5,
-                        ..plain
-                    });
+                    push(tilt(rate(k), 0.0, 0.0));
+                    push(tilt(1.0, (2.0 * k / tq_s2).sqrt(), 0.0));
+                    push(tilt(1.0, 0.0, drift(k)));
+                    push(tilt(rate(k / 2.0), 0.0, drift(k / 2.0)));
                 }
             }
             Simulated::Shuffled { sigma, epochs, .. } => {
-                push(Tilt::none(1.0));
                 for k in [2.0, 6.0, 18.0] {
-                    push(Tilt {
-                        shift: shift(epochs as f64, sigma, k),
-                        mix: 0.5,
-                        ..Tilt::none(1.0)
-                    });
+                    push(tilt(1.0, sigma * (2.0 * k / *epochs as f64).sqrt(), 0.0));
                 }
             }
         }
@@ -506,8 +609,8 @@ fn describe(t: &Tilt) -> String {
         "plain".into()
     } else {
         format!(
-            "defensive mixture {}: rate {:.4e}, shift {:.4}, drift {:.4}",
-            t.mix, t.rate, t.shift, t.drift
+            "defensive mixture {}: rate x{:.4}, shift {:.4}, drift {:.4} sigma",
+            t.mix, t.rate_factor, t.shift, t.drift
         )
     }
 }
@@ -525,32 +628,48 @@ fn simulated_pairs(row: &Row) -> Result<Vec<(Simulated, String)>, dpclaims_theor
             "shuffled epochs, record +C/-C in one batch at a random position".into(),
         )]);
     }
-    let dom = Dominating::of(&mechanism(row)?)?;
-    Ok(dom
-        .lower
-        .iter()
-        .map(|pair| {
-            let (loss, q, sigma, name) = match *pair {
-                Pair::Remove { q, sigma } => {
-                    (LossPair::Remove, q, sigma, "remove (1-q)N(0)+qN(1) vs N(0)")
-                }
-                Pair::Add { q, sigma } => (LossPair::Add, q, sigma, "add N(0) vs (1-q)N(0)+qN(1)"),
-                Pair::ReplaceOne { q, sigma } => (
-                    LossPair::ReplaceOne,
-                    q,
-                    sigma,
-                    "replace-one (1-q)N(0)+qN(1) vs (1-q)N(0)+qN(-1)",
-                ),
-            };
-            (
-                Simulated::Steps {
-                    loss,
-                    q,
-                    sigma,
-                    steps: row.steps,
-                },
-                format!("{name}, noise multiplier {sigma} in units of the mean shift"),
-            )
+    let groups = groups(row)?;
+    let kinds = groups.first().map_or(0, |(d, _)| d.lower.len());
+    Ok((0..kinds)
+        .map(|i| {
+            let mut loss = LossPair::Remove;
+            let mut name = String::new();
+            let phases = groups
+                .iter()
+                .map(|(d, steps)| {
+                    let (l, q, sigma, n) = match d.lower[i] {
+                        Pair::Remove { q, sigma } => {
+                            (LossPair::Remove, q, sigma, "remove (1-q)N(0)+qN(1) vs N(0)")
+                        }
+                        Pair::Add { q, sigma } => {
+                            (LossPair::Add, q, sigma, "add N(0) vs (1-q)N(0)+qN(1)")
+                        }
+                        Pair::ReplaceOne { q, sigma } => (
+                            LossPair::ReplaceOne,
+                            q,
+                            sigma,
+                            "replace-one (1-q)N(0)+qN(1) vs (1-q)N(0)+qN(-1)",
+                        ),
+                    };
+                    (loss, name) = (
+                        l,
+                        format!("{n}, noise multiplier {sigma} in units of the mean shift"),
+                    );
+                    Phase {
+                        q,
+                        sigma,
+                        steps: *steps,
+                    }
+                })
+                .collect::<Vec<_>>();
+            if phases.len() > 1 {
+                name = format!(
+                    "{}, {} phases",
+                    name.split(',').next().unwrap_or(""),
+                    phases.len()
+                );
+            }
+            (Simulated::Steps { loss, phases }, name)
         })
         .collect())
 }
@@ -689,7 +808,7 @@ pub fn audit(
                 )
             }
             _ => {
-                let b = pld::dp_sgd_epsilon(&mechanism(row)?, row.delta, &opts.pld)?;
+                let b = pld::compose_groups(&groups(row)?, &opts.pld)?.epsilon(row.delta);
                 (
                     Some(b.pessimistic),
                     Some(b.optimistic),

@@ -293,3 +293,54 @@ fn monte_carlo_lower_limits_cover_the_true_delta() {
         );
     }
 }
+
+/// Schedules: a run split into two equal phases has the references of the unsplit run, a real
+/// schedule is audited by heterogeneous composition, and malformed phases are rejected by name.
+#[test]
+fn schedules_are_audited_phase_by_phase() {
+    let opts = AuditOptions {
+        seed: crate::SEED,
+        max_steps: 2_000_000,
+        ..AuditOptions::default()
+    };
+    let text = r#"{"name": "one", "sampling": "poisson", "q": 0.01, "sigma": 1.0, "steps": 1000, "delta": 1e-5, "epsilon": 1.0}
+{"name": "split", "sampling": "poisson", "phases": [{"q": 0.01, "sigma": 1.0, "steps": 400}, {"q": 0.01, "sigma": 1.0, "steps": 600}], "delta": 1e-5, "epsilon": 1.0}
+{"name": "schedule", "sampling": "poisson", "phases": [{"q": 0.005, "sigma": 1.2, "steps": 500}, {"q": 0.02, "sigma": 0.9, "steps": 500}], "delta": 1e-5, "epsilon": 1.5}"#;
+    let a = audit(&rows(text), &opts, false).unwrap();
+    let (one, split) = (a[0].upper_reference.unwrap(), a[1].upper_reference.unwrap());
+    assert!((one - split).abs() < 1e-6 * one, "{one} vs {split}");
+    assert!(
+        a[1].monte_carlo.pair.contains("2 phases"),
+        "{:?}",
+        a[1].monte_carlo
+    );
+    // The schedule lies between its two phases run alone for all 1000 steps.
+    let eps = |q: f64, sigma: f64| {
+        let mech = DpSgd::new(q, sigma, 1000, Sampling::Poisson, Neighbouring::AddRemove).unwrap();
+        pld::dp_sgd_epsilon(&mech, 1e-5, &PldOptions::default())
+            .unwrap()
+            .pessimistic
+    };
+    let s = a[2].upper_reference.unwrap();
+    assert!(eps(0.005, 1.2) < s && s < eps(0.02, 0.9), "{s}");
+    assert_eq!(a[2].verdict, AuditVerdict::Unsound);
+    for (bad, word) in [
+        (r#"[{"q": 2, "sigma": 1, "steps": 5}]"#, "phases[0].q"),
+        (
+            r#"[{"q": 0.1, "sigma": 1, "steps": 5}, {"q": 0.1, "steps": 5}]"#,
+            "phases[1].sigma",
+        ),
+        (r#"[{"q": 0.1, "sigma": 1, "steps": 0}]"#, "phases[0].steps"),
+        (
+            r#"[{"q": 0.1, "sigma": 1, "steps": 5, "noise": 2}]"#,
+            "phases[0].noise",
+        ),
+        (r#"[]"#, "empty"),
+    ] {
+        let row =
+            format!(r#"{{"sampling": "poisson", "phases": {bad}, "delta": 1e-5, "epsilon": 1}}"#);
+        let parsed = parse(&row, Format::JsonLines).remove(0).unwrap();
+        let e = validate(parsed.0, parsed.1, true).unwrap_err();
+        assert!(e.reason.contains(word), "{bad}: {}", e.reason);
+    }
+}

@@ -83,25 +83,26 @@ impl LossPair {
 /// interval stays valid. `mix = 0` is plain Monte Carlo.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Tilt {
-    pub rate: f64,
+    /// The tilted inclusion rate is `rate_factor` × q (at most 1).
+    pub rate_factor: f64,
+    /// Added to the record's contribution when it is included (units of the mean shift).
     pub shift: f64,
-    /// Shift of every step's output (remove and replace-one pairs). For small $q$ the privacy
-    /// loss is nearly linear in the sum of all outputs, $L\approx\frac q{\sigma^2}\sum_tx_t+c$,
-    /// so this is the direction of its tail.
+    /// Every output shifted by `drift` × σ (the add pair: by −`drift` × σ). For small $q$ the
+    /// privacy loss is nearly linear in the sum of all outputs,
+    /// $L\approx\frac q{\sigma^2}\sum_tx_t+c$, so this is the direction of its tail.
     pub drift: f64,
+    /// The weight λ of the tilted law in the mixture (0: plain Monte Carlo).
     pub mix: f64,
 }
 
 impl Tilt {
     /// Plain Monte Carlo (no tilt).
-    pub fn none(q: f64) -> Self {
-        Tilt {
-            rate: q,
-            shift: 0.0,
-            drift: 0.0,
-            mix: 0.0,
-        }
-    }
+    pub const NONE: Tilt = Tilt {
+        rate_factor: 1.0,
+        shift: 0.0,
+        drift: 0.0,
+        mix: 0.0,
+    };
 
     /// The largest weighted value, $1/(1-\lambda)$.
     pub fn bound(&self) -> f64 {
@@ -117,6 +118,14 @@ impl Tilt {
     }
 }
 
+/// A phase of a schedule: `steps` steps at rate `q` and noise multiplier `sigma`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Phase {
+    pub q: f64,
+    pub sigma: f64,
+    pub steps: u64,
+}
+
 impl LossPair {
     /// One importance-weighted trial of $T$ steps: $w(1-e^{\epsilon-\sum_tL_t})_+\in[0,1/(1-\lambda)]$
     /// under the defensive mixture of `tilt` (see [`Tilt`]).
@@ -129,38 +138,53 @@ impl LossPair {
         tilt: &Tilt,
         rng: &mut TrialRng,
     ) -> f64 {
-        let s2 = sigma * sigma;
+        self.weighted_trial_phases(&[Phase { q, sigma, steps }], epsilon, tilt, rng)
+    }
+
+    /// [`LossPair::weighted_trial`] over a schedule: the phases in turn, their losses added.
+    pub fn weighted_trial_phases(
+        &self,
+        phases: &[Phase],
+        epsilon: f64,
+        tilt: &Tilt,
+        rng: &mut TrialRng,
+    ) -> f64 {
         let tilted = tilt.mix > 0.0 && rng.random_bool(tilt.mix);
-        let (rate, shift, drift) = if tilted {
-            (tilt.rate, tilt.shift, tilt.drift)
-        } else {
-            (q, 0.0, 0.0)
-        };
-        // ln dP'/dP per step: included (ln(q'/q) + shift), excluded (ln((1-q')/(1-q))).
-        let (in_rate, out_rate) = ((tilt.rate / q).ln(), ((1.0 - tilt.rate) / (1.0 - q)).ln());
         let mut loss = 0.0;
         let mut log_ratio = 0.0;
-        for _ in 0..steps {
-            let noise: f64 = StandardNormal.sample(rng);
-            match self {
-                LossPair::Add => {
-                    let x = sigma * noise - shift;
-                    loss -= log_mixture_ratio(x, 1.0, q, sigma);
-                    log_ratio += (-tilt.shift * x - 0.5 * tilt.shift * tilt.shift) / s2;
-                }
-                LossPair::Remove | LossPair::ReplaceOne => {
-                    let inside = rng.random_bool(rate);
-                    let mean = if inside { 1.0 } else { 0.0 };
-                    let x = sigma * noise + mean + drift + if inside { shift } else { 0.0 };
-                    loss += log_mixture_ratio(x, 1.0, q, sigma);
-                    if *self == LossPair::ReplaceOne {
-                        loss -= log_mixture_ratio(x, -1.0, q, sigma);
+        for &Phase { q, sigma, steps } in phases {
+            let s2 = sigma * sigma;
+            let tilted_rate = (tilt.rate_factor * q).min(1.0);
+            let rate = if tilted { tilted_rate } else { q };
+            // ln dP'/dP of an inclusion and of an exclusion.
+            let (in_rate, out_rate) = (
+                (tilted_rate / q).ln(),
+                ((1.0 - tilted_rate) / (1.0 - q)).ln(),
+            );
+            for _ in 0..steps {
+                let noise: f64 = StandardNormal.sample(rng);
+                match self {
+                    LossPair::Add => {
+                        // P = N(0, s^2); the tilted law N(-drift s, s^2).
+                        let d = -tilt.drift * sigma;
+                        let x = sigma * noise + if tilted { d } else { 0.0 };
+                        loss -= log_mixture_ratio(x, 1.0, q, sigma);
+                        log_ratio += (d * x - 0.5 * d * d) / s2;
                     }
-                    // The tilted law's mean moves by d = drift (+ shift if included):
-                    // ln phi(x - mean - d) / phi(x - mean) = (d (x - mean) - d^2 / 2) / s^2.
-                    let d = tilt.drift + if inside { tilt.shift } else { 0.0 };
-                    log_ratio += if inside { in_rate } else { out_rate }
-                        + (d * (x - mean) - 0.5 * d * d) / s2;
+                    LossPair::Remove | LossPair::ReplaceOne => {
+                        let inside = rng.random_bool(rate);
+                        let mean = if inside { 1.0 } else { 0.0 };
+                        // The tilted law's mean moves by d = drift s (+ shift if included):
+                        // ln phi(x - mean - d) / phi(x - mean) = (d (x - mean) - d^2 / 2) / s^2.
+                        let d = tilt.drift * sigma + if inside { tilt.shift } else { 0.0 };
+                        let x = sigma * noise + mean + if tilted { d } else { 0.0 };
+                        loss += log_mixture_ratio(x, 1.0, q, sigma);
+                        if *self == LossPair::ReplaceOne {
+                            loss -= log_mixture_ratio(x, -1.0, q, sigma);
+                        }
+                        log_ratio += if inside { in_rate } else { out_rate }
+                            + (d * (x - mean) - 0.5 * d * d) / s2;
+                    }
                 }
             }
         }
@@ -210,7 +234,7 @@ pub fn shuffled_hockey_stick_trial(
 }
 
 /// One importance-weighted trial of `epochs` shuffled epochs: the record's batch shifted by
-/// `tilt.shift` under the tilted law (`tilt.rate` unused: the record is in exactly one batch);
+/// `tilt.shift` under the tilted law (the record is in exactly one batch: no rate, no drift);
 /// $w(1-e^{\epsilon-\sum L})_+\in[0,1/(1-\lambda)]$ (see [`Tilt`]).
 pub fn shuffled_weighted_trial(
     batches: usize,
@@ -224,6 +248,10 @@ pub fn shuffled_weighted_trial(
     let tilted = tilt.mix > 0.0 && rng.random_bool(tilt.mix);
     let shift = if tilted { tilt.shift } else { 0.0 };
     let (mut loss, mut log_ratio) = (0.0, 0.0);
+    debug_assert!(
+        tilt.drift == 0.0 && tilt.rate_factor == 1.0,
+        "shuffled epochs tilt the record's batch only"
+    );
     let add = |acc: f64, x: f64| {
         if acc >= x {
             acc + (x - acc).exp().ln_1p()
@@ -288,11 +316,19 @@ mod tests {
         };
         let (q, sigma, steps, eps) = (0.1, 1.0, 20u64, 1.5);
         for pair in [LossPair::Remove, LossPair::Add, LossPair::ReplaceOne] {
-            let tilt = Tilt {
-                rate: 0.3,
-                shift: 1.0,
-                drift: 0.2,
-                mix: 0.5,
+            let tilt = if pair == LossPair::Add {
+                Tilt {
+                    drift: 1.0,
+                    mix: 0.5,
+                    ..Tilt::NONE
+                }
+            } else {
+                Tilt {
+                    rate_factor: 3.0,
+                    shift: 1.0,
+                    drift: 0.2,
+                    mix: 0.5,
+                }
             };
             let (a, sa) = est(
                 &|r| pair.hockey_stick_trial(q, sigma, steps, eps, r),
@@ -315,11 +351,49 @@ mod tests {
                 );
             }
         }
+        // A schedule of two phases: the same estimate by plain sampling of the phases in turn.
+        let phases = [
+            Phase {
+                q: 0.2,
+                sigma: 1.2,
+                steps: 10,
+            },
+            Phase {
+                q: 0.05,
+                sigma: 0.8,
+                steps: 30,
+            },
+        ];
+        let plain = |r: &mut TrialRng| {
+            let l: f64 = phases
+                .iter()
+                .map(|p| {
+                    (0..p.steps)
+                        .map(|_| LossPair::Remove.sample(p.q, p.sigma, r))
+                        .sum::<f64>()
+                })
+                .sum();
+            (-(1.5 - l).exp_m1()).max(0.0)
+        };
         let tilt = Tilt {
-            rate: 1.0,
-            shift: 1.0,
-            drift: 0.0,
+            rate_factor: 2.0,
+            shift: 0.5,
+            drift: 0.1,
             mix: 0.5,
+        };
+        let (a, sa) = est(&plain, "plain");
+        let (b, sb) = est(
+            &|r| LossPair::Remove.weighted_trial_phases(&phases, 1.5, &tilt, r),
+            "tilt",
+        );
+        assert!(
+            (a - b).abs() < 3.0 * (sa * sa + sb * sb).sqrt(),
+            "phases: {a} +- {sa} vs {b} +- {sb}"
+        );
+        let tilt = Tilt {
+            shift: 1.0,
+            mix: 0.5,
+            ..Tilt::NONE
         };
         let (a, sa) = est(&|r| shuffled_hockey_stick_trial(5, 1.0, 2, 2.0, r), "plain");
         let (b, sb) = est(
