@@ -16,7 +16,7 @@
 //! **unverified** when it is below the upper reference with no lower bound contradicting it
 //! (shuffled batches only).
 
-use dpclaims_empirical::privacy_loss::{LossPair, Phase, Tilt, shuffled_weighted_trial};
+use dpclaims_empirical::privacy_loss::{LossPair, Phase, Tilt, shuffled_weighted_loss};
 use dpclaims_empirical::rng::StreamKey;
 use dpclaims_empirical::runner::run_trials;
 use dpclaims_empirical::stats::{MeanAcc, kl_bernstein};
@@ -390,6 +390,9 @@ pub struct AuditOptions {
     pub importance: bool,
     /// Audit by Monte Carlo alone (no PLD references).
     pub no_reference: bool,
+    /// Keep the data of a δ(ε) plot per row ([`Audit::curves`]; the Monte Carlo is then also
+    /// evaluated on nine more ε from the same paths).
+    pub plot: bool,
     pub seed: u64,
     /// Family-wise confidence of the Monte Carlo bounds over all rows.
     pub confidence: f64,
@@ -404,6 +407,7 @@ impl Default for AuditOptions {
             budget_seconds: None,
             importance: true,
             no_reference: false,
+            plot: false,
             seed: 1,
             confidence: 0.999,
             pld: PldOptions::default(),
@@ -470,6 +474,9 @@ pub struct Audit {
     /// Certified lower reference ε and how it was computed.
     pub lower_reference: Option<f64>,
     pub lower_method: Option<&'static str>,
+    /// The plot's data (`--plot`).
+    #[serde(skip)]
+    pub curves: Option<Curves>,
     pub monte_carlo: MonteCarlo,
     pub verdict: AuditVerdict,
     /// claimed ε / upper reference.
@@ -527,16 +534,15 @@ impl Simulated {
         }
     }
 
-    fn trial(&self, epsilon: f64, tilt: &Tilt, rng: &mut dpclaims_empirical::rng::TrialRng) -> f64 {
+    /// One weighted path: (weight, privacy loss).
+    fn path(&self, tilt: &Tilt, rng: &mut dpclaims_empirical::rng::TrialRng) -> (f64, f64) {
         match self {
-            Simulated::Steps { loss, phases } => {
-                loss.weighted_trial_phases(phases, epsilon, tilt, rng)
-            }
+            Simulated::Steps { loss, phases } => loss.weighted_loss_phases(phases, tilt, rng),
             Simulated::Shuffled {
                 batches,
                 sigma,
                 epochs,
-            } => shuffled_weighted_trial(*batches as usize, *sigma, *epochs, epsilon, tilt, rng),
+            } => shuffled_weighted_loss(*batches as usize, *sigma, *epochs, tilt, rng),
         }
     }
 
@@ -680,43 +686,46 @@ fn simulated_pairs(row: &Row) -> Result<Vec<(Simulated, String)>, dpclaims_theor
 /// limit over the pairs is reported, the row's level split over the pairs.
 fn monte_carlo(
     row: &Row,
-    epsilon: f64,
+    epsilons: &[f64],
     opts: &AuditOptions,
     confidence: f64,
     max_steps: u64,
-) -> Result<MonteCarlo, dpclaims_theorems::ParamError> {
+) -> Result<(MonteCarlo, Vec<McPoint>), dpclaims_theorems::ParamError> {
     let candidates = simulated_pairs(row)?;
     let per_pair = 1.0 - (1.0 - confidence) / candidates.len() as f64;
     let per_pair_steps = max_steps / candidates.len() as u64;
     let mut best: Option<MonteCarlo> = None;
+    let mut points: Vec<McPoint> = Vec::new();
     for (index, (sim, name)) in candidates.into_iter().enumerate() {
         let per_trial = sim.steps_per_trial().max(1);
-        // Mean of min(value, cap): the truncated values have a smaller mean, so a lower limit
-        // for it is a lower limit for delta; their range is [0, cap] instead of [0, bound].
-        let run = |key: &StreamKey, trials: u64, tilt: &Tilt, cap: f64| -> (MeanAcc, MeanAcc) {
+        // For each epsilon, the mean of the weighted values and of min(value, cap): the
+        // truncated values have a smaller mean, so a lower limit for it is one for delta, and
+        // their range is [0, cap] instead of [0, bound]. One path serves every epsilon.
+        let run = |key: &StreamKey, trials: u64, tilt: &Tilt, eps: &[f64], cap: f64| {
             run_trials(
                 trials,
-                || ((), (MeanAcc::new(), MeanAcc::new())),
-                |_, (raw, cut), i| {
-                    let v = sim.trial(epsilon, tilt, &mut key.trial(i));
-                    raw.push(v);
-                    cut.push(v.min(cap));
+                || ((), vec![(MeanAcc::new(), MeanAcc::new()); eps.len()]),
+                |_, accs: &mut Vec<(MeanAcc, MeanAcc)>, i| {
+                    let (w, loss) = sim.path(tilt, &mut key.trial(i));
+                    for ((raw, cut), e) in accs.iter_mut().zip(eps) {
+                        let v = w * (-(e - loss).exp_m1()).max(0.0);
+                        raw.push(v);
+                        cut.push(v.min(cap));
+                    }
                 },
             )
         };
         let proposals = if opts.importance {
             sim.proposals()
         } else {
-            vec![sim.proposals()[0]]
+            vec![Tilt::NONE]
         };
-        // Pilot: a tenth of the budget over the proposals.
+        // Pilot (its own streams, discarded): a tenth of the budget over the proposals; it picks
+        // the proposal with the smallest relative variance at the claimed epsilon and the cap
+        // (twice that proposal's largest pilot value).
         let pilot_trials = (per_pair_steps / 10 / per_trial / proposals.len() as u64).max(200);
         let started = std::time::Instant::now();
-        let mut chosen = proposals[0];
-        // The main run's values are truncated at `cap` (see below): twice the chosen
-        // proposal's largest pilot value, or the bound when the pilot saw none.
-        let mut cap = chosen.bound();
-        let mut score = f64::INFINITY;
+        let (mut chosen, mut cap, mut score) = (proposals[0], proposals[0].bound(), f64::INFINITY);
         for (j, tilt) in proposals.iter().enumerate() {
             let key = StreamKey::new(
                 opts.seed,
@@ -728,7 +737,9 @@ fn monte_carlo(
                     &j.to_string(),
                 ],
             );
-            let (acc, _) = run(&key, pilot_trials, tilt, f64::INFINITY);
+            let acc = run(&key, pilot_trials, tilt, &epsilons[..1], f64::INFINITY)
+                .remove(0)
+                .0;
             let s = if acc.mean > 0.0 {
                 acc.variance() / (acc.mean * acc.mean)
             } else {
@@ -739,12 +750,14 @@ fn monte_carlo(
             }
         }
         let pilot_seconds = started.elapsed().as_secs_f64();
+        // The main run's size is fixed before it starts (from the budget, or from the pilot's
+        // throughput), so no stopping rule touches the interval.
         let trials = match opts.budget_seconds {
-            Some(b) if proposals.len() > 1 => {
-                let rate = (pilot_trials * proposals.len() as u64) as f64 / pilot_seconds.max(1e-9);
-                ((b / (index as f64 + 1.0).max(1.0)) * rate) as u64
+            Some(b) => {
+                (b * (pilot_trials * proposals.len() as u64) as f64 / pilot_seconds.max(1e-9))
+                    as u64
             }
-            _ => per_pair_steps / per_trial,
+            None => per_pair_steps / per_trial,
         }
         .max(200);
         let key = StreamKey::new(
@@ -757,25 +770,58 @@ fn monte_carlo(
             ],
         );
         let cap = if cap > 0.0 { cap } else { chosen.bound() };
-        let (raw, cut) = run(&key, trials, &chosen, cap);
-        let est = kl_bernstein(&cut, cap, per_pair, opts.seed)
-            .expect("at least 200 trials of values in [0, cap]");
-        let mc = MonteCarlo {
-            delta_mean: raw.mean,
-            delta_lower: est.lower,
-            trials,
-            confidence: per_pair,
-            seed: opts.seed,
-            pair: name,
-            proposal: describe(&chosen),
-            method: "kl-chernoff and empirical bernstein (level split)",
-            bound: cap,
-        };
-        if best.as_ref().is_none_or(|b| mc.delta_lower > b.delta_lower) {
-            best = Some(mc);
+        let accs = run(&key, trials, &chosen, epsilons, cap);
+        for (j, ((raw, cut), e)) in accs.iter().zip(epsilons).enumerate() {
+            let est = kl_bernstein(cut, cap, per_pair, opts.seed)
+                .expect("at least 200 trials of values in [0, cap]");
+            if j == 0 {
+                let mc = MonteCarlo {
+                    delta_mean: raw.mean,
+                    delta_lower: est.lower,
+                    trials,
+                    confidence: per_pair,
+                    seed: opts.seed,
+                    pair: name.clone(),
+                    proposal: describe(&chosen),
+                    method: "kl-chernoff and empirical bernstein (level split)",
+                    bound: cap,
+                };
+                if best.as_ref().is_none_or(|b| mc.delta_lower > b.delta_lower) {
+                    best = Some(mc);
+                }
+            }
+            let point = McPoint {
+                epsilon: *e,
+                mean: raw.mean,
+                lower: est.lower,
+            };
+            match points.get_mut(j) {
+                Some(p) if p.lower >= point.lower => {}
+                Some(p) => *p = point,
+                None => points.push(point),
+            }
         }
     }
-    Ok(best.expect("at least one pair"))
+    Ok((best.expect("at least one pair"), points))
+}
+
+/// A Monte Carlo estimate of δ(ε) at one ε (the largest lower limit over the simulated pairs).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct McPoint {
+    pub epsilon: f64,
+    pub mean: f64,
+    pub lower: f64,
+}
+
+/// What `audit --plot` draws for a row: δ(ε) of the references and Monte Carlo lower limits.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Curves {
+    /// (ε, δ) of the upper reference.
+    pub upper: Vec<(f64, f64)>,
+    /// (ε, δ) of the lower reference.
+    pub lower: Vec<(f64, f64)>,
+    /// Monte Carlo lower limits (each at the row's per-pair level), the claimed ε first.
+    pub monte_carlo: Vec<McPoint>,
 }
 
 /// Audits validated rows whose `epsilon` is set.
@@ -792,23 +838,39 @@ pub fn audit(
         }
         let claimed = row.epsilon.expect("rows to audit carry epsilon");
         let mut reasons = Vec::new();
+        // The references, and their delta(eps) for the plot.
+        let mut upper_delta: Option<Box<dyn Fn(f64) -> f64>> = None;
+        let mut lower_delta: Option<Box<dyn Fn(f64) -> f64>> = None;
         let (upper, lower, upper_method, lower_method) = match row.sampling {
             _ if opts.no_reference => (None, None, None, None),
             BatchSampling::Shuffle => {
                 let k = row.batches_per_epoch.unwrap_or(1);
                 let epochs = row.steps.div_ceil(k);
                 let mu = 2.0 * (epochs as f64).sqrt() / row.sigma;
+                let plds = shuffle::lower_plds(k, row.sigma, epochs, &opts.pld)?;
+                let lower = plds
+                    .iter()
+                    .map(|p| p.epsilon(row.delta))
+                    .fold(0.0, f64::max);
+                upper_delta = Some(Box::new(move |e| {
+                    gaussian::delta(mu, e).unwrap_or(f64::NAN)
+                }));
+                lower_delta = Some(Box::new(move |e| {
+                    plds.iter().map(|p| p.delta(e)).fold(0.0, f64::max)
+                }));
                 (
                     Some(gaussian::epsilon(mu, row.delta)?),
-                    Some(shuffle::lower_epsilon(
-                        k, row.sigma, epochs, row.delta, &opts.pld,
-                    )?),
+                    Some(lower),
                     Some("gaussian mechanism, sensitivity 2C once per epoch"),
                     Some("pld optimistic of the largest batch output per epoch (post-processing)"),
                 )
             }
             _ => {
-                let b = pld::compose_groups(&groups(row)?, &opts.pld)?.epsilon(row.delta);
+                let composed = std::rc::Rc::new(pld::compose_groups(&groups(row)?, &opts.pld)?);
+                let b = composed.epsilon(row.delta);
+                let (c1, c2) = (composed.clone(), composed);
+                upper_delta = Some(Box::new(move |e| c1.delta(e).pessimistic));
+                lower_delta = Some(Box::new(move |e| c2.delta(e).optimistic));
                 (
                     Some(b.pessimistic),
                     Some(b.optimistic),
@@ -829,7 +891,36 @@ pub fn audit(
         } else {
             opts.max_steps
         };
-        let mc = monte_carlo(row, claimed, opts, confidence, max_steps)?;
+        // The plot's eps range: around the claim and the references.
+        let plot_eps: Vec<f64> = if opts.plot {
+            let lo = (0.5 * claimed)
+                .min(lower.unwrap_or(claimed) * 0.9)
+                .max(1e-3);
+            let hi = (1.5 * claimed)
+                .max(upper.unwrap_or(claimed) * 1.1)
+                .min(4.0 * claimed.max(0.25));
+            (0..=8).map(|i| lo + (hi - lo) * i as f64 / 8.0).collect()
+        } else {
+            Vec::new()
+        };
+        let epsilons: Vec<f64> = std::iter::once(claimed)
+            .chain(plot_eps.iter().copied())
+            .collect();
+        let (mc, points) = monte_carlo(row, &epsilons, opts, confidence, max_steps)?;
+        let curves = opts.plot.then(|| {
+            let grid: Vec<f64> = (0..=120)
+                .map(|i| plot_eps[0] + (plot_eps[8] - plot_eps[0]) * i as f64 / 120.0)
+                .collect();
+            let curve = |f: &Option<Box<dyn Fn(f64) -> f64>>| {
+                f.as_ref()
+                    .map_or(Vec::new(), |f| grid.iter().map(|e| (*e, f(*e))).collect())
+            };
+            Curves {
+                upper: curve(&upper_delta),
+                lower: curve(&lower_delta),
+                monte_carlo: points,
+            }
+        });
         let mut unsound = false;
         if let Some(lo) = lower {
             if claimed < lo {
@@ -897,6 +988,7 @@ pub fn audit(
             lower_reference: lower,
             lower_method,
             monte_carlo: mc,
+            curves,
             verdict,
             ratio,
             reasons,
@@ -1049,4 +1141,137 @@ pub fn table(audits: &[Audit], errors: &[RowError], markdown: bool) -> String {
         ));
     }
     out
+}
+
+/// One row's picture (`audit --plot`): δ(ε) of the upper and lower references over a range of ε
+/// around the claim, the Monte Carlo lower limits (one-sided, each at the row's per-pair level)
+/// as bars from the limit up to the estimate, and the claimed (ε, δ) as a cross; log δ axis.
+pub fn svg(a: &Audit) -> Result<String, String> {
+    use plotters::prelude::*;
+    let curves = a.curves.as_ref().ok_or("no plot data (run with --plot)")?;
+    let positive = |v: f64| v.is_finite() && v > 0.0;
+    let values = curves
+        .upper
+        .iter()
+        .chain(&curves.lower)
+        .map(|p| p.1)
+        .chain(curves.monte_carlo.iter().flat_map(|p| [p.mean, p.lower]))
+        .chain([a.delta])
+        .filter(|v| positive(*v));
+    let (mut y_lo, mut y_hi) = (a.delta, a.delta);
+    for v in values {
+        (y_lo, y_hi) = (y_lo.min(v), y_hi.max(v));
+    }
+    // Six decades below the claimed delta at most: a value below the window sits on its floor.
+    let (y_lo, y_hi) = ((y_lo / 3.0).max(a.delta * 1e-6), (y_hi * 3.0).min(1.0));
+    let floor = |v: f64| if positive(v) { v.max(y_lo) } else { y_lo };
+    let eps: Vec<f64> = curves
+        .upper
+        .iter()
+        .chain(&curves.lower)
+        .map(|p| p.0)
+        .collect();
+    let (x_lo, x_hi) = eps
+        .iter()
+        .fold((a.claimed_epsilon, a.claimed_epsilon), |(l, h), e| {
+            (l.min(*e), h.max(*e))
+        });
+    let (x_lo, x_hi) = curves.monte_carlo.iter().fold((x_lo, x_hi), |(l, h), p| {
+        (l.min(p.epsilon), h.max(p.epsilon))
+    });
+    let mut out = String::new();
+    {
+        let root = SVGBackend::with_string(&mut out, (900, 520)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| e.to_string())?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(
+                format!(
+                    "{}: δ(ε), {} sampling, {}",
+                    a.name,
+                    serde_json::to_value(a.sampling)
+                        .ok()
+                        .and_then(|v| v.as_str().map(String::from))
+                        .unwrap_or_default(),
+                    a.verdict.as_str()
+                ),
+                ("sans-serif", 20),
+            )
+            .margin(12)
+            .x_label_area_size(45)
+            .y_label_area_size(75)
+            .build_cartesian_2d(x_lo * 0.98..x_hi * 1.02, (y_lo..y_hi).log_scale())
+            .map_err(|e| e.to_string())?;
+        chart
+            .configure_mesh()
+            .x_desc("ε")
+            .y_desc("δ(ε)")
+            .y_label_formatter(&|v| format!("{v:.0e}"))
+            .draw()
+            .map_err(|e| e.to_string())?;
+        for (data, color, label) in [
+            (&curves.upper, RED, "upper reference"),
+            (&curves.lower, BLUE, "lower reference (certified)"),
+        ] {
+            if data.is_empty() {
+                continue;
+            }
+            chart
+                .draw_series(LineSeries::new(
+                    data.iter().map(|(e, d)| (*e, floor(*d))),
+                    color.stroke_width(2),
+                ))
+                .map_err(|e| e.to_string())?
+                .label(label)
+                .legend(move |(x, y)| {
+                    PathElement::new([(x, y), (x + 20, y)], color.stroke_width(2))
+                });
+        }
+        let green = RGBColor(0, 140, 60);
+        chart
+            .draw_series(curves.monte_carlo.iter().map(|p| {
+                ErrorBar::new_vertical(
+                    p.epsilon,
+                    floor(p.lower),
+                    floor(p.mean),
+                    floor(p.mean),
+                    green.filled(),
+                    8,
+                )
+            }))
+            .map_err(|e| e.to_string())?
+            .label(format!(
+                "Monte Carlo estimate and lower limit ({} trials)",
+                a.monte_carlo.trials
+            ))
+            .legend(move |(x, y)| Circle::new((x + 10, y), 4, green.filled()));
+        chart
+            .draw_series(
+                curves
+                    .monte_carlo
+                    .iter()
+                    .map(|p| TriangleMarker::new((p.epsilon, floor(p.lower)), 5, green.filled())),
+            )
+            .map_err(|e| e.to_string())?;
+        chart
+            .draw_series([Cross::new(
+                (a.claimed_epsilon, a.delta),
+                9,
+                BLACK.stroke_width(3),
+            )])
+            .map_err(|e| e.to_string())?
+            .label(format!(
+                "claimed (ε = {}, δ = {:e})",
+                a.claimed_epsilon, a.delta
+            ))
+            .legend(|(x, y)| Cross::new((x + 10, y), 6, BLACK.stroke_width(2)));
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .draw()
+            .map_err(|e| e.to_string())?;
+        root.present().map_err(|e| e.to_string())?;
+    }
+    Ok(out)
 }

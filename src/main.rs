@@ -99,6 +99,10 @@ enum Command {
         /// Audit by Monte Carlo alone (no PLD or Gaussian references), e.g. to measure its power.
         #[arg(long)]
         no_reference: bool,
+        /// Write one SVG per row into this directory: delta(eps) of the references, the Monte
+        /// Carlo lower limits and the claim.
+        #[arg(long)]
+        plot: Option<std::path::PathBuf>,
         #[arg(long, default_value_t = harness::DEFAULT_SEED)]
         seed: u64,
         /// Family-wise confidence of the Monte Carlo bounds.
@@ -256,11 +260,13 @@ enum RelationArg {
 }
 
 #[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments)]
 fn audit(
     file: Option<std::path::PathBuf>,
     format: Option<FormatArg>,
     command: Option<String>,
     opts: audit::AuditOptions,
+    plot: Option<std::path::PathBuf>,
     json: bool,
     markdown: bool,
     progress: bool,
@@ -323,6 +329,35 @@ fn audit(
         audit::ask_command(cmd, &mut rows).map_err(dpclaims::Error::Input)?;
     }
     let audits = audit::audit(&rows, &opts, progress)?;
+    if let Some(dir) = &plot {
+        std::fs::create_dir_all(dir).map_err(|e| {
+            dpclaims::Error::Input(format!(
+                "cannot create --plot directory {}: {e}",
+                dir.display()
+            ))
+        })?;
+        for a in &audits {
+            let safe: String = a
+                .name
+                .chars()
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                        c
+                    } else {
+                        '_'
+                    }
+                })
+                .collect();
+            let path = dir.join(format!("line-{}-{safe}.svg", a.line));
+            let svg = audit::svg(a).map_err(dpclaims::Error::Input)?;
+            std::fs::write(&path, svg).map_err(|e| {
+                dpclaims::Error::Input(format!("cannot write {}: {e}", path.display()))
+            })?;
+            if progress {
+                eprintln!("wrote {}", path.display());
+            }
+        }
+    }
     let mut out = std::io::stdout().lock();
     if json {
         for a in &audits {
@@ -537,6 +572,7 @@ fn run(cli: Cli) -> Result<ExitCode, dpclaims::Error> {
             budget_seconds,
             no_importance,
             no_reference,
+            plot,
             seed,
             confidence,
             json,
@@ -549,6 +585,7 @@ fn run(cli: Cli) -> Result<ExitCode, dpclaims::Error> {
                 budget_seconds,
                 importance: !no_importance,
                 no_reference,
+                plot: plot.is_some(),
                 seed,
                 confidence,
                 ..audit::AuditOptions::default()
@@ -558,6 +595,7 @@ fn run(cli: Cli) -> Result<ExitCode, dpclaims::Error> {
                 format,
                 command,
                 opts,
+                plot,
                 json,
                 markdown,
                 !quiet && std::io::stderr().is_terminal(),

@@ -344,3 +344,54 @@ fn schedules_are_audited_phase_by_phase() {
         assert!(e.reason.contains(word), "{bad}: {}", e.reason);
     }
 }
+
+/// `audit --plot DIR` writes one SVG per row (valid XML, with the references' curves, the
+/// Monte Carlo points and the claim in its legend).
+#[test]
+fn plot_writes_one_svg_per_row() {
+    let dir = std::env::temp_dir().join(format!("dpclaims-audit-plot-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let rows = dir.with_extension("jsonl");
+    std::fs::write(
+        &rows,
+        "{\"name\": \"p\", \"sampling\": \"poisson\", \"q\": 0.01, \"sigma\": 1.0, \"steps\": 100, \"delta\": 1e-5, \"epsilon\": 1.0}\n\
+         {\"name\": \"s\", \"sampling\": \"shuffle\", \"batch\": 10, \"n\": 100, \"sigma\": 1.0, \"epochs\": 1, \"delta\": 1e-3, \"epsilon\": 2.0}\n",
+    )
+    .unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_dpclaims"))
+        .args([
+            "audit",
+            rows.to_str().unwrap(),
+            "--max-steps",
+            "200000",
+            "--plot",
+            dir.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        o.status.code().is_some_and(|c| c <= 1),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    for name in ["line-1-p.svg", "line-2-s.svg"] {
+        let text = std::fs::read_to_string(dir.join(name)).unwrap();
+        let doc = roxmltree::Document::parse(&text).expect("valid SVG");
+        let texts: String = doc.descendants().filter_map(|n| n.text()).collect();
+        for word in [
+            "upper reference",
+            "lower reference",
+            "Monte Carlo",
+            "claimed",
+        ] {
+            assert!(texts.contains(word), "{name}: no {word:?}");
+        }
+        assert!(
+            doc.descendants()
+                .filter(|n| n.has_tag_name("polyline"))
+                .count()
+                >= 2,
+            "{name}"
+        );
+    }
+}

@@ -149,6 +149,18 @@ impl LossPair {
         tilt: &Tilt,
         rng: &mut TrialRng,
     ) -> f64 {
+        let (w, loss) = self.weighted_loss_phases(phases, tilt, rng);
+        w * (-(epsilon - loss).exp_m1()).max(0.0)
+    }
+
+    /// One path of a schedule under the defensive mixture of `tilt`: its weight $w$ and privacy
+    /// loss $L$ (so that $w(1-e^{\epsilon-L})_+$ estimates $\delta(\epsilon)$ for every $\epsilon$).
+    pub fn weighted_loss_phases(
+        &self,
+        phases: &[Phase],
+        tilt: &Tilt,
+        rng: &mut TrialRng,
+    ) -> (f64, f64) {
         let tilted = tilt.mix > 0.0 && rng.random_bool(tilt.mix);
         let mut loss = 0.0;
         let mut log_ratio = 0.0;
@@ -188,7 +200,7 @@ impl LossPair {
                 }
             }
         }
-        tilt.weight(log_ratio) * (-(epsilon - loss).exp_m1()).max(0.0)
+        (tilt.weight(log_ratio), loss)
     }
 }
 
@@ -244,6 +256,19 @@ pub fn shuffled_weighted_trial(
     tilt: &Tilt,
     rng: &mut TrialRng,
 ) -> f64 {
+    let (w, loss) = shuffled_weighted_loss(batches, sigma, epochs, tilt, rng);
+    w * (-(epsilon - loss).exp_m1()).max(0.0)
+}
+
+/// One path of `epochs` shuffled epochs under the defensive mixture of `tilt`: its weight and
+/// privacy loss.
+pub fn shuffled_weighted_loss(
+    batches: usize,
+    sigma: f64,
+    epochs: u64,
+    tilt: &Tilt,
+    rng: &mut TrialRng,
+) -> (f64, f64) {
     let s2 = sigma * sigma;
     let tilted = tilt.mix > 0.0 && rng.random_bool(tilt.mix);
     let shift = if tilted { tilt.shift } else { 0.0 };
@@ -273,7 +298,7 @@ pub fn shuffled_weighted_trial(
         }
         loss += lse_p - lse_q;
     }
-    tilt.weight(log_ratio) * (-(epsilon - loss).exp_m1()).max(0.0)
+    (tilt.weight(log_ratio), loss)
 }
 
 #[cfg(test)]

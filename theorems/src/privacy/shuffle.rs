@@ -113,14 +113,31 @@ pub fn lower_epsilon(
     opts: &PldOptions,
 ) -> Result<f64, ParamError> {
     super::check_delta(delta)?;
+    Ok(lower_plds(batches, sigma, epochs, opts)?
+        .iter()
+        .map(|p| p.epsilon(delta))
+        .fold(0.0, f64::max))
+}
+
+/// The `epochs`-fold optimistic compositions of the maximum statistic's PLD, both orders: the
+/// largest of their $\delta(\epsilon)$ is a certified lower bound on the shuffled mechanism's.
+pub fn lower_plds(
+    batches: u64,
+    sigma: f64,
+    epochs: u64,
+    opts: &PldOptions,
+) -> Result<Vec<Pld>, ParamError> {
     at_least("epochs", epochs, 1)?;
-    let mut best = 0.0f64;
-    for reversed in [false, true] {
-        let one = max_statistic_pld(batches, sigma, opts, reversed)?;
-        let composed = one.compose(epochs, opts.tail_mass, Rounding::Optimistic)?;
-        best = best.max(composed.epsilon(delta));
-    }
-    Ok(best)
+    [false, true]
+        .iter()
+        .map(|&reversed| {
+            max_statistic_pld(batches, sigma, opts, reversed)?.compose(
+                epochs,
+                opts.tail_mass,
+                Rounding::Optimistic,
+            )
+        })
+        .collect()
 }
 
 #[cfg(test)]
