@@ -145,23 +145,7 @@ pub fn validate(
                 )));
             }
         }
-        let delta = get_num("delta")?.ok_or_else(|| err("missing `delta`".into()))?;
-        if !(delta > 0.0 && delta < 1.0) {
-            return Err(err(format!(
-                "`delta` = {delta} is out of range: expected a number in (0, 1)"
-            )));
-        }
-        let epsilon = get_num("epsilon")?;
-        if need_epsilon && epsilon.is_none() {
-            return Err(err(
-                "missing `epsilon` (or audit an accountant with --command)".into(),
-            ));
-        }
-        if let Some(e) = epsilon.filter(|e| *e < 0.0) {
-            return Err(err(format!(
-                "`epsilon` = {e} is out of range: expected >= 0"
-            )));
-        }
+        let (delta, epsilon) = claim_of(&obj, need_epsilon).map_err(err)?;
         let q = if sampling == BatchSampling::None {
             1.0
         } else {
@@ -219,25 +203,7 @@ pub fn validate(
     if steps == 0 {
         return Err(err("`steps` = 0: expected at least one step".into()));
     }
-    let delta = get_num("delta")?.ok_or_else(|| err("missing `delta`".into()))?;
-    if !(delta > 0.0 && delta < 1.0) {
-        return Err(err(format!(
-            "`delta` = {delta} is out of range: expected a number in (0, 1)"
-        )));
-    }
-    let epsilon = get_num("epsilon")?;
-    if need_epsilon && epsilon.is_none() {
-        return Err(err(
-            "missing `epsilon` (or audit an accountant with --command)".into(),
-        ));
-    }
-    if let Some(e) = epsilon {
-        if e < 0.0 {
-            return Err(err(format!(
-                "`epsilon` = {e} is out of range: expected >= 0"
-            )));
-        }
-    }
+    let (delta, epsilon) = claim_of(&obj, need_epsilon).map_err(err)?;
     let batches_per_epoch = (sampling == BatchSampling::Shuffle).then(|| match (batch, n) {
         (Some(b), Some(n)) if b > 0 => n.div_ceil(b),
         _ => (1.0 / q).round().max(1.0) as u64,
@@ -256,6 +222,27 @@ pub fn validate(
         phases: None,
         raw: obj,
     })
+}
+
+/// The claimed (δ, ε) of a row: δ in (0, 1), ε ≥ 0 (required unless an accountant supplies it).
+fn claim_of(
+    obj: &serde_json::Map<String, Value>,
+    need_epsilon: bool,
+) -> Result<(f64, Option<f64>), String> {
+    let delta = number(obj, "delta")?.ok_or("missing `delta`")?;
+    if !(delta > 0.0 && delta < 1.0) {
+        return Err(format!(
+            "`delta` = {delta} is out of range: expected a number in (0, 1)"
+        ));
+    }
+    let epsilon = number(obj, "epsilon")?;
+    if need_epsilon && epsilon.is_none() {
+        return Err("missing `epsilon` (or audit an accountant with --command)".into());
+    }
+    if let Some(e) = epsilon.filter(|e| *e < 0.0) {
+        return Err(format!("`epsilon` = {e} is out of range: expected >= 0"));
+    }
+    Ok((delta, epsilon))
 }
 
 /// Parses a schedule: a non-empty JSON array of `{"q": .., "sigma": .., "steps": ..}` (q in

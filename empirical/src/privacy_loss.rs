@@ -204,6 +204,15 @@ impl LossPair {
     }
 }
 
+/// $\ln(e^a+e^b)$ without overflow ($a$ may be $-\infty$).
+fn log_add_exp(a: f64, b: f64) -> f64 {
+    if a >= b {
+        a + (b - a).exp().ln_1p()
+    } else {
+        b + (a - b).exp().ln_1p()
+    }
+}
+
 /// Shuffled fixed-size batches, replace-one: in one epoch of $k$ batches the differing record
 /// is in exactly one batch, at a uniformly random position $J$; its clipped gradient is $+C$ in
 /// one dataset and $-C$ in the other, the other records contribute alike. The epoch's outputs
@@ -215,18 +224,11 @@ pub fn shuffled_epoch_loss(batches: usize, sigma: f64, rng: &mut TrialRng) -> f6
     let hit = rng.random_range(0..batches);
     // Running log-sum-exps of +-y_j / sigma^2 (no allocation).
     let (mut lse_p, mut lse_q) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
-    let add = |acc: f64, x: f64| {
-        if acc >= x {
-            acc + (x - acc).exp().ln_1p()
-        } else {
-            x + (acc - x).exp().ln_1p()
-        }
-    };
     for j in 0..batches {
         let noise: f64 = StandardNormal.sample(rng);
         let y = sigma * noise + if j == hit { 1.0 } else { 0.0 };
-        lse_p = add(lse_p, y / s2);
-        lse_q = add(lse_q, -y / s2);
+        lse_p = log_add_exp(lse_p, y / s2);
+        lse_q = log_add_exp(lse_q, -y / s2);
     }
     lse_p - lse_q
 }
@@ -277,13 +279,6 @@ pub fn shuffled_weighted_loss(
         tilt.drift == 0.0 && tilt.rate_factor == 1.0,
         "shuffled epochs tilt the record's batch only"
     );
-    let add = |acc: f64, x: f64| {
-        if acc >= x {
-            acc + (x - acc).exp().ln_1p()
-        } else {
-            x + (acc - x).exp().ln_1p()
-        }
-    };
     for _ in 0..epochs {
         let hit = rng.random_range(0..batches);
         let (mut lse_p, mut lse_q) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
@@ -293,8 +288,8 @@ pub fn shuffled_weighted_loss(
             if j == hit {
                 log_ratio += (tilt.shift * (y - 1.0) - 0.5 * tilt.shift * tilt.shift) / s2;
             }
-            lse_p = add(lse_p, y / s2);
-            lse_q = add(lse_q, -y / s2);
+            lse_p = log_add_exp(lse_p, y / s2);
+            lse_q = log_add_exp(lse_q, -y / s2);
         }
         loss += lse_p - lse_q;
     }
