@@ -88,11 +88,15 @@ enum Command {
         /// the references decide the row alone). Reproducible on any machine.
         #[arg(long, default_value_t = 200_000_000)]
         max_steps: u64,
-        /// Instead of --max-steps: seconds per pair, converted into trials at the throughput
-        /// measured in the pilot run (the JSON reports the trials: pass them back as
-        /// --max-steps to reproduce on another machine).
+        /// Instead of --max-steps: seconds per simulated pair for the main run, converted into
+        /// trials at the throughput the pilot run measured (machine-dependent: the JSON reports
+        /// the trials; --trials N with the same --max-steps, which sizes the pilot, reproduces it).
         #[arg(long)]
         budget_seconds: Option<f64>,
+        /// The main run's trials per simulated pair (overrides --max-steps and --budget-seconds
+        /// for the main run; the pilot stays sized by --max-steps).
+        #[arg(long)]
+        trials: Option<u64>,
         /// Plain Monte Carlo (no importance sampling).
         #[arg(long)]
         no_importance: bool,
@@ -308,6 +312,11 @@ fn audit(
         return Err(dpclaims::Error::Input(format!(
             "--max-steps {} is out of range: expected at least 1000",
             opts.max_steps
+        )));
+    }
+    if let Some(n) = opts.trials.filter(|n| *n < 200) {
+        return Err(dpclaims::Error::Input(format!(
+            "--trials {n} is out of range: expected at least 200"
         )));
     }
     if let Some(b) = opts.budget_seconds {
@@ -570,6 +579,7 @@ fn run(cli: Cli) -> Result<ExitCode, dpclaims::Error> {
             tolerance,
             max_steps,
             budget_seconds,
+            trials,
             no_importance,
             no_reference,
             plot,
@@ -583,6 +593,7 @@ fn run(cli: Cli) -> Result<ExitCode, dpclaims::Error> {
                 tolerance,
                 max_steps,
                 budget_seconds,
+                trials,
                 importance: !no_importance,
                 no_reference,
                 plot: plot.is_some(),

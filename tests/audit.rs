@@ -210,6 +210,29 @@ fn shuffled_batches_refute_a_poisson_epsilon_by_monte_carlo() {
     );
     let a = audit_one(&row(2.294), &opts);
     assert_ne!(a.verdict, AuditVerdict::Unsound, "{a:?}");
+    // A last partial epoch adds outputs: the upper reference counts it, the lower reference
+    // (full epochs only) does not, so 101 steps (2 full epochs and one batch) has the lower
+    // reference of 100 steps and a larger upper one.
+    let steps = |t: u64| {
+        format!(
+            r#"{{"name": "shuffled", "sampling": "shuffle", "batch": 20, "n": 1000, "sigma": 0.9, "steps": {t}, "delta": 1e-5, "epsilon": 30, "relation": "replace-one"}}"#
+        )
+    };
+    let small = AuditOptions {
+        max_steps: 100_000,
+        ..opts
+    };
+    let (a, b) = (
+        audit_one(&steps(100), &small),
+        audit_one(&steps(101), &small),
+    );
+    assert_eq!(a.lower_reference, b.lower_reference);
+    assert!(b.upper_reference > a.upper_reference);
+    let c = audit_one(&steps(149), &small);
+    assert_eq!(
+        c.lower_reference, a.lower_reference,
+        "149 steps are 2 full epochs"
+    );
 }
 
 /// Issue 15: by Monte Carlo alone (--no-reference), the TF-Privacy tutorial run (q = 256/60000,
@@ -243,21 +266,33 @@ fn monte_carlo_lower_limits_cover_the_true_delta() {
         ("poisson", 0.1, 1.0, 10u64, 1.0, "add-remove"),
         ("poisson", 0.02, 0.8, 50, 2.0, "add-remove"),
         ("poisson", 0.05, 1.5, 20, 0.5, "replace-one"),
+        ("wor", 0.05, 2.0, 20, 1.0, "replace-one"),
     ];
     for (sampling, q, sigma, steps, eps, relation) in configs {
-        let mech = DpSgd::new(
-            q,
-            sigma,
-            steps,
-            Sampling::Poisson,
-            if relation == "add-remove" {
+        // The simulated pairs' own delta: for Poisson the run's; for fixed batches the larger of
+        // the two realised orders (2C remove and add), each composed alone.
+        let truth = if sampling == "wor" {
+            let d = |p| pld::pair_delta(&p, steps, eps, &PldOptions::default()).unwrap();
+            let (r, a) = (
+                d(Pair::Remove {
+                    q,
+                    sigma: sigma / 2.0,
+                }),
+                d(Pair::Add {
+                    q,
+                    sigma: sigma / 2.0,
+                }),
+            );
+            if r.pessimistic >= a.pessimistic { r } else { a }
+        } else {
+            let relation = if relation == "add-remove" {
                 Neighbouring::AddRemove
             } else {
                 Neighbouring::ReplaceOne
-            },
-        )
-        .unwrap();
-        let truth = pld::dp_sgd_delta(&mech, eps, &PldOptions::default()).unwrap();
+            };
+            let mech = DpSgd::new(q, sigma, steps, Sampling::Poisson, relation).unwrap();
+            pld::dp_sgd_delta(&mech, eps, &PldOptions::default()).unwrap()
+        };
         assert!(
             truth.pessimistic - truth.optimistic < 1e-3 * truth.pessimistic,
             "{truth:?}"

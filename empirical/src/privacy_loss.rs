@@ -72,9 +72,10 @@ impl LossPair {
 /// An importance-sampling proposal (Monte Carlo of a tail that plain sampling rarely reaches).
 ///
 /// With probability `mix` a trial draws its whole path from the *tilted* law — the differing
-/// record included at rate `rate` instead of $q$, its contribution shifted by `shift`, and every
-/// output shifted by `drift` (for [`LossPair::Add`], whose $P$ has no record, every output
-/// shifted by $-$`shift`; for shuffled epochs, the record's batch by `shift`) — and otherwise from the true law $P$: a *defensive
+/// record included at rate `rate_factor`·q instead of $q$, its contribution shifted by `shift`,
+/// and every output shifted by `drift`·σ (for [`LossPair::Add`], whose $P$ has no record, only
+/// the drift, downwards: every output shifted by $-$`drift`·σ; for shuffled epochs only the
+/// record's batch, by `shift`) — and otherwise from the true law $P$: a *defensive
 /// mixture* $\bar P=(1-\lambda)P+\lambda P'$. The path (latent inclusions and outputs) has
 /// density ratio $w=\frac{dP}{d\bar P}=1/(1-\lambda+\lambda\,dP'/dP)\le1/(1-\lambda)$, so
 /// $$\delta(\epsilon)=\mathbb E_P[(1-e^{\epsilon-L})_+]=\mathbb E_{\bar P}[w\,(1-e^{\epsilon-L})_+],$$
