@@ -15,6 +15,7 @@
 
 pub mod composition;
 pub mod dominating;
+pub mod event;
 pub mod gaussian;
 pub mod pld;
 pub mod rdp;

@@ -1,0 +1,729 @@
+//! One event format for every accountant: the composable events of dp_accounting's
+//! `dp_event` algebra, as versioned JSON data (never code: no module or class is named, nothing is
+//! imported or executed), parsed into validated typed values.
+//!
+//! A document is
+//! ```json
+//! {"version": 1, "neighbouring": "add-remove",
+//!  "event": {"type": "SelfComposed", "count": 1000,
+//!            "event": {"type": "PoissonSampled", "sampling_probability": 0.01,
+//!                      "event": {"type": "Gaussian", "noise_multiplier": 1.1}}}}
+//! ```
+//! with the event types (same names and fields as dp_accounting's `*DpEvent` classes):
+//!
+//! | type | fields | meaning |
+//! |---|---|---|
+//! | `NoOp` | — | an operation without privacy cost |
+//! | `Gaussian` | `noise_multiplier` $>0$ | $\sum_iv_i+\mathcal N(0,\sigma^2I)$ with $\|v_i\|_2\le C$, $\sigma/C$ = noise_multiplier |
+//! | `Laplace` | `noise_multiplier` $>0$ | $\sum_iv_i+\mathrm{Lap}(0,b)$ coordinate-wise with $\|v_i\|_1\le C$, $b/C$ = noise_multiplier |
+//! | `RandomizedResponse` | `noise_parameter` $p\in[0,1]$, `num_buckets` $k\ge1$ | the input bucket with probability $1-p$, else a uniform bucket |
+//! | `EpsilonDelta` | `epsilon` $\ge0$, `delta` $\in[0,1]$ | some $(\epsilon,\delta)$-DP mechanism |
+//! | `PoissonSampled` | `sampling_probability` $q\in[0,1]$, `event` | each record kept with probability $q$, then `event` on the sample |
+//! | `SampledWithoutReplacement` | `source_dataset_size` $n\ge1$, `sample_size` $0\le m\le n$, `event` | a uniform subset of $m$ of the $n$ records, then `event` |
+//! | `SelfComposed` | `event`, `count` $\ge0$ | `count` adaptive repetitions of `event` |
+//! | `Composed` | `events` (a list) | the events one after the other, adaptively |
+//!
+//! dp_accounting names the Laplace scale `noise_multiplier` (its `LaplaceDpEvent`); its PLD
+//! constructor calls it `parameter`, and that name is accepted on input as a synonym.
+//! `neighbouring` is `add-remove` or `replace-one` (the relation every `EpsilonDelta` event and
+//! every answer refers to).
+//!
+//! Every error names the JSON path of the offending value, e.g.
+//! `event.events[2].event.sampling_probability`: unknown fields, unknown types, missing fields,
+//! values of the wrong JSON type, out-of-range values, and events nested deeper than
+//! [`MAX_DEPTH`] levels. The document is parsed by `serde_json` (whose own recursion limit of
+//! 128 levels bounds the stack) and then walked once.
+
+use super::Neighbouring;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use std::fmt;
+
+/// The format version this crate reads and writes.
+pub const FORMAT_VERSION: u64 = 1;
+
+/// The deepest nesting of events accepted (the top-level event is at depth 1).
+pub const MAX_DEPTH: usize = 32;
+
+/// A composable privacy event (dp_accounting's algebra; see the module documentation).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type")]
+pub enum Event {
+    NoOp,
+    Gaussian {
+        noise_multiplier: f64,
+    },
+    Laplace {
+        noise_multiplier: f64,
+    },
+    RandomizedResponse {
+        noise_parameter: f64,
+        num_buckets: u64,
+    },
+    EpsilonDelta {
+        epsilon: f64,
+        delta: f64,
+    },
+    PoissonSampled {
+        sampling_probability: f64,
+        event: Box<Event>,
+    },
+    SampledWithoutReplacement {
+        source_dataset_size: u64,
+        sample_size: u64,
+        event: Box<Event>,
+    },
+    SelfComposed {
+        event: Box<Event>,
+        count: u64,
+    },
+    Composed {
+        events: Vec<Event>,
+    },
+}
+
+/// A versioned event document: the relation and the event.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EventDoc {
+    pub version: u64,
+    pub neighbouring: Neighbouring,
+    pub event: Event,
+}
+
+/// What is wrong at a JSON path.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum EventErrorKind {
+    #[error("not valid JSON: {0}")]
+    Syntax(String),
+    #[error("expected {expected}, found {found}")]
+    WrongType {
+        expected: &'static str,
+        found: String,
+    },
+    #[error("missing field")]
+    Missing,
+    #[error("unknown field (allowed here: {allowed})")]
+    UnknownField { allowed: String },
+    #[error("both `noise_multiplier` and its synonym `parameter` given")]
+    Duplicate,
+    #[error("unknown event type `{found}` (known: {known})")]
+    UnknownType { found: String, known: String },
+    #[error("{value} is out of range: expected {expected}")]
+    OutOfRange {
+        value: String,
+        expected: &'static str,
+    },
+    #[error("events nested deeper than {limit} levels")]
+    TooDeep { limit: usize },
+}
+
+/// A malformed event document: the JSON path of the problem and what it is.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub struct EventError {
+    /// Dotted path with list indices, e.g. `event.events[2].event.sampling_probability`
+    /// (empty for the document itself).
+    pub path: String,
+    pub kind: EventErrorKind,
+}
+
+impl fmt::Display for EventError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() {
+            write!(f, "event document: {}", self.kind)
+        } else {
+            write!(f, "event document, `{}`: {}", self.path, self.kind)
+        }
+    }
+}
+
+fn err(path: &str, kind: EventErrorKind) -> EventError {
+    EventError {
+        path: path.to_string(),
+        kind,
+    }
+}
+
+fn child(path: &str, field: &str) -> String {
+    if path.is_empty() {
+        field.to_string()
+    } else {
+        format!("{path}.{field}")
+    }
+}
+
+fn json_kind(v: &Value) -> String {
+    match v {
+        Value::Null => "null".into(),
+        Value::Bool(b) => format!("the boolean {b}"),
+        Value::Number(n) => format!("the number {n}"),
+        Value::String(s) => format!("the string {s:?}"),
+        Value::Array(_) => "a list".into(),
+        Value::Object(_) => "an object".into(),
+    }
+}
+
+/// The fields of one JSON object, checked against the allowed names.
+struct Fields<'a> {
+    map: &'a Map<String, Value>,
+    path: &'a str,
+}
+
+impl<'a> Fields<'a> {
+    fn new(v: &'a Value, path: &'a str, allowed: &[&str]) -> Result<Self, EventError> {
+        let Value::Object(map) = v else {
+            return Err(err(
+                path,
+                EventErrorKind::WrongType {
+                    expected: "an object",
+                    found: json_kind(v),
+                },
+            ));
+        };
+        if let Some(k) = map.keys().find(|k| !allowed.contains(&k.as_str())) {
+            return Err(err(
+                &child(path, k),
+                EventErrorKind::UnknownField {
+                    allowed: allowed.join(", "),
+                },
+            ));
+        }
+        Ok(Self { map, path })
+    }
+
+    fn path(&self, name: &str) -> String {
+        child(self.path, name)
+    }
+
+    fn get(&self, name: &str) -> Result<&'a Value, EventError> {
+        self.map
+            .get(name)
+            .ok_or_else(|| err(&self.path(name), EventErrorKind::Missing))
+    }
+
+    /// A number, checked by `ok` (whose words `expected` the error quotes).
+    fn number(
+        &self,
+        name: &str,
+        ok: impl Fn(f64) -> bool,
+        expected: &'static str,
+    ) -> Result<f64, EventError> {
+        let v = self.get(name)?;
+        let x = v.as_f64().ok_or_else(|| {
+            err(
+                &self.path(name),
+                EventErrorKind::WrongType {
+                    expected: "a number",
+                    found: json_kind(v),
+                },
+            )
+        })?;
+        if x.is_finite() && ok(x) {
+            Ok(x)
+        } else {
+            Err(err(
+                &self.path(name),
+                EventErrorKind::OutOfRange {
+                    value: x.to_string(),
+                    expected,
+                },
+            ))
+        }
+    }
+
+    /// A non-negative integer at least `min`.
+    fn integer(&self, name: &str, min: u64, expected: &'static str) -> Result<u64, EventError> {
+        let v = self.get(name)?;
+        let out_of_range = |value: String| {
+            err(
+                &self.path(name),
+                EventErrorKind::OutOfRange { value, expected },
+            )
+        };
+        match v {
+            Value::Number(n) if n.as_u64().is_some() => {
+                let k = n.as_u64().unwrap_or_default();
+                if k >= min {
+                    Ok(k)
+                } else {
+                    Err(out_of_range(k.to_string()))
+                }
+            }
+            Value::Number(n) if n.as_i64().is_some() => Err(out_of_range(n.to_string())),
+            _ => Err(err(
+                &self.path(name),
+                EventErrorKind::WrongType {
+                    expected: "an integer",
+                    found: json_kind(v),
+                },
+            )),
+        }
+    }
+}
+
+const TYPES: [&str; 9] = [
+    "NoOp",
+    "Gaussian",
+    "Laplace",
+    "RandomizedResponse",
+    "EpsilonDelta",
+    "PoissonSampled",
+    "SampledWithoutReplacement",
+    "SelfComposed",
+    "Composed",
+];
+
+impl Event {
+    /// The event's type name as it appears in JSON.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Event::NoOp => "NoOp",
+            Event::Gaussian { .. } => "Gaussian",
+            Event::Laplace { .. } => "Laplace",
+            Event::RandomizedResponse { .. } => "RandomizedResponse",
+            Event::EpsilonDelta { .. } => "EpsilonDelta",
+            Event::PoissonSampled { .. } => "PoissonSampled",
+            Event::SampledWithoutReplacement { .. } => "SampledWithoutReplacement",
+            Event::SelfComposed { .. } => "SelfComposed",
+            Event::Composed { .. } => "Composed",
+        }
+    }
+
+    /// Validates one event found at `path` (its errors name paths below it).
+    pub fn from_value(v: &Value, path: &str) -> Result<Self, EventError> {
+        Self::parse_at(v, path, 1)
+    }
+
+    fn parse_at(v: &Value, path: &str, depth: usize) -> Result<Self, EventError> {
+        if depth > MAX_DEPTH {
+            return Err(err(path, EventErrorKind::TooDeep { limit: MAX_DEPTH }));
+        }
+        let Value::Object(map) = v else {
+            return Err(err(
+                path,
+                EventErrorKind::WrongType {
+                    expected: "an event object",
+                    found: json_kind(v),
+                },
+            ));
+        };
+        let type_path = child(path, "type");
+        let tv = map
+            .get("type")
+            .ok_or_else(|| err(&type_path, EventErrorKind::Missing))?;
+        let Value::String(name) = tv else {
+            return Err(err(
+                &type_path,
+                EventErrorKind::WrongType {
+                    expected: "an event type name",
+                    found: json_kind(tv),
+                },
+            ));
+        };
+        let nested = |f: &Fields, name: &str| -> Result<Box<Event>, EventError> {
+            Ok(Box::new(Self::parse_at(
+                f.get(name)?,
+                &f.path(name),
+                depth + 1,
+            )?))
+        };
+        let positive = |x: f64| x > 0.0;
+        let unit = |x: f64| (0.0..=1.0).contains(&x);
+        Ok(match name.as_str() {
+            "NoOp" => {
+                Fields::new(v, path, &["type"])?;
+                Event::NoOp
+            }
+            "Gaussian" => {
+                let f = Fields::new(v, path, &["type", "noise_multiplier"])?;
+                Event::Gaussian {
+                    noise_multiplier: f.number("noise_multiplier", positive, "a number > 0")?,
+                }
+            }
+            "Laplace" => {
+                let f = Fields::new(v, path, &["type", "noise_multiplier", "parameter"])?;
+                let name = match (
+                    map.contains_key("noise_multiplier"),
+                    map.contains_key("parameter"),
+                ) {
+                    (true, true) => {
+                        return Err(err(&f.path("parameter"), EventErrorKind::Duplicate));
+                    }
+                    (false, true) => "parameter",
+                    _ => "noise_multiplier",
+                };
+                Event::Laplace {
+                    noise_multiplier: f.number(name, positive, "a number > 0")?,
+                }
+            }
+            "RandomizedResponse" => {
+                let f = Fields::new(v, path, &["type", "noise_parameter", "num_buckets"])?;
+                Event::RandomizedResponse {
+                    noise_parameter: f.number("noise_parameter", unit, "a number in [0, 1]")?,
+                    num_buckets: f.integer("num_buckets", 1, "an integer >= 1")?,
+                }
+            }
+            "EpsilonDelta" => {
+                let f = Fields::new(v, path, &["type", "epsilon", "delta"])?;
+                Event::EpsilonDelta {
+                    epsilon: f.number("epsilon", |x| x >= 0.0, "a number >= 0")?,
+                    delta: f.number("delta", unit, "a number in [0, 1]")?,
+                }
+            }
+            "PoissonSampled" => {
+                let f = Fields::new(v, path, &["type", "sampling_probability", "event"])?;
+                Event::PoissonSampled {
+                    sampling_probability: f.number(
+                        "sampling_probability",
+                        unit,
+                        "a probability in [0, 1]",
+                    )?,
+                    event: nested(&f, "event")?,
+                }
+            }
+            "SampledWithoutReplacement" => {
+                let f = Fields::new(
+                    v,
+                    path,
+                    &["type", "source_dataset_size", "sample_size", "event"],
+                )?;
+                let n = f.integer("source_dataset_size", 1, "an integer >= 1")?;
+                let m = f.integer("sample_size", 0, "an integer >= 0")?;
+                if m > n {
+                    return Err(err(
+                        &f.path("sample_size"),
+                        EventErrorKind::OutOfRange {
+                            value: m.to_string(),
+                            expected: "at most source_dataset_size",
+                        },
+                    ));
+                }
+                Event::SampledWithoutReplacement {
+                    source_dataset_size: n,
+                    sample_size: m,
+                    event: nested(&f, "event")?,
+                }
+            }
+            "SelfComposed" => {
+                let f = Fields::new(v, path, &["type", "event", "count"])?;
+                Event::SelfComposed {
+                    count: f.integer("count", 0, "an integer >= 0")?,
+                    event: nested(&f, "event")?,
+                }
+            }
+            "Composed" => {
+                let f = Fields::new(v, path, &["type", "events"])?;
+                let list = f.get("events")?;
+                let Value::Array(items) = list else {
+                    return Err(err(
+                        &f.path("events"),
+                        EventErrorKind::WrongType {
+                            expected: "a list of events",
+                            found: json_kind(list),
+                        },
+                    ));
+                };
+                let events = items
+                    .iter()
+                    .enumerate()
+                    .map(|(i, e)| {
+                        Self::parse_at(e, &format!("{}[{i}]", f.path("events")), depth + 1)
+                    })
+                    .collect::<Result<_, _>>()?;
+                Event::Composed { events }
+            }
+            other => {
+                return Err(err(
+                    &type_path,
+                    EventErrorKind::UnknownType {
+                        found: other.to_string(),
+                        known: TYPES.join(", "),
+                    },
+                ));
+            }
+        })
+    }
+}
+
+impl EventDoc {
+    /// Parses and validates a JSON document.
+    pub fn parse(text: &str) -> Result<Self, EventError> {
+        let v: Value = serde_json::from_str(text)
+            .map_err(|e| err("", EventErrorKind::Syntax(e.to_string())))?;
+        Self::from_value(&v)
+    }
+
+    /// Validates an already parsed JSON document.
+    pub fn from_value(v: &Value) -> Result<Self, EventError> {
+        let f = Fields::new(v, "", &["version", "neighbouring", "event"])?;
+        let version = f.integer("version", 0, "the format version 1")?;
+        if version != FORMAT_VERSION {
+            return Err(err(
+                "version",
+                EventErrorKind::OutOfRange {
+                    value: version.to_string(),
+                    expected: "the format version 1",
+                },
+            ));
+        }
+        let nv = f.get("neighbouring")?;
+        let neighbouring = Neighbouring::deserialize(nv).map_err(|_| {
+            err(
+                "neighbouring",
+                EventErrorKind::WrongType {
+                    expected: "\"add-remove\" or \"replace-one\"",
+                    found: json_kind(nv),
+                },
+            )
+        })?;
+        Ok(Self {
+            version,
+            neighbouring,
+            event: Event::from_value(f.get("event")?, "event")?,
+        })
+    }
+
+    /// The document as compact JSON (parses back to an equal value).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("events serialize")
+    }
+}
+
+impl<'de> Deserialize<'de> for EventDoc {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v = Value::deserialize(d)?;
+        Self::from_value(&v).map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doc(event: &str) -> String {
+        format!(r#"{{"version": 1, "neighbouring": "add-remove", "event": {event}}}"#)
+    }
+
+    fn error_of(text: &str) -> EventError {
+        match EventDoc::parse(text) {
+            Err(e) => e,
+            Ok(d) => panic!("accepted {text}: {d:?}"),
+        }
+    }
+
+    /// Each malformed case is rejected, and the error names the JSON path of the problem.
+    #[test]
+    fn malformed_events_name_their_path() {
+        let gauss = r#"{"type": "Gaussian", "noise_multiplier": 1.0}"#;
+        let cases: Vec<(String, &str, fn(&EventErrorKind) -> bool)> = vec![
+            // unknown type, deep inside
+            (
+                doc(&format!(
+                    r#"{{"type": "Composed", "events": [{gauss}, {gauss}, {{"type": "PoissonSampled", "sampling_probability": 0.1, "event": {{"type": "Gausian", "noise_multiplier": 1}}}}]}}"#
+                )),
+                "event.events[2].event.type",
+                |k| matches!(k, EventErrorKind::UnknownType { found, .. } if found == "Gausian"),
+            ),
+            // q > 1 at the path of the issue's example
+            (
+                doc(&format!(
+                    r#"{{"type": "Composed", "events": [{gauss}, {gauss}, {{"type": "SelfComposed", "count": 3, "event": {{"type": "PoissonSampled", "sampling_probability": 1.5, "event": {gauss}}}}}]}}"#
+                )),
+                "event.events[2].event.sampling_probability",
+                |k| matches!(k, EventErrorKind::OutOfRange { value, .. } if value == "1.5"),
+            ),
+            (
+                doc(r#"{"type": "PoissonSampled", "sampling_probability": -0.1, "event": {"type": "NoOp"}}"#),
+                "event.sampling_probability",
+                |k| matches!(k, EventErrorKind::OutOfRange { .. }),
+            ),
+            // negative count
+            (
+                doc(&format!(r#"{{"type": "SelfComposed", "count": -3, "event": {gauss}}}"#)),
+                "event.count",
+                |k| matches!(k, EventErrorKind::OutOfRange { value, .. } if value == "-3"),
+            ),
+            // fractional count
+            (
+                doc(&format!(r#"{{"type": "SelfComposed", "count": 2.5, "event": {gauss}}}"#)),
+                "event.count",
+                |k| matches!(k, EventErrorKind::WrongType { expected: "an integer", .. }),
+            ),
+            // missing field
+            (
+                doc(r#"{"type": "SelfComposed", "count": 3, "event": {"type": "Gaussian"}}"#),
+                "event.event.noise_multiplier",
+                |k| matches!(k, EventErrorKind::Missing),
+            ),
+            (
+                doc(r#"{"type": "Composed"}"#),
+                "event.events",
+                |k| matches!(k, EventErrorKind::Missing),
+            ),
+            (
+                doc(r#"{"noise_multiplier": 1}"#),
+                "event.type",
+                |k| matches!(k, EventErrorKind::Missing),
+            ),
+            // unknown field
+            (
+                doc(r#"{"type": "Gaussian", "noise_multiplier": 1, "sensitivity": 2}"#),
+                "event.sensitivity",
+                |k| matches!(k, EventErrorKind::UnknownField { .. }),
+            ),
+            (
+                r#"{"version": 1, "neighbouring": "add-remove", "event": {"type": "NoOp"}, "delta": 1e-5}"#.into(),
+                "delta",
+                |k| matches!(k, EventErrorKind::UnknownField { .. }),
+            ),
+            // wrong JSON types and ranges
+            (
+                doc(r#"{"type": "Gaussian", "noise_multiplier": "1.0"}"#),
+                "event.noise_multiplier",
+                |k| matches!(k, EventErrorKind::WrongType { .. }),
+            ),
+            (
+                doc(r#"{"type": "Gaussian", "noise_multiplier": 0}"#),
+                "event.noise_multiplier",
+                |k| matches!(k, EventErrorKind::OutOfRange { .. }),
+            ),
+            (
+                doc(r#"{"type": "RandomizedResponse", "noise_parameter": 0.5, "num_buckets": 0}"#),
+                "event.num_buckets",
+                |k| matches!(k, EventErrorKind::OutOfRange { .. }),
+            ),
+            (
+                doc(r#"{"type": "EpsilonDelta", "epsilon": 1, "delta": 2}"#),
+                "event.delta",
+                |k| matches!(k, EventErrorKind::OutOfRange { .. }),
+            ),
+            (
+                doc(r#"{"type": "SampledWithoutReplacement", "source_dataset_size": 10, "sample_size": 11, "event": {"type": "NoOp"}}"#),
+                "event.sample_size",
+                |k| matches!(k, EventErrorKind::OutOfRange { .. }),
+            ),
+            (
+                doc(r#"{"type": "Composed", "events": {"type": "NoOp"}}"#),
+                "event.events",
+                |k| matches!(k, EventErrorKind::WrongType { .. }),
+            ),
+            (
+                doc(r#"{"type": "Laplace", "noise_multiplier": 1, "parameter": 1}"#),
+                "event.parameter",
+                |k| matches!(k, EventErrorKind::Duplicate),
+            ),
+            (
+                r#"{"version": 2, "neighbouring": "add-remove", "event": {"type": "NoOp"}}"#.into(),
+                "version",
+                |k| matches!(k, EventErrorKind::OutOfRange { .. }),
+            ),
+            (
+                r#"{"version": 1, "neighbouring": "replace", "event": {"type": "NoOp"}}"#.into(),
+                "neighbouring",
+                |k| matches!(k, EventErrorKind::WrongType { .. }),
+            ),
+            (
+                r#"{"version": 1, "event": {"type": "NoOp"}}"#.into(),
+                "neighbouring",
+                |k| matches!(k, EventErrorKind::Missing),
+            ),
+            (
+                r#"{"version": 1, "neighbouring": "add-remove", "event": [1, 2"#.into(),
+                "",
+                |k| matches!(k, EventErrorKind::Syntax(_)),
+            ),
+        ];
+        for (text, path, kind) in cases {
+            let e = error_of(&text);
+            assert_eq!(e.path, path, "{text}: {e}");
+            assert!(kind(&e.kind), "{text}: {e}");
+            assert!(e.to_string().contains(path), "{e}");
+        }
+    }
+
+    /// Nesting one level beyond the limit is refused at the path where it happens; at the
+    /// limit it is accepted.
+    #[test]
+    fn nesting_deeper_than_the_limit_is_refused() {
+        let nest = |levels: usize| {
+            let mut e = r#"{"type": "NoOp"}"#.to_string();
+            for _ in 1..levels {
+                e = format!(r#"{{"type": "SelfComposed", "count": 2, "event": {e}}}"#);
+            }
+            doc(&e)
+        };
+        assert!(EventDoc::parse(&nest(MAX_DEPTH)).is_ok());
+        let e = error_of(&nest(MAX_DEPTH + 1));
+        let want = format!("event{}", ".event".repeat(MAX_DEPTH));
+        assert_eq!(e.path, want);
+        assert_eq!(e.kind, EventErrorKind::TooDeep { limit: MAX_DEPTH });
+        // Composed lists count as levels too.
+        let mut e = r#"{"type": "NoOp"}"#.to_string();
+        for _ in 0..MAX_DEPTH {
+            e = format!(r#"{{"type": "Composed", "events": [{e}]}}"#);
+        }
+        let err = error_of(&doc(&e));
+        assert_eq!(err.kind, EventErrorKind::TooDeep { limit: MAX_DEPTH });
+        assert!(err.path.ends_with("events[0]"), "{}", err.path);
+    }
+
+    /// Every event type survives JSON and back; serde's `Deserialize` takes the same path.
+    #[test]
+    fn documents_round_trip() {
+        let g = |s: f64| {
+            Box::new(Event::Gaussian {
+                noise_multiplier: s,
+            })
+        };
+        let event = Event::Composed {
+            events: vec![
+                Event::NoOp,
+                Event::SelfComposed {
+                    count: 1000,
+                    event: Box::new(Event::PoissonSampled {
+                        sampling_probability: 0.004266,
+                        event: g(1.1),
+                    }),
+                },
+                Event::SampledWithoutReplacement {
+                    source_dataset_size: 60000,
+                    sample_size: 256,
+                    event: g(0.3),
+                },
+                Event::Laplace {
+                    noise_multiplier: 2.0,
+                },
+                Event::RandomizedResponse {
+                    noise_parameter: 0.25,
+                    num_buckets: 4,
+                },
+                Event::EpsilonDelta {
+                    epsilon: 0.1,
+                    delta: 1e-9,
+                },
+                Event::Composed { events: vec![] },
+            ],
+        };
+        for neighbouring in [Neighbouring::AddRemove, Neighbouring::ReplaceOne] {
+            let d = EventDoc {
+                version: FORMAT_VERSION,
+                neighbouring,
+                event: event.clone(),
+            };
+            let text = d.to_json();
+            assert_eq!(EventDoc::parse(&text).unwrap(), d, "{text}");
+            assert_eq!(serde_json::from_str::<EventDoc>(&text).unwrap(), d);
+        }
+        // dp_accounting's PLD-constructor name for the Laplace scale is read as a synonym.
+        let d = EventDoc::parse(&doc(r#"{"type": "Laplace", "parameter": 0.5}"#)).unwrap();
+        assert_eq!(
+            d.event,
+            Event::Laplace {
+                noise_multiplier: 0.5
+            }
+        );
+        assert!(d.to_json().contains("noise_multiplier"));
+        // serde's entry point reports the same path.
+        let e = serde_json::from_str::<EventDoc>(&doc(r#"{"type": "Gaussian"}"#)).unwrap_err();
+        assert!(e.to_string().contains("event.noise_multiplier"), "{e}");
+    }
+}
