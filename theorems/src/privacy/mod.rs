@@ -17,6 +17,7 @@ pub mod composition;
 pub mod dominating;
 pub mod event;
 pub mod gaussian;
+pub mod mechanism_pld;
 pub mod pld;
 pub mod rdp;
 pub mod shuffle;

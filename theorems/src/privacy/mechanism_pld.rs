@@ -1,0 +1,505 @@
+//! Privacy-loss distributions of the non-Gaussian mechanisms of the event algebra
+//! ([`super::event`]): randomized response and $(\epsilon,\delta)$ (discrete, placed exactly),
+//! and the Laplace mechanism, alone and under Poisson sampling.
+//!
+//! Each constructor returns a [`PldPair`]: a **pessimistic** PLD (every loss rounded *up* to the
+//! grid $\ell_j=j\Delta_L$) and an **optimistic** one (rounded *down*). For independent losses
+//! $L_i$ with roundings $\lfloor L_i\rfloor\le L_i\le\lceil L_i\rceil$ and the non-decreasing
+//! $g(\ell)=(1-e^{\epsilon-\ell})_+$, $\mathbb E\,g(\sum_i\lfloor L_i\rfloor)\le\delta(\epsilon)
+//! \le\mathbb E\,g(\sum_i\lceil L_i\rceil)$ (plus $P(L=\infty)$, which is kept exactly), so the
+//! two compose into a bracket of the composed privacy profile. The error is first order in
+//! $\Delta_L$ per composed step, and zero for a discrete loss that sits on the grid.
+//!
+//! **Discrete pairs.** For outcomes $o$ with masses $(P(o),Q(o))$ the loss $\ln(P(o)/Q(o))$ takes
+//! finitely many values; each atom is placed at the nearest grid loss above (pessimistic) and
+//! below (optimistic), exactly when it is a grid loss; $Q(o)=0<P(o)$ is mass at $+\infty$.
+//! - Randomized response over $k$ buckets with noise $p$ (dp_accounting's
+//!   `RandomizedResponseDpEvent`), replace-one (input bucket $a$ against $b$):
+//!   $P(a)=1-p+p/k$, $P(b)=p/k$, the other $k-2$ buckets $p/k$ each, and $Q$ the same with $a$ and
+//!   $b$ swapped: losses $\pm\ln\frac{1-p+p/k}{p/k}$ and $0$.
+//! - $(\epsilon,\delta)$: the pair of Kairouz, Oh & Viswanath (2015), which dominates every
+//!   $(\epsilon,\delta)$-DP mechanism: $P=(\delta,\ (1-\delta)\frac{e^\epsilon}{1+e^\epsilon},\
+//!   (1-\delta)\frac1{1+e^\epsilon},\ 0)$, $Q$ its mirror image.
+//! - Poisson sampling with rate $q$ under add/remove (Zhu, Dong & Wang 2022, dominating pairs of
+//!   subsampled mechanisms): remove $(qP+(1-q)Q,\ Q)$, add $(Q,\ qP+(1-q)Q)$.
+//!
+//! **Laplace.** Scale $b$ (the noise multiplier), sensitivity $s$ (1 under add/remove, 2 under
+//! replace-one), Poisson rate $q$ ($q=1$: no sampling). Remove direction:
+//! $P=(1-q)\mathrm{Lap}(0,b)+q\,\mathrm{Lap}(s,b)$ against $Q=\mathrm{Lap}(0,b)$, with loss
+//! $$L(x)=\ln\big(1-q+q\,e^{(|x|-|x-s|)/b}\big),$$
+//! non-decreasing in $x$, constant below $0$ and above $s$ (two atoms,
+//! $L_{\min}=\ln(1-q+qe^{-s/b})$ and $L_{\max}=\ln(1-q+qe^{s/b})$) and strictly increasing in
+//! between, where $L(x)=\ell$ at $x^*(\ell)=\tfrac12\big(s+b\ln\frac{e^\ell-(1-q)}q\big)$. The add
+//! direction is the pair reversed (its loss $-L(x)$, $x\sim Q$). For $q=1$ the two directions
+//! are mirror images, and the profile is
+//! $\delta(\epsilon)=1-e^{(\epsilon-s/b)/2}$ for $0\le\epsilon<s/b$. Cell masses come from the
+//! Laplace CDF on whichever side of the cell is smaller (no $1-x$ cancellation).
+
+use super::pld::Pld;
+use crate::error::ParamError;
+use crate::numerics::{log_add_exp, log_sub_exp};
+
+/// The most grid points one discretised step may have.
+pub const MAX_POINTS: usize = 1 << 24;
+
+/// A pessimistic (upper) and an optimistic (lower) PLD of the same mechanism.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PldPair {
+    pub pessimistic: Pld,
+    pub optimistic: Pld,
+}
+
+impl PldPair {
+    /// The mechanism that releases nothing: all mass at loss 0.
+    pub fn identity(interval: f64) -> Self {
+        let p = Pld {
+            interval,
+            offset: 0,
+            pmf: vec![1.0],
+            infinity_mass: 0.0,
+            alias_mass: 0.0,
+        };
+        Self {
+            pessimistic: p.clone(),
+            optimistic: p,
+        }
+    }
+}
+
+fn grid(j: i64, interval: f64) -> f64 {
+    j as f64 * interval
+}
+
+/// The smallest $j$ with $j\Delta\ge\ell$ and the largest with $j\Delta\le\ell$, exact with
+/// respect to the grid losses as [`Pld::delta`] computes them.
+fn grid_up_down(l: f64, interval: f64) -> (i64, i64) {
+    let mut up = (l / interval).ceil() as i64;
+    while grid(up, interval) < l {
+        up += 1;
+    }
+    while grid(up - 1, interval) >= l {
+        up -= 1;
+    }
+    let mut down = (l / interval).floor() as i64;
+    while grid(down, interval) > l {
+        down -= 1;
+    }
+    while grid(down + 1, interval) <= l {
+        down += 1;
+    }
+    (up, down)
+}
+
+fn too_many(interval: f64, what: &str) -> ParamError {
+    ParamError::new(
+        "interval",
+        interval,
+        format!("a coarser grid ({what} needs more than 2^24 grid points)"),
+    )
+}
+
+/// The atoms `(loss, P-mass)` and the mass at $+\infty$ of a discrete pair given as outcome
+/// masses `(P(o), Q(o))`.
+pub fn discrete_losses(outcomes: &[(f64, f64)]) -> (Vec<(f64, f64)>, f64) {
+    let mut atoms = Vec::new();
+    let mut infinity = 0.0;
+    for &(p, q) in outcomes {
+        if p <= 0.0 {
+            continue;
+        }
+        if q <= 0.0 {
+            infinity += p;
+            continue;
+        }
+        let r = p / q;
+        let loss = if r.is_finite() && r > 0.0 {
+            r.ln()
+        } else {
+            p.ln() - q.ln()
+        };
+        atoms.push((loss, p));
+    }
+    (atoms, infinity)
+}
+
+/// Atoms placed on the grid: up (pessimistic) and down (optimistic); exact on grid losses.
+pub fn place_atoms(
+    atoms: &[(f64, f64)],
+    infinity: f64,
+    interval: f64,
+) -> Result<PldPair, ParamError> {
+    let idx: Vec<(i64, i64, f64)> = atoms
+        .iter()
+        .map(|&(l, m)| {
+            let (up, down) = grid_up_down(l, interval);
+            (up, down, m)
+        })
+        .collect();
+    let build = |pick: fn(&(i64, i64, f64)) -> i64| -> Result<Pld, ParamError> {
+        let lo = idx.iter().map(pick).min().unwrap_or(0);
+        let hi = idx.iter().map(pick).max().unwrap_or(0);
+        let n = usize::try_from(hi - lo + 1).unwrap_or(usize::MAX);
+        if n > MAX_POINTS {
+            return Err(too_many(interval, "the range of the privacy loss"));
+        }
+        let mut pmf = vec![0.0; n];
+        for a in &idx {
+            pmf[(pick(a) - lo) as usize] += a.2;
+        }
+        Ok(Pld {
+            interval,
+            offset: lo,
+            pmf,
+            infinity_mass: infinity,
+            alias_mass: 0.0,
+        })
+    };
+    Ok(PldPair {
+        pessimistic: build(|a| a.0)?,
+        optimistic: build(|a| a.1)?,
+    })
+}
+
+/// The PLD of a discrete pair (outcome masses `(P(o), Q(o))`).
+pub fn discrete_pair(outcomes: &[(f64, f64)], interval: f64) -> Result<PldPair, ParamError> {
+    let (atoms, infinity) = discrete_losses(outcomes);
+    place_atoms(&atoms, infinity, interval)
+}
+
+/// Randomized response over `k` buckets with noise parameter `p`, replace-one: the atoms
+/// `(loss, mass)` and the mass at $+\infty$ (the pair is symmetric: one direction). The losses
+/// $\pm\ln\frac{1-p+p/k}{p/k}$ are computed once, so that they are exact negatives.
+pub fn randomized_response_atoms(p: f64, k: u64) -> (Vec<(f64, f64)>, f64) {
+    if k <= 1 {
+        return (vec![(0.0, 1.0)], 0.0);
+    }
+    let kf = k as f64;
+    let keep = 1.0 - p + p / kf;
+    let other = p / kf;
+    if other == 0.0 {
+        return (vec![], 1.0);
+    }
+    let loss = (keep / other).ln();
+    let mut atoms = vec![(loss, keep), (-loss, other)];
+    if k > 2 {
+        atoms.push((0.0, (kf - 2.0) * other));
+    }
+    (atoms, 0.0)
+}
+
+/// The outcome masses $(P(o),Q(o))$ of the pair of Kairouz, Oh & Viswanath (2015), which
+/// dominates every $(\epsilon,\delta)$-DP mechanism.
+pub fn epsilon_delta_outcomes(epsilon: f64, delta: f64) -> Vec<(f64, f64)> {
+    let hi = (1.0 - delta) / (1.0 + (-epsilon).exp()); // (1-δ) e^ε / (1 + e^ε)
+    let lo = (1.0 - delta) / (1.0 + epsilon.exp());
+    vec![(delta, 0.0), (hi, lo), (lo, hi), (0.0, delta)]
+}
+
+/// The same pair as atoms, with the losses exactly $\pm\epsilon$ (mass $\delta$ at $+\infty$).
+pub fn epsilon_delta_atoms(epsilon: f64, delta: f64) -> (Vec<(f64, f64)>, f64) {
+    let o = epsilon_delta_outcomes(epsilon, delta);
+    (vec![(epsilon, o[1].0), (-epsilon, o[2].0)], delta)
+}
+
+/// Poisson sampling with rate `q` of a discrete pair under add/remove: the (remove, add) pairs
+/// $(qP+(1-q)Q,\,Q)$ and $(Q,\,qP+(1-q)Q)$.
+pub fn poisson_outcomes(outcomes: &[(f64, f64)], q: f64) -> [Vec<(f64, f64)>; 2] {
+    let mix = |p: f64, r: f64| q * p + (1.0 - q) * r;
+    [
+        outcomes.iter().map(|&(p, r)| (mix(p, r), r)).collect(),
+        outcomes.iter().map(|&(p, r)| (r, mix(p, r))).collect(),
+    ]
+}
+
+/// Which way round a Laplace pair is taken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    /// $P$ with the record (the mixture), $Q$ without.
+    Remove,
+    /// The pair reversed.
+    Add,
+}
+
+/// $\ln(1-q+qe^a)$.
+fn ln_mix(q: f64, a: f64) -> f64 {
+    log_add_exp((-q).ln_1p(), q.ln() + a)
+}
+
+/// Laplace CDF of $\mathrm{Lap}(m,b)$: $(P(X\le x), P(X>x))$, each computed directly.
+fn laplace_cdf(m: f64, b: f64, x: f64) -> (f64, f64) {
+    let z = (x - m) / b;
+    if z < 0.0 {
+        let t = 0.5 * z.exp();
+        (t, 1.0 - t)
+    } else {
+        let t = 0.5 * (-z).exp();
+        (1.0 - t, t)
+    }
+}
+
+/// The Laplace mechanism with scale `b`, sensitivity `s`, Poisson rate `q` (1: no sampling), in
+/// one direction (see the module documentation).
+pub fn laplace(
+    b: f64,
+    s: f64,
+    q: f64,
+    direction: Direction,
+    interval: f64,
+) -> Result<PldPair, ParamError> {
+    crate::error::positive("noise_multiplier", b)?;
+    if !(q > 0.0 && q <= 1.0) {
+        return Err(ParamError::new("q", q, "a sampling rate in (0, 1]"));
+    }
+    let a = s / b;
+    let (lr_min, lr_max) = (ln_mix(q, -a), ln_mix(q, a)); // remove-direction extremes
+    // Threshold of the remove loss: L(x) = t at x*(t), clamped to [0, s].
+    let x_star = |t: f64| (0.5 * (s + b * (log_sub_exp(t, (-q).ln_1p()) - q.ln()))).clamp(0.0, s);
+    // Mixture P = (1-q) Lap(0) + q Lap(s) and Q = Lap(0): (mass <= x, mass > x).
+    let p_cdf = |x: f64| {
+        let (l0, u0) = laplace_cdf(0.0, b, x);
+        let (l1, u1) = laplace_cdf(s, b, x);
+        ((1.0 - q) * l0 + q * l1, (1.0 - q) * u0 + q * u1)
+    };
+    // (P'(L' <= l), P'(L' > l)) for the direction's own pair (P', L').
+    let law = |l: f64| -> (f64, f64) {
+        match direction {
+            Direction::Remove => {
+                if l < lr_min {
+                    (0.0, 1.0)
+                } else if l >= lr_max {
+                    (1.0, 0.0)
+                } else {
+                    p_cdf(x_star(l))
+                }
+            }
+            Direction::Add => {
+                // L' = -L(x), x ~ Lap(0): L' <= l iff L(x) >= -l iff x >= x*(-l).
+                let t = -l;
+                if t > lr_max {
+                    (0.0, 1.0)
+                } else if t <= lr_min {
+                    (1.0, 0.0)
+                } else {
+                    let (below, above) = laplace_cdf(0.0, b, x_star(t));
+                    (above, below)
+                }
+            }
+        }
+    };
+    let (l_min, l_max) = match direction {
+        Direction::Remove => (lr_min, lr_max),
+        Direction::Add => (-lr_max, -lr_min),
+    };
+    discretise(&law, l_min, l_max, interval)
+}
+
+/// Rounds a loss law with finite support $[\ell_{\min},\ell_{\max}]$ (no mass at $+\infty$) to
+/// the grid. `law(l)` is $(P(L\le\ell), P(L>\ell))$. The cells are $(\ell_{j-1},\ell_j]$ for
+/// $j=J_0..J_1$ with $\ell_{J_0-1}\le\ell_{\min}<\ell_{J_0}$ and $\ell_{J_1}\ge\ell_{\max}$ (the
+/// first and last cells open to the outside); cell $j$ goes to $\ell_j$ (pessimistic) or
+/// $\ell_{j-1}$ (optimistic).
+fn discretise(
+    law: &dyn Fn(f64) -> (f64, f64),
+    l_min: f64,
+    l_max: f64,
+    interval: f64,
+) -> Result<PldPair, ParamError> {
+    let (_, below_min) = grid_up_down(l_min, interval);
+    let j0 = below_min + 1;
+    let (above_max, _) = grid_up_down(l_max, interval);
+    let j1 = above_max.max(j0);
+    let n = usize::try_from(j1 - j0 + 1).unwrap_or(usize::MAX);
+    if n > MAX_POINTS {
+        return Err(too_many(interval, "the range of the privacy loss"));
+    }
+    // Boundaries l_{j0}, ..., l_{j1-1} (n - 1 of them).
+    let bounds: Vec<(f64, f64)> = (j0..j1).map(|j| law(grid(j, interval))).collect();
+    let mut pmf = vec![0.0; n];
+    if n == 1 {
+        pmf[0] = 1.0;
+    } else {
+        pmf[0] = bounds[0].0;
+        pmf[n - 1] = bounds[n - 2].1;
+        for i in 1..n - 1 {
+            let (lo, hi) = (bounds[i - 1], bounds[i]);
+            // Mass of (l_{j-1}, l_j]: the difference on the side where both are small.
+            let m = if hi.0 < 0.5 { hi.0 - lo.0 } else { lo.1 - hi.1 };
+            pmf[i] = m.max(0.0);
+        }
+    }
+    let pld = |offset: i64| Pld {
+        interval,
+        offset,
+        pmf: pmf.clone(),
+        infinity_mass: 0.0,
+        alias_mass: 0.0,
+    };
+    Ok(PldPair {
+        pessimistic: pld(j0),
+        optimistic: pld(j0 - 1),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Laplace (q = 1, sensitivity 1, scale b): delta(eps) = 1 - e^{(eps - 1/b)/2}, bracketed by
+    /// the two roundings, within first order of the interval.
+    #[test]
+    fn laplace_matches_its_closed_form_profile() {
+        for b in [0.5, 1.0, 3.0] {
+            for interval in [1e-3, 1e-4] {
+                for direction in [Direction::Remove, Direction::Add] {
+                    let pair = laplace(b, 1.0, 1.0, direction, interval).unwrap();
+                    for eps in [0.0, 0.1, 0.3, 0.5 / b, 0.9 / b] {
+                        let exact = 1.0 - ((eps - 1.0 / b) / 2.0).exp();
+                        let (opt, pess) = (pair.optimistic.delta(eps), pair.pessimistic.delta(eps));
+                        assert!(
+                            opt <= exact + 1e-15 && exact <= pess + 1e-15,
+                            "b {b} {direction:?} eps {eps}: [{opt}, {pess}] vs {exact}"
+                        );
+                        // Rounding moves each loss by at most one cell: e^{±interval}.
+                        assert!(pess - opt <= 2.0 * interval, "[{opt}, {pess}]");
+                    }
+                    // Pure DP: delta(1/b) = 0 (up to the atom rounded up one cell).
+                    assert!(pair.optimistic.delta(1.0 / b) <= 1e-15);
+                }
+            }
+        }
+    }
+
+    /// Sensitivity s with scale b is the same mechanism as sensitivity 1 with scale b / s.
+    #[test]
+    fn laplace_sensitivity_scales_the_noise() {
+        let a = laplace(2.0, 2.0, 1.0, Direction::Remove, 1e-4).unwrap();
+        let b = laplace(1.0, 1.0, 1.0, Direction::Remove, 1e-4).unwrap();
+        for eps in [0.0, 0.2, 0.7] {
+            let (x, y) = (a.pessimistic.delta(eps), b.pessimistic.delta(eps));
+            assert!((x - y).abs() <= 1e-12, "{x} vs {y}");
+        }
+    }
+
+    /// Poisson-sampled Laplace, remove direction, against a direct quadrature of
+    /// delta(eps) = E_Q[(p/q - e^eps)_+] on a fine grid of x.
+    #[test]
+    fn sampled_laplace_matches_quadrature() {
+        let (b, q) = (0.8, 0.3);
+        let dens = |m: f64, x: f64| (-(x - m).abs() / b).exp() / (2.0 * b);
+        for (direction, eps) in [
+            (Direction::Remove, 0.1f64),
+            (Direction::Remove, 0.5),
+            (Direction::Add, 0.1),
+            (Direction::Add, 0.3),
+        ] {
+            // Midpoint rule on [-40, 41]; the integrand is piecewise smooth with kinks at 0, 1.
+            let h = 1e-4;
+            let mut exact = 0.0;
+            let mut x = -40.0 + h / 2.0;
+            while x < 41.0 {
+                let mix = (1.0 - q) * dens(0.0, x) + q * dens(1.0, x);
+                let base = dens(0.0, x);
+                let (p, r) = match direction {
+                    Direction::Remove => (mix, base),
+                    Direction::Add => (base, mix),
+                };
+                exact += (p - eps.exp() * r).max(0.0) * h;
+                x += h;
+            }
+            let pair = laplace(b, 1.0, q, direction, 1e-4).unwrap();
+            let (opt, pess) = (pair.optimistic.delta(eps), pair.pessimistic.delta(eps));
+            assert!(
+                opt <= exact + 1e-7 && exact <= pess + 1e-7,
+                "{direction:?} eps {eps}: [{opt}, {pess}] vs {exact}"
+            );
+            assert!(pess - opt < 1e-3, "[{opt}, {pess}]");
+        }
+    }
+
+    /// Randomized response, k = 4, p = 0.5: P = (5/8, 1/8, 1/8, 1/8), Q = (1/8, 5/8, 1/8, 1/8),
+    /// loss ln 5 with mass 5/8, -ln 5 with 1/8, 0 with 2/8. By hand:
+    /// delta(0) = 5/8 (1 - 1/5) = 1/2; delta(ln 2) = 5/8 (1 - 2/5) = 3/8; delta(ln 5) = 0.
+    /// Two-fold: the loss 2 ln 5 has mass 25/64, ln 5 has 2 * 5/8 * 2/8 = 20/64, so
+    /// delta(ln 5) = 25/64 (1 - 1/5) = 20/64.
+    #[test]
+    fn randomized_response_by_hand() {
+        let (atoms, inf) = randomized_response_atoms(0.5, 4);
+        let pair = place_atoms(&atoms, inf, 1e-4).unwrap();
+        let ln5 = 5f64.ln();
+        for (eps, want) in [(0.0, 0.5), (2f64.ln(), 0.375), (ln5, 0.0)] {
+            let (opt, pess) = (pair.optimistic.delta(eps), pair.pessimistic.delta(eps));
+            assert!(
+                opt <= want + 1e-15 && want <= pess + 1e-15,
+                "{eps}: [{opt}, {pess}]"
+            );
+            assert!(pess - opt <= 2e-4, "{eps}: [{opt}, {pess}]");
+        }
+        let two = pair.pessimistic.convolve(&pair.pessimistic).unwrap();
+        let two_opt = pair.optimistic.convolve(&pair.optimistic).unwrap();
+        let want = 20.0 / 64.0;
+        let (opt, pess) = (two_opt.delta(ln5), two.delta(ln5));
+        assert!(
+            opt <= want + 1e-12 && want <= pess + 1e-12,
+            "[{opt}, {pess}]"
+        );
+        assert!(pess - opt <= 1e-3);
+        // k = 1 releases nothing; p = 0 releases the bucket: infinite loss with mass 1.
+        let (atoms, inf) = randomized_response_atoms(0.3, 1);
+        let none = place_atoms(&atoms, inf, 1e-4).unwrap();
+        assert_eq!(none.pessimistic.delta(0.0), 0.0);
+        let (atoms, inf) = randomized_response_atoms(0.0, 2);
+        let all = place_atoms(&atoms, inf, 1e-4).unwrap();
+        assert_eq!(all.pessimistic.infinity_mass, 1.0);
+        assert_eq!(all.pessimistic.epsilon(0.5), f64::INFINITY);
+    }
+
+    /// A discrete loss on the grid is placed exactly: both roundings agree.
+    #[test]
+    fn epsilon_delta_on_the_grid_is_exact() {
+        let (atoms, inf) = epsilon_delta_atoms(0.5, 1e-6);
+        let pair = place_atoms(&atoms, inf, 1e-4).unwrap();
+        assert!(
+            pair.pessimistic == pair.optimistic,
+            "the atoms at +-0.5 are grid losses"
+        );
+        // delta(eps') = delta + hi (1 - e^{eps' - eps}) below eps: eps(1.5e-6) in closed form.
+        let hi = atoms[0].1;
+        let want = 0.5 + (-0.5e-6 / hi).ln_1p();
+        let got = pair.pessimistic.epsilon(1.5e-6);
+        assert!((got - want).abs() <= 1e-11, "{got} vs {want}");
+        assert_eq!(pair.pessimistic.delta(0.5), 1e-6);
+        // delta(0) = delta + (1 - delta) (e^eps - 1) / (1 + e^eps)
+        let want = 1e-6 + (1.0 - 1e-6) * 0.5f64.exp_m1() / (1.0 + 0.5f64.exp());
+        assert!((pair.pessimistic.delta(0.0) - want).abs() <= 1e-15);
+    }
+
+    /// Poisson sampling of (eps, delta) under add/remove: at eps' = ln(1 + q(e^eps - 1)) the
+    /// remove pair has delta' = q delta (Balle, Barthe & Gaboardi 2018, Thm 8), and the add pair
+    /// no more.
+    #[test]
+    fn sampled_epsilon_delta_amplifies() {
+        let (eps, delta, q) = (1.0f64, 1e-5, 0.1);
+        let amplified = (q * eps.exp_m1()).ln_1p();
+        for (i, outcomes) in poisson_outcomes(&epsilon_delta_outcomes(eps, delta), q)
+            .iter()
+            .enumerate()
+        {
+            let pair = discrete_pair(outcomes, 1e-4).unwrap();
+            let (opt, pess) = (
+                pair.optimistic.delta(amplified),
+                pair.pessimistic.delta(amplified),
+            );
+            assert!(opt <= q * delta * (1.0 + 1e-12), "direction {i}: {opt}");
+            assert!(opt <= pess);
+            if i == 0 {
+                assert!(pess >= q * delta * (1.0 - 1e-12), "{pess}");
+            }
+        }
+    }
+
+    #[test]
+    fn too_fine_a_grid_is_refused() {
+        let e = laplace(1e-3, 1.0, 1.0, Direction::Remove, 1e-5).unwrap_err();
+        assert_eq!(e.name, "interval");
+    }
+}
