@@ -16,6 +16,7 @@
 pub mod composition;
 pub mod dominating;
 pub mod event;
+pub mod event_pld;
 pub mod gaussian;
 pub mod mechanism_pld;
 pub mod pld;

@@ -1,0 +1,820 @@
+//! The PLD accountant of an [`EventDoc`]: a bracket [optimistic, pessimistic] on $\epsilon(\delta)$
+//! or $\delta(\epsilon)$ of any event it covers, and a typed [`EventPldError::Unsupported`]
+//! naming the JSON path of any event it does not.
+//!
+//! **Directions.** Under add/remove the neighbouring pairs are $(D\cup\{x\},D)$ (remove) and
+//! $(D,D\cup\{x\})$ (add). A composition of mechanisms run on one pair of datasets keeps the same
+//! direction in every component, so each direction's PLDs are composed on their own and the
+//! answer is the worse of the two *after* composition:
+//! $\delta(\epsilon)=\max_{d}\delta_{\bigotimes_iP_i^d\|\bigotimes_iQ_i^d}(\epsilon)$ (Zhu, Dong &
+//! Wang 2022, composition of dominating pairs). A mechanism whose two directions have the same
+//! PLD (Gaussian, Laplace, randomized response, $(\epsilon,\delta)$) is kept once
+//! ([`Directions::Symmetric`]) until it meets one that has two.
+//!
+//! **What is covered** (anything else is `Unsupported` with its path):
+//!
+//! | event | add-remove | replace-one |
+//! |---|---|---|
+//! | `Gaussian`, `PoissonSampled(Gaussian)` | [`pld::pairs`] of [`DpSgd`] | the same |
+//! | `SampledWithoutReplacement(Gaussian)` | not covered (adding a record changes the batch) | [`pld::pairs`] |
+//! | `Laplace` ($s=1$ / $s=2$) | [`mechanism_pld::laplace`] | the same |
+//! | `PoissonSampled(Laplace)` | [`mechanism_pld::laplace`], two directions | not covered |
+//! | `RandomizedResponse` | not covered (a replace-one mechanism) | exact atoms |
+//! | `EpsilonDelta` | exact atoms | exact atoms |
+//! | `PoissonSampled(EpsilonDelta)` | exact atoms, two directions | not covered |
+//! | `PoissonSampled(PoissonSampled(e, q₂), q₁)` | `PoissonSampled(e, q₁q₂)` | the same |
+//! | `PoissonSampled(e, 1)`, `SampledWithoutReplacement(e, n, n)` | `e` | `e` |
+//! | `PoissonSampled(e, 0)`, `SampledWithoutReplacement(e, n, 0)`, `SelfComposed(e, 0)`, `Composed([])`, `NoOp` | no privacy cost | the same |
+//! | `SelfComposed(e, k)` | $k$-fold FFT composition ([`Pld::compose`]); a Gaussian unit goes through [`pld::composed`] with $T=k$ | the same |
+//! | `Composed(e₁, …)` | convolution of the components ([`Pld::convolve`]) | the same |
+//!
+//! The Gaussian events go through the public functions of [`pld`] ([`DpSgd::new`],
+//! [`pld::pairs`], [`pld::composed`]), so the choice of dominating pairs lives there only.
+//! A composed optimistic PLD carries the mass its window may have misplaced (`alias_mass`);
+//! composing it again $k$ times multiplies that mass by at most $k$, which is added here.
+
+use super::event::{Event, EventDoc};
+use super::mechanism_pld::{self, Direction, PldPair};
+use super::pld::{self, Pair, Pld, PldBracket, PldOptions, Rounding};
+use super::{DpSgd, Neighbouring, Sampling, check_delta};
+use crate::error::ParamError;
+
+/// Why an event cannot be accounted.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum EventPldError {
+    /// dpclaims has no PLD for this event under this relation.
+    #[error("`{path}`: {event} is not covered by the PLD accountant under {relation}: {reason}")]
+    Unsupported {
+        path: String,
+        event: &'static str,
+        relation: &'static str,
+        reason: String,
+    },
+    /// A parameter the accountant cannot use (a grid too fine for the event, δ out of range...).
+    #[error("`{path}`: {source}")]
+    Param {
+        path: String,
+        #[source]
+        source: ParamError,
+    },
+}
+
+/// The composed PLDs of an event, per direction.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Directions {
+    /// Both directions have this PLD.
+    Symmetric(PldPair),
+    /// `[remove, add]` under add/remove.
+    Two([PldPair; 2]),
+}
+
+fn relation_name(r: Neighbouring) -> &'static str {
+    match r {
+        Neighbouring::AddRemove => "add-remove",
+        Neighbouring::ReplaceOne => "replace-one",
+    }
+}
+
+struct Walker<'a> {
+    relation: Neighbouring,
+    opts: &'a PldOptions,
+}
+
+fn param(path: &str) -> impl Fn(ParamError) -> EventPldError + '_ {
+    move |source| EventPldError::Param {
+        path: path.to_string(),
+        source,
+    }
+}
+
+fn pair_map(
+    a: &PldPair,
+    b: &PldPair,
+    f: impl Fn(&Pld, &Pld) -> Result<Pld, ParamError>,
+) -> Result<PldPair, ParamError> {
+    Ok(PldPair {
+        pessimistic: f(&a.pessimistic, &b.pessimistic)?,
+        optimistic: f(&a.optimistic, &b.optimistic)?,
+    })
+}
+
+impl Directions {
+    /// The PLDs of running `self` and then `other` (per direction).
+    pub fn convolve(&self, other: &Directions) -> Result<Directions, ParamError> {
+        let conv = |a: &PldPair, b: &PldPair| pair_map(a, b, |x, y| x.convolve(y));
+        Ok(match (self, other) {
+            (Directions::Symmetric(a), Directions::Symmetric(b)) => {
+                Directions::Symmetric(conv(a, b)?)
+            }
+            (Directions::Symmetric(a), Directions::Two([b0, b1]))
+            | (Directions::Two([b0, b1]), Directions::Symmetric(a)) => {
+                Directions::Two([conv(a, b0)?, conv(a, b1)?])
+            }
+            (Directions::Two([a0, a1]), Directions::Two([b0, b1])) => {
+                Directions::Two([conv(a0, b0)?, conv(a1, b1)?])
+            }
+        })
+    }
+
+    /// The `count`-fold composition (per direction); `count >= 1`.
+    pub fn compose(&self, count: u64, opts: &PldOptions) -> Result<Directions, ParamError> {
+        let one = |p: &PldPair| -> Result<PldPair, ParamError> {
+            let mut opt = p
+                .optimistic
+                .compose(count, opts.tail_mass, Rounding::Optimistic)?;
+            // Misplaced mass of the input: at most `count` times as much after composition.
+            opt.alias_mass += count as f64 * p.optimistic.alias_mass;
+            Ok(PldPair {
+                pessimistic: p
+                    .pessimistic
+                    .compose(count, opts.tail_mass, Rounding::Pessimistic)?,
+                optimistic: opt,
+            })
+        };
+        Ok(match self {
+            Directions::Symmetric(p) => Directions::Symmetric(one(p)?),
+            Directions::Two([a, b]) => Directions::Two([one(a)?, one(b)?]),
+        })
+    }
+
+    /// Whether this is the PLD of an event without privacy cost (all mass at loss 0).
+    fn is_identity(&self) -> bool {
+        matches!(self, Directions::Symmetric(p) if p.pessimistic.offset == 0
+            && p.pessimistic.pmf == [1.0]
+            && p.pessimistic.infinity_mass == 0.0
+            && p.pessimistic == p.optimistic)
+    }
+
+    fn all(&self) -> Vec<&PldPair> {
+        match self {
+            Directions::Symmetric(p) => vec![p],
+            Directions::Two([a, b]) => vec![a, b],
+        }
+    }
+
+    /// $\epsilon(\delta)$: the worst direction's optimistic and pessimistic values.
+    pub fn epsilon(&self, delta: f64) -> Result<PldBracket, ParamError> {
+        check_delta(delta)?;
+        Ok(self.bracket(|p| p.epsilon(delta)))
+    }
+
+    /// $\delta(\epsilon)$: the worst direction's optimistic and pessimistic values.
+    pub fn delta(&self, epsilon: f64) -> Result<PldBracket, ParamError> {
+        if !epsilon.is_finite() {
+            return Err(ParamError::new("epsilon", epsilon, "a finite number"));
+        }
+        Ok(self.bracket(|p| p.delta(epsilon)))
+    }
+
+    fn bracket(&self, f: impl Fn(&Pld) -> f64) -> PldBracket {
+        let dirs = self.all();
+        PldBracket {
+            optimistic: dirs.iter().map(|p| f(&p.optimistic)).fold(0.0, f64::max),
+            pessimistic: dirs.iter().map(|p| f(&p.pessimistic)).fold(0.0, f64::max),
+        }
+    }
+}
+
+/// The composed PLDs of the document's event under its relation.
+pub fn plds(doc: &EventDoc, opts: &PldOptions) -> Result<Directions, EventPldError> {
+    // The option checks of `pld` (interval in (0, 1], tail mass) apply here too.
+    if !(opts.interval > 0.0 && opts.interval <= 1.0) {
+        return Err(param("")(ParamError::new(
+            "interval",
+            opts.interval,
+            "a grid spacing in (0, 1]",
+        )));
+    }
+    Walker {
+        relation: doc.neighbouring,
+        opts,
+    }
+    .walk(&doc.event, "event")
+}
+
+/// $\epsilon(\delta)$ of an event document: [optimistic, pessimistic].
+pub fn epsilon(doc: &EventDoc, delta: f64, opts: &PldOptions) -> Result<PldBracket, EventPldError> {
+    check_delta(delta).map_err(param(""))?;
+    plds(doc, opts)?.epsilon(delta).map_err(param(""))
+}
+
+/// $\delta(\epsilon)$ of an event document: [optimistic, pessimistic].
+pub fn delta(doc: &EventDoc, epsilon: f64, opts: &PldOptions) -> Result<PldBracket, EventPldError> {
+    if !epsilon.is_finite() {
+        return Err(param("")(ParamError::new(
+            "epsilon",
+            epsilon,
+            "a finite number",
+        )));
+    }
+    plds(doc, opts)?.delta(epsilon).map_err(param(""))
+}
+
+/// A Gaussian event, possibly sampled: what [`DpSgd`] describes.
+struct GaussianUnit {
+    q: f64,
+    sigma: f64,
+    sampling: Sampling,
+}
+
+impl Walker<'_> {
+    fn unsupported(&self, path: &str, event: &Event, reason: impl Into<String>) -> EventPldError {
+        EventPldError::Unsupported {
+            path: path.to_string(),
+            event: event.type_name(),
+            relation: relation_name(self.relation),
+            reason: reason.into(),
+        }
+    }
+
+    fn identity(&self) -> Directions {
+        Directions::Symmetric(PldPair::identity(self.opts.interval))
+    }
+
+    /// The Gaussian unit an event is, if it is one (after flattening nested Poisson sampling).
+    fn gaussian_unit(event: &Event) -> Option<GaussianUnit> {
+        match event {
+            Event::Gaussian { noise_multiplier } => Some(GaussianUnit {
+                q: 1.0,
+                sigma: *noise_multiplier,
+                sampling: Sampling::None,
+            }),
+            Event::PoissonSampled {
+                sampling_probability,
+                event,
+            } if *sampling_probability > 0.0 => {
+                let inner = Self::gaussian_unit(event)?;
+                if inner.sampling == Sampling::WithoutReplacement {
+                    return None;
+                }
+                let q = sampling_probability * inner.q;
+                Some(GaussianUnit {
+                    q,
+                    sigma: inner.sigma,
+                    sampling: if q == 1.0 {
+                        Sampling::None
+                    } else {
+                        Sampling::Poisson
+                    },
+                })
+            }
+            Event::SampledWithoutReplacement {
+                source_dataset_size: n,
+                sample_size: m,
+                event,
+            } if *m > 0 => match event.as_ref() {
+                Event::Gaussian { noise_multiplier } => {
+                    let q = *m as f64 / *n as f64;
+                    Some(GaussianUnit {
+                        q,
+                        sigma: *noise_multiplier,
+                        sampling: if m == n {
+                            Sampling::None
+                        } else {
+                            Sampling::WithoutReplacement
+                        },
+                    })
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// `steps` compositions of a Gaussian unit, through [`pld::pairs`] and [`pld::composed`].
+    fn gaussian(
+        &self,
+        unit: &GaussianUnit,
+        steps: u64,
+        path: &str,
+        event: &Event,
+    ) -> Result<Directions, EventPldError> {
+        let mech = DpSgd::new(unit.q, unit.sigma, steps, unit.sampling, self.relation)
+            .map_err(param(path))?;
+        let pairs = match pld::pairs(&mech) {
+            Ok(p) => p,
+            Err(e) if e.name == "relation" || e.name == "sampling" => {
+                return Err(self.unsupported(path, event, e.to_string()));
+            }
+            Err(e) => return Err(param(path)(e)),
+        };
+        let composed = pld::composed(&mech, self.opts).map_err(param(path))?;
+        let (mut remove, mut add, mut both) = (None, None, None);
+        for (pair, (pessimistic, optimistic)) in pairs.iter().zip(composed) {
+            let p = PldPair {
+                pessimistic,
+                optimistic,
+            };
+            match pair {
+                Pair::Remove { .. } => remove = Some(p),
+                Pair::Add { .. } => add = Some(p),
+                Pair::ReplaceOne { .. } => both = Some(p),
+            }
+        }
+        match (remove, add, both) {
+            (Some(r), Some(a), None) => Ok(Directions::Two([r, a])),
+            (None, None, Some(b)) => Ok(Directions::Symmetric(b)),
+            _ => Err(self.unsupported(
+                path,
+                event,
+                "pld::pairs gave an unexpected set of dominating pairs",
+            )),
+        }
+    }
+
+    fn walk(&self, event: &Event, path: &str) -> Result<Directions, EventPldError> {
+        let interval = self.opts.interval;
+        if let Some(unit) = Self::gaussian_unit(event) {
+            return self.gaussian(&unit, 1, path, event);
+        }
+        match event {
+            Event::NoOp => Ok(self.identity()),
+            Event::Gaussian { .. } => unreachable!("a Gaussian unit"),
+            Event::Laplace { noise_multiplier } => {
+                let s = self.sensitivity();
+                let p =
+                    mechanism_pld::laplace(*noise_multiplier, s, 1.0, Direction::Remove, interval)
+                        .map_err(param(path))?;
+                Ok(Directions::Symmetric(p))
+            }
+            Event::RandomizedResponse {
+                noise_parameter,
+                num_buckets,
+            } => {
+                if self.relation == Neighbouring::AddRemove {
+                    return Err(self.unsupported(
+                        path,
+                        event,
+                        "randomized response changes one record's bucket: use replace-one",
+                    ));
+                }
+                let (atoms, inf) =
+                    mechanism_pld::randomized_response_atoms(*noise_parameter, *num_buckets);
+                Ok(Directions::Symmetric(
+                    mechanism_pld::place_atoms(&atoms, inf, interval).map_err(param(path))?,
+                ))
+            }
+            Event::EpsilonDelta { epsilon, delta } => {
+                let (atoms, inf) = mechanism_pld::epsilon_delta_atoms(*epsilon, *delta);
+                Ok(Directions::Symmetric(
+                    mechanism_pld::place_atoms(&atoms, inf, interval).map_err(param(path))?,
+                ))
+            }
+            Event::PoissonSampled {
+                sampling_probability,
+                event: inner,
+            } => self.poisson(
+                *sampling_probability,
+                inner,
+                &format!("{path}.event"),
+                path,
+                event,
+            ),
+            Event::SampledWithoutReplacement {
+                source_dataset_size: n,
+                sample_size: m,
+                event: inner,
+            } => {
+                if *m == 0 {
+                    Ok(self.identity())
+                } else if m == n {
+                    self.walk(inner, &format!("{path}.event"))
+                } else if matches!(inner.as_ref(), Event::NoOp) {
+                    Ok(self.identity())
+                } else {
+                    Err(self.unsupported(
+                        path,
+                        event,
+                        format!(
+                            "sampling without replacement is covered for a Gaussian event only (found {})",
+                            inner.type_name()
+                        ),
+                    ))
+                }
+            }
+            Event::SelfComposed {
+                event: inner,
+                count,
+            } => {
+                if *count == 0 {
+                    return Ok(self.identity());
+                }
+                let inner_path = format!("{path}.event");
+                if let Some(unit) = Self::gaussian_unit(inner) {
+                    return self.gaussian(&unit, *count, &inner_path, inner);
+                }
+                let one = self.walk(inner, &inner_path)?;
+                if *count == 1 {
+                    return Ok(one);
+                }
+                one.compose(*count, self.opts).map_err(param(path))
+            }
+            Event::Composed { events } => {
+                let mut total: Option<Directions> = None;
+                for (i, e) in events.iter().enumerate() {
+                    let d = self.walk(e, &format!("{path}.events[{i}]"))?;
+                    if d.is_identity() {
+                        continue; // exactly nothing to add (and no FFT rounding)
+                    }
+                    total = Some(match total {
+                        None => d,
+                        Some(t) => t.convolve(&d).map_err(param(path))?,
+                    });
+                }
+                Ok(total.unwrap_or_else(|| self.identity()))
+            }
+        }
+    }
+
+    /// Sensitivity of the Laplace and Gaussian mechanisms in units of the clipping norm.
+    fn sensitivity(&self) -> f64 {
+        match self.relation {
+            Neighbouring::AddRemove => 1.0,
+            Neighbouring::ReplaceOne => 2.0,
+        }
+    }
+
+    /// `PoissonSampled(inner, q)` at `path` (`inner` at `inner_path`).
+    fn poisson(
+        &self,
+        q: f64,
+        inner: &Event,
+        inner_path: &str,
+        path: &str,
+        event: &Event,
+    ) -> Result<Directions, EventPldError> {
+        let interval = self.opts.interval;
+        if q == 0.0 || matches!(inner, Event::NoOp) {
+            return Ok(self.identity());
+        }
+        if q == 1.0 {
+            return self.walk(inner, inner_path);
+        }
+        let not_covered = |what: &str| self.unsupported(path, event, what.to_string());
+        match inner {
+            Event::PoissonSampled {
+                sampling_probability,
+                event: deeper,
+            } => self.poisson(
+                q * sampling_probability,
+                deeper,
+                &format!("{inner_path}.event"),
+                path,
+                event,
+            ),
+            Event::Laplace { noise_multiplier } => {
+                if self.relation == Neighbouring::ReplaceOne {
+                    return Err(not_covered(
+                        "Poisson-sampled Laplace is covered under add-remove only",
+                    ));
+                }
+                let dir = |d| {
+                    mechanism_pld::laplace(*noise_multiplier, 1.0, q, d, interval)
+                        .map_err(param(path))
+                };
+                Ok(Directions::Two([
+                    dir(Direction::Remove)?,
+                    dir(Direction::Add)?,
+                ]))
+            }
+            Event::EpsilonDelta { epsilon, delta } => {
+                if self.relation == Neighbouring::ReplaceOne {
+                    return Err(not_covered(
+                        "Poisson-sampled (epsilon, delta) is covered under add-remove only",
+                    ));
+                }
+                let [remove, add] = mechanism_pld::poisson_outcomes(
+                    &mechanism_pld::epsilon_delta_outcomes(*epsilon, *delta),
+                    q,
+                );
+                let dir = |o: &[(f64, f64)]| {
+                    mechanism_pld::discrete_pair(o, interval).map_err(param(path))
+                };
+                Ok(Directions::Two([dir(&remove)?, dir(&add)?]))
+            }
+            other => Err(not_covered(&format!(
+                "Poisson sampling is covered for Gaussian, Laplace and EpsilonDelta events (found {})",
+                other.type_name()
+            ))),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::privacy::event::FORMAT_VERSION;
+
+    fn doc(relation: Neighbouring, event: Event) -> EventDoc {
+        EventDoc {
+            version: FORMAT_VERSION,
+            neighbouring: relation,
+            event,
+        }
+    }
+
+    fn gaussian(sigma: f64) -> Box<Event> {
+        Box::new(Event::Gaussian {
+            noise_multiplier: sigma,
+        })
+    }
+
+    fn poisson(q: f64, event: Box<Event>) -> Box<Event> {
+        Box::new(Event::PoissonSampled {
+            sampling_probability: q,
+            event,
+        })
+    }
+
+    fn self_composed(event: Box<Event>, count: u64) -> Event {
+        Event::SelfComposed { event, count }
+    }
+
+    fn laplace(b: f64) -> Box<Event> {
+        Box::new(Event::Laplace {
+            noise_multiplier: b,
+        })
+    }
+
+    fn rr(p: f64, k: u64) -> Box<Event> {
+        Box::new(Event::RandomizedResponse {
+            noise_parameter: p,
+            num_buckets: k,
+        })
+    }
+
+    fn eps_delta(epsilon: f64, delta: f64) -> Box<Event> {
+        Box::new(Event::EpsilonDelta { epsilon, delta })
+    }
+
+    fn assert_bracket(b: PldBracket, what: &str) {
+        assert!(
+            b.optimistic <= b.pessimistic,
+            "{what}: inverted bracket [{}, {}]",
+            b.optimistic,
+            b.pessimistic
+        );
+    }
+
+    /// A Gaussian event answers exactly what the DP-SGD accountant answers for the same run.
+    #[test]
+    fn gaussian_events_are_dp_sgd() {
+        let opts = PldOptions::default();
+        let d = doc(
+            Neighbouring::AddRemove,
+            self_composed(poisson(0.01, gaussian(1.1)), 500),
+        );
+        let mech = DpSgd::new(0.01, 1.1, 500, Sampling::Poisson, Neighbouring::AddRemove).unwrap();
+        assert_eq!(
+            epsilon(&d, 1e-5, &opts).unwrap(),
+            pld::dp_sgd_epsilon(&mech, 1e-5, &opts).unwrap()
+        );
+        // Nested Poisson sampling is one Poisson sampling with the product of the rates.
+        let nested = doc(
+            Neighbouring::AddRemove,
+            self_composed(poisson(0.5, poisson(0.02, gaussian(1.1))), 500),
+        );
+        assert_eq!(
+            epsilon(&nested, 1e-5, &opts).unwrap(),
+            pld::dp_sgd_epsilon(&mech, 1e-5, &opts).unwrap()
+        );
+    }
+
+    /// SelfComposed(e, k) equals e composed k times one by one, for every mechanism family.
+    #[test]
+    fn self_composition_equals_repeated_composition() {
+        let opts = PldOptions {
+            interval: 1e-3,
+            ..PldOptions::default()
+        };
+        let cases = [
+            (Neighbouring::AddRemove, poisson(0.05, gaussian(1.0))),
+            (Neighbouring::ReplaceOne, poisson(0.05, gaussian(2.0))),
+            (Neighbouring::AddRemove, laplace(2.0)),
+            (Neighbouring::AddRemove, poisson(0.2, laplace(1.0))),
+            (Neighbouring::ReplaceOne, rr(0.5, 3)),
+            (Neighbouring::AddRemove, eps_delta(0.3, 1e-6)),
+            (Neighbouring::AddRemove, poisson(0.1, eps_delta(1.0, 1e-6))),
+        ];
+        let k = 6;
+        for (relation, e) in cases {
+            let whole = doc(relation, self_composed(e.clone(), k));
+            let one_by_one = doc(
+                relation,
+                Event::Composed {
+                    events: vec![(*e).clone(); k as usize],
+                },
+            );
+            for eps in [0.0, 0.5, 1.5] {
+                let (a, b) = (
+                    delta(&whole, eps, &opts).unwrap(),
+                    delta(&one_by_one, eps, &opts).unwrap(),
+                );
+                assert_bracket(a, "self-composed");
+                assert_bracket(b, "composed");
+                for (x, y) in [(a.optimistic, b.optimistic), (a.pessimistic, b.pessimistic)] {
+                    assert!(
+                        (x - y).abs() <= 1e-9 + 1e-6 * y,
+                        "{e:?} eps {eps}: {a:?} vs {b:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// Composing canonical (eps_i, delta_i) pairs: at eps = sum eps_i the exact composed delta is
+    /// 1 - prod(1 - delta_i) (every finite loss sum is at most sum eps_i), at most the basic
+    /// composition sum delta_i; for k = 1 the event's own (eps, delta) comes back.
+    #[test]
+    fn epsilon_delta_composition_against_basic_composition() {
+        let opts = PldOptions::default();
+        let parts = [(0.5, 1e-6), (0.25, 2e-6), (1.0, 5e-7)];
+        for k in 1..=parts.len() {
+            let events: Vec<Event> = parts[..k].iter().map(|&(e, d)| *eps_delta(e, d)).collect();
+            let d = doc(Neighbouring::AddRemove, Event::Composed { events });
+            let eps_sum: f64 = parts[..k].iter().map(|p| p.0).sum();
+            let delta_sum: f64 = parts[..k].iter().map(|p| p.1).sum();
+            let exact = 1.0 - parts[..k].iter().map(|p| 1.0 - p.1).product::<f64>();
+            let b = delta(&d, eps_sum, &opts).unwrap();
+            assert_bracket(b, "eps-delta");
+            assert!(
+                (b.pessimistic - exact).abs() <= 1e-15,
+                "k {k}: {b:?} vs {exact}"
+            );
+            assert!(b.pessimistic <= delta_sum * (1.0 + 1e-12));
+            // The basic composition's eps at delta_sum is never beaten by the PLD's upper value.
+            let e = epsilon(&d, delta_sum * 1.000001, &opts).unwrap();
+            assert_bracket(e, "eps-delta epsilon");
+            assert!(
+                e.pessimistic <= eps_sum + 1e-12,
+                "k {k}: {e:?} vs {eps_sum}"
+            );
+            if k == 1 {
+                assert!((b.pessimistic - parts[0].1).abs() <= 1e-18, "{b:?}");
+                assert!(e.pessimistic >= 0.5 - 1e-4, "{e:?}");
+            }
+        }
+    }
+
+    /// Laplace under add/remove: the closed form delta(eps) = 1 - e^{(eps - 1/b)/2} inside the
+    /// bracket; under replace-one the sensitivity is 2 (the same as scale b/2).
+    #[test]
+    fn laplace_events() {
+        let opts = PldOptions::default();
+        let b = 1.5;
+        let ar = doc(Neighbouring::AddRemove, *laplace(b));
+        let ro = doc(Neighbouring::ReplaceOne, *laplace(b));
+        let ar_half = doc(Neighbouring::AddRemove, *laplace(b / 2.0));
+        for eps in [0.0, 0.2, 0.5] {
+            let exact = 1.0 - ((eps - 1.0 / b) / 2.0).exp();
+            let x = delta(&ar, eps, &opts).unwrap();
+            assert!(
+                x.optimistic <= exact + 1e-15 && exact <= x.pessimistic + 1e-15,
+                "{x:?} vs {exact}"
+            );
+            let (y, z) = (
+                delta(&ro, eps, &opts).unwrap(),
+                delta(&ar_half, eps, &opts).unwrap(),
+            );
+            assert!(
+                (y.pessimistic - z.pessimistic).abs() < 1e-12,
+                "{y:?} vs {z:?}"
+            );
+        }
+        // Poisson-sampled Laplace lies below the unsampled one.
+        let sampled = doc(
+            Neighbouring::AddRemove,
+            self_composed(poisson(0.1, laplace(b)), 10),
+        );
+        let full = doc(Neighbouring::AddRemove, self_composed(laplace(b), 10));
+        let (s, f) = (
+            epsilon(&sampled, 1e-6, &opts).unwrap(),
+            epsilon(&full, 1e-6, &opts).unwrap(),
+        );
+        assert_bracket(s, "sampled laplace");
+        assert!(s.pessimistic < f.optimistic, "{s:?} vs {f:?}");
+    }
+
+    /// A composition of different events, remove and add accounted separately: Poisson-sampled
+    /// Gaussian has two directions; the max is taken after composition, so the answer is at least
+    /// each direction composed alone and at most the sum of the parts' worst cases.
+    #[test]
+    fn heterogeneous_composition_brackets() {
+        let opts = PldOptions::default();
+        let mixed = doc(
+            Neighbouring::AddRemove,
+            Event::Composed {
+                events: vec![
+                    self_composed(poisson(0.02, gaussian(1.0)), 200),
+                    self_composed(poisson(0.1, laplace(2.0)), 20),
+                    *eps_delta(0.1, 1e-7),
+                ],
+            },
+        );
+        let b = epsilon(&mixed, 1e-5, &opts).unwrap();
+        assert_bracket(b, "mixed");
+        let alone = epsilon(
+            &doc(
+                Neighbouring::AddRemove,
+                self_composed(poisson(0.02, gaussian(1.0)), 200),
+            ),
+            1e-5,
+            &opts,
+        )
+        .unwrap();
+        assert!(b.optimistic > alone.pessimistic, "{b:?} vs {alone:?}");
+        // Order does not matter.
+        let Event::Composed { events } = &mixed.event else {
+            unreachable!()
+        };
+        let reversed = doc(
+            Neighbouring::AddRemove,
+            Event::Composed {
+                events: events.iter().rev().cloned().collect(),
+            },
+        );
+        let r = epsilon(&reversed, 1e-5, &opts).unwrap();
+        assert!(
+            (r.pessimistic - b.pessimistic).abs() <= 1e-9 * b.pessimistic,
+            "{r:?} vs {b:?}"
+        );
+    }
+
+    /// What is not covered says so, with the path of the event.
+    #[test]
+    fn unsupported_events_name_their_path() {
+        let opts = PldOptions::default();
+        let cases = [
+            (
+                doc(
+                    Neighbouring::AddRemove,
+                    Event::Composed {
+                        events: vec![*gaussian(1.0), *rr(0.5, 2)],
+                    },
+                ),
+                "event.events[1]",
+                "RandomizedResponse",
+            ),
+            (
+                doc(
+                    Neighbouring::ReplaceOne,
+                    self_composed(poisson(0.1, rr(0.5, 2)), 3),
+                ),
+                "event.event",
+                "PoissonSampled",
+            ),
+            (
+                doc(
+                    Neighbouring::AddRemove,
+                    Event::SampledWithoutReplacement {
+                        source_dataset_size: 100,
+                        sample_size: 10,
+                        event: gaussian(1.0),
+                    },
+                ),
+                "event",
+                "SampledWithoutReplacement",
+            ),
+            (
+                doc(Neighbouring::ReplaceOne, *poisson(0.1, laplace(1.0))),
+                "event",
+                "PoissonSampled",
+            ),
+        ];
+        for (d, path, name) in cases {
+            match plds(&d, &opts) {
+                Err(EventPldError::Unsupported { path: p, event, .. }) => {
+                    assert_eq!((p.as_str(), event), (path, name), "{d:?}");
+                }
+                other => panic!("{d:?}: {:?}", other.map(|_| ())),
+            }
+        }
+    }
+
+    /// Events without privacy cost give delta(0) = 0, and adding one changes nothing.
+    #[test]
+    fn no_ops_change_nothing() {
+        let opts = PldOptions::default();
+        let base = self_composed(poisson(0.05, gaussian(1.0)), 100);
+        let with = Event::Composed {
+            events: vec![
+                base.clone(),
+                Event::NoOp,
+                self_composed(laplace(1.0), 0),
+                *poisson(0.0, laplace(1.0)),
+                Event::Composed { events: vec![] },
+            ],
+        };
+        let (a, b) = (
+            epsilon(&doc(Neighbouring::AddRemove, base), 1e-6, &opts).unwrap(),
+            epsilon(&doc(Neighbouring::AddRemove, with), 1e-6, &opts).unwrap(),
+        );
+        assert!(
+            (a.pessimistic - b.pessimistic).abs() <= 1e-12
+                && (a.optimistic - b.optimistic).abs() <= 1e-12,
+            "{a:?} vs {b:?}"
+        );
+        let none = delta(&doc(Neighbouring::ReplaceOne, Event::NoOp), 0.0, &opts).unwrap();
+        assert_eq!((none.optimistic, none.pessimistic), (0.0, 0.0));
+    }
+}
