@@ -1,6 +1,8 @@
 //! `dpclaims epsilon` / `dpclaims delta`: the reference accountants on one DP-SGD run.
 
 use dpclaims_theorems::ParamError;
+use dpclaims_theorems::privacy::event::{Event, EventDoc};
+use dpclaims_theorems::privacy::event_pld::{self, EventPldError};
 use dpclaims_theorems::privacy::pld::{self, PldOptions};
 use dpclaims_theorems::privacy::rdp::{self, Conversion};
 use dpclaims_theorems::privacy::{DpSgd, Neighbouring, Sampling};
@@ -175,4 +177,72 @@ pub fn line(a: &Answer) -> String {
     }
     s.push_str(&format!("  {:.3} s", a.seconds));
     s
+}
+
+/// The PLD accountant's answer for an event document (`epsilon --event`, `delta --event`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EventAnswer {
+    pub accountant: Accountant,
+    /// ε at the given δ (pessimistic: an upper bound).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub epsilon: Option<f64>,
+    /// δ at the given ε (pessimistic: an upper bound).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub delta: Option<f64>,
+    /// [optimistic, pessimistic].
+    pub bracket: [f64; 2],
+    pub interval: f64,
+    pub seconds: f64,
+    pub relation: Neighbouring,
+    /// The event, as read.
+    pub event: Event,
+}
+
+/// Runs the PLD accountant on an event document; an event it does not cover is an
+/// [`EventPldError::Unsupported`] naming the event's JSON path.
+pub fn run_event(
+    doc: &EventDoc,
+    query: Query,
+    opts: &PldOptions,
+) -> Result<EventAnswer, EventPldError> {
+    let start = Instant::now();
+    let b = match query {
+        Query::Epsilon { delta } => event_pld::epsilon(doc, delta, opts)?,
+        Query::Delta { epsilon } => event_pld::delta(doc, epsilon, opts)?,
+    };
+    let (epsilon, delta) = match query {
+        Query::Epsilon { .. } => (Some(b.pessimistic), None),
+        Query::Delta { .. } => (None, Some(b.pessimistic)),
+    };
+    Ok(EventAnswer {
+        accountant: Accountant::Pld,
+        epsilon,
+        delta,
+        bracket: [b.optimistic, b.pessimistic],
+        interval: opts.interval,
+        seconds: start.elapsed().as_secs_f64(),
+        relation: doc.neighbouring,
+        event: doc.event.clone(),
+    })
+}
+
+/// A human-readable line for an event answer.
+pub fn event_line(a: &EventAnswer) -> String {
+    let (label, v) = match (a.epsilon, a.delta) {
+        (Some(e), _) => ("epsilon", e),
+        (_, Some(d)) => ("delta", d),
+        _ => ("value", f64::NAN),
+    };
+    let relation = match a.relation {
+        Neighbouring::AddRemove => "add-remove",
+        Neighbouring::ReplaceOne => "replace-one",
+    };
+    format!(
+        "pld          {label} = {v:.6}  bracket [{:.6}, {:.6}] at interval {}  ({relation}, {})  {:.3} s",
+        a.bracket[0],
+        a.bracket[1],
+        a.interval,
+        a.event.type_name(),
+        a.seconds
+    )
 }

@@ -51,4 +51,8 @@ pub enum Error {
     Accountant(#[from] ParamError),
     #[error("{0}")]
     Input(String),
+    #[error("{0}")]
+    Event(#[from] dpclaims_theorems::privacy::event::EventError),
+    #[error("{0}")]
+    EventPld(#[from] dpclaims_theorems::privacy::event_pld::EventPldError),
 }

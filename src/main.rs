@@ -143,8 +143,8 @@ enum Command {
     Delta {
         #[command(flatten)]
         run: RunArgs,
-        /// Target ε.
-        #[arg(long)]
+        /// Target ε (may be negative).
+        #[arg(long, allow_negative_numbers = true)]
         epsilon: f64,
     },
 }
@@ -214,14 +214,18 @@ struct RunArgs {
     #[arg(long, value_enum, default_value = "poisson")]
     sampling: SamplingArg,
     /// Sampling rate (batch / dataset size); 1 with `--sampling none`.
-    #[arg(long)]
-    q: f64,
+    #[arg(long, required_unless_present = "event")]
+    q: Option<f64>,
     /// Noise multiplier (noise std / clipping norm).
-    #[arg(long)]
-    sigma: f64,
+    #[arg(long, required_unless_present = "event")]
+    sigma: Option<f64>,
     /// Number of steps.
-    #[arg(long)]
-    steps: u64,
+    #[arg(long, required_unless_present = "event")]
+    steps: Option<u64>,
+    /// An event document (JSON, see the README; `-` for stdin) instead of --q/--sigma/--steps:
+    /// answered by the PLD accountant, or refused naming the event it does not cover.
+    #[arg(long, value_name = "FILE.json", conflicts_with_all = ["q", "sigma", "steps", "orders", "sampling", "relation"])]
+    event: Option<std::path::PathBuf>,
     /// Neighbouring relation.
     #[arg(long, value_enum, default_value = "add-remove")]
     relation: RelationArg,
@@ -404,6 +408,14 @@ fn audit(
 }
 
 fn accountants(run: RunArgs, query: Query) -> Result<ExitCode, dpclaims::Error> {
+    if let Some(path) = &run.event {
+        return event_accountant(path, &run, query);
+    }
+    let (Some(q), Some(sigma), Some(steps)) = (run.q, run.sigma, run.steps) else {
+        return Err(dpclaims::Error::Input(
+            "give --q, --sigma and --steps, or --event FILE.json".into(),
+        ));
+    };
     let sampling = match run.sampling {
         SamplingArg::Poisson => Sampling::Poisson,
         SamplingArg::Wor => Sampling::WithoutReplacement,
@@ -413,7 +425,7 @@ fn accountants(run: RunArgs, query: Query) -> Result<ExitCode, dpclaims::Error> 
         RelationArg::AddRemove => Neighbouring::AddRemove,
         RelationArg::ReplaceOne => Neighbouring::ReplaceOne,
     };
-    let mech = DpSgd::new(run.q, run.sigma, run.steps, sampling, relation)?;
+    let mech = DpSgd::new(q, sigma, steps, sampling, relation)?;
     let which: Vec<Accountant> = match run.accountant {
         AccountantArg::Rdp => vec![Accountant::Rdp],
         AccountantArg::RdpMironov => vec![Accountant::RdpMironov],
@@ -449,6 +461,41 @@ fn accountants(run: RunArgs, query: Query) -> Result<ExitCode, dpclaims::Error> 
         eprintln!("error: no selected accountant covers this run");
         return Ok(ExitCode::from(2));
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `epsilon --event` / `delta --event`: the PLD accountant on an event document.
+fn event_accountant(
+    path: &std::path::Path,
+    run: &RunArgs,
+    query: Query,
+) -> Result<ExitCode, dpclaims::Error> {
+    if !matches!(run.accountant, AccountantArg::Pld | AccountantArg::All) {
+        return Err(dpclaims::Error::Input(
+            "--event is answered by the PLD accountant only (--accountant pld or all)".into(),
+        ));
+    }
+    let text = if path.as_os_str() == "-" {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
+            .map_err(|e| dpclaims::Error::Input(format!("cannot read stdin: {e}")))?;
+        s
+    } else {
+        std::fs::read_to_string(path)
+            .map_err(|e| dpclaims::Error::Input(format!("cannot read {}: {e}", path.display())))?
+    };
+    let doc = dpclaims_theorems::privacy::event::EventDoc::parse(&text)?;
+    let opts = PldOptions {
+        interval: run.interval,
+        ..PldOptions::default()
+    };
+    let answer = accounting::run_event(&doc, query, &opts)?;
+    let text = if run.json {
+        serde_json::to_string(&answer).expect("answers serialize")
+    } else {
+        accounting::event_line(&answer)
+    };
+    let _ = writeln!(std::io::stdout().lock(), "{text}");
     Ok(ExitCode::SUCCESS)
 }
 

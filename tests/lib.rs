@@ -11,6 +11,7 @@ mod claims;
 mod cli;
 mod contraction;
 mod dominating;
+mod events;
 mod multipass;
 mod properties;
 mod renyi;
