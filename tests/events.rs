@@ -27,48 +27,43 @@ fn example(name: &str) -> String {
     format!("{}/examples/events/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
-fn json(o: &Output) -> serde_json::Value {
+/// The one JSON answer of a successful run (the test fails with its stderr otherwise).
+fn answer(args: &[&str]) -> serde_json::Value {
+    let o = dpclaims(args, None);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     serde_json::from_slice(&o.stdout).expect("one JSON answer")
 }
 
 /// The DP-SGD event gives exactly what the flag form gives for the same run.
 #[test]
 fn event_and_flags_agree_on_dp_sgd() {
-    let e = dpclaims(
-        &[
-            "epsilon",
-            "--event",
-            &example("dp_sgd.json"),
-            "--delta",
-            "1e-5",
-            "--json",
-        ],
-        None,
-    );
-    assert_eq!(
-        e.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&e.stderr)
-    );
-    let f = dpclaims(
-        &[
-            "epsilon",
-            "--q",
-            "0.004266",
-            "--sigma",
-            "1.1",
-            "--steps",
-            "14063",
-            "--delta",
-            "1e-5",
-            "--accountant",
-            "pld",
-            "--json",
-        ],
-        None,
-    );
-    let (e, f) = (json(&e), json(&f));
+    let e = answer(&[
+        "epsilon",
+        "--event",
+        &example("dp_sgd.json"),
+        "--delta",
+        "1e-5",
+        "--json",
+    ]);
+    let f = answer(&[
+        "epsilon",
+        "--q",
+        "0.004266",
+        "--sigma",
+        "1.1",
+        "--steps",
+        "14063",
+        "--delta",
+        "1e-5",
+        "--accountant",
+        "pld",
+        "--json",
+    ]);
     assert_eq!(e["bracket"], f["bracket"]);
     assert_eq!(e["epsilon"], f["epsilon"]);
     assert_eq!(e["relation"], "add-remove");
@@ -82,17 +77,7 @@ fn examples_answer_with_brackets() {
             ("epsilon", "--delta", "1e-6"),
             ("delta", "--epsilon", "1.5"),
         ] {
-            let o = dpclaims(
-                &[cmd, "--event", &example(name), flag, value, "--json"],
-                None,
-            );
-            assert_eq!(
-                o.status.code(),
-                Some(0),
-                "{name}: {}",
-                String::from_utf8_lossy(&o.stderr)
-            );
-            let v = json(&o);
+            let v = answer(&[cmd, "--event", &example(name), flag, value, "--json"]);
             let (lo, hi) = (
                 v["bracket"][0].as_f64().unwrap(),
                 v["bracket"][1].as_f64().unwrap(),
@@ -135,35 +120,11 @@ fn refusals_name_the_json_path() {
 /// A negative ε is a value, not an unknown flag.
 #[test]
 fn negative_epsilon_is_accepted() {
-    let o = dpclaims(
-        &[
-            "delta",
-            "--event",
-            &example("randomized_response.json"),
-            "--epsilon",
-            "-1",
-            "--json",
-        ],
-        None,
-    );
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    let v = json(&o);
-    let at_minus_one = v["delta"].as_f64().unwrap();
-    let o = dpclaims(
-        &[
-            "delta",
-            "--event",
-            &example("randomized_response.json"),
-            "--epsilon",
-            "1",
-            "--json",
-        ],
-        None,
-    );
-    assert!(at_minus_one > json(&o)["delta"].as_f64().unwrap());
+    let rr = example("randomized_response.json");
+    let at = |eps: &str| {
+        answer(&["delta", "--event", &rr, "--epsilon", eps, "--json"])["delta"]
+            .as_f64()
+            .unwrap()
+    };
+    assert!(at("-1") > at("1"));
 }

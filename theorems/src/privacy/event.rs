@@ -168,17 +168,27 @@ struct Fields<'a> {
     path: &'a str,
 }
 
+/// `v` as a JSON object, or a wrong-type error at `path`.
+fn object<'a>(
+    v: &'a Value,
+    path: &str,
+    expected: &'static str,
+) -> Result<&'a Map<String, Value>, EventError> {
+    match v {
+        Value::Object(map) => Ok(map),
+        _ => Err(err(
+            path,
+            EventErrorKind::WrongType {
+                expected,
+                found: json_kind(v),
+            },
+        )),
+    }
+}
+
 impl<'a> Fields<'a> {
     fn new(v: &'a Value, path: &'a str, allowed: &[&str]) -> Result<Self, EventError> {
-        let Value::Object(map) = v else {
-            return Err(err(
-                path,
-                EventErrorKind::WrongType {
-                    expected: "an object",
-                    found: json_kind(v),
-                },
-            ));
-        };
+        let map = object(v, path, "an object")?;
         if let Some(k) = map.keys().find(|k| !allowed.contains(&k.as_str())) {
             return Err(err(
                 &child(path, k),
@@ -297,15 +307,7 @@ impl Event {
         if depth > MAX_DEPTH {
             return Err(err(path, EventErrorKind::TooDeep { limit: MAX_DEPTH }));
         }
-        let Value::Object(map) = v else {
-            return Err(err(
-                path,
-                EventErrorKind::WrongType {
-                    expected: "an event object",
-                    found: json_kind(v),
-                },
-            ));
-        };
+        let map = object(v, path, "an event object")?;
         let type_path = child(path, "type");
         let tv = map
             .get("type")
