@@ -12,6 +12,7 @@
 pub mod accounting;
 pub mod audit;
 pub mod claims;
+pub mod conformance;
 pub mod harness;
 pub mod params;
 pub mod report;

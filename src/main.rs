@@ -139,6 +139,46 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Run a seeded suite of event queries through an accountant: metamorphic properties and
+    /// dpclaims' certified PLD bracket (exit 1 on any finding or broken answer).
+    ///
+    /// The accountant reads one event document per line with `delta` (or `epsilon`) and an
+    /// `id`, and answers one `{"epsilon": x}` / `{"delta": x}` / `{"error": "..."}` per line.
+    Conformance {
+        /// The accountant under test, run as `sh -c CMD`.
+        #[arg(
+            long,
+            required_unless_present = "self_check",
+            conflicts_with = "self_check"
+        )]
+        command: Option<String>,
+        /// Run the suite against dpclaims' own PLD accountant, in process.
+        #[arg(long = "self", id = "self_check")]
+        self_check: bool,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Number of base events (each gives about ten checks).
+        #[arg(long, default_value_t = 30)]
+        events: usize,
+        /// Wider regimes: sigma from 0.3, q from 1e-6, T up to 1e5, delta from 1e-12.
+        #[arg(long)]
+        full: bool,
+        /// Relative tolerance of the equalities and of `tight`.
+        #[arg(long, default_value_t = 1e-3)]
+        tolerance: f64,
+        /// Seconds allowed per query.
+        #[arg(long, default_value_t = 60.0)]
+        timeout: f64,
+        /// PLD grid spacing of dpclaims' reference (and of `--self`).
+        #[arg(long, default_value_t = 1e-4)]
+        interval: f64,
+        /// One JSON object per check.
+        #[arg(long)]
+        json: bool,
+        /// A Markdown scorecard.
+        #[arg(long)]
+        markdown: bool,
+    },
     /// δ of a DP-SGD run at a given ε, from the reference accountants.
     Delta {
         #[command(flatten)]
@@ -691,6 +731,71 @@ fn run(cli: Cli) -> Result<ExitCode, dpclaims::Error> {
                 };
             }
             Ok(ExitCode::SUCCESS)
+        }
+        Command::Conformance {
+            command,
+            self_check,
+            seed,
+            events,
+            full,
+            tolerance,
+            timeout,
+            interval,
+            json,
+            markdown,
+        } => {
+            use dpclaims::conformance;
+            use rayon::prelude::*;
+            if !(tolerance >= 0.0 && tolerance.is_finite()) {
+                return Err(dpclaims::Error::Input(format!(
+                    "--tolerance {tolerance} is out of range: expected a number >= 0"
+                )));
+            }
+            if !(timeout > 0.0 && timeout.is_finite()) {
+                return Err(dpclaims::Error::Input(format!(
+                    "--timeout {timeout} is out of range: expected seconds > 0"
+                )));
+            }
+            let opts = PldOptions {
+                interval,
+                ..PldOptions::default()
+            };
+            let suite = conformance::generate(seed, events, full);
+            let (replies, name) = match &command {
+                Some(cmd) if !self_check => (
+                    conformance::ask_command(
+                        cmd,
+                        &suite.requests,
+                        std::time::Duration::from_secs_f64(timeout),
+                    ),
+                    cmd.clone(),
+                ),
+                _ => (
+                    suite
+                        .requests
+                        .par_iter()
+                        .map(|r| conformance::self_reply(r, &opts))
+                        .collect(),
+                    "dpclaims conformance-self".to_string(),
+                ),
+            };
+            let outcomes = conformance::judge(&suite, &replies, tolerance, &opts);
+            if json {
+                for o in &outcomes {
+                    let _ = writeln!(
+                        out,
+                        "{}",
+                        serde_json::to_string(o).expect("outcomes serialize")
+                    );
+                }
+            } else {
+                let _ = write!(out, "{}", conformance::render(&outcomes, &name, markdown));
+            }
+            Ok(if conformance::failed(&outcomes) {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            })
         }
         Command::Epsilon { run, delta } => accountants(run, Query::Epsilon { delta }),
         Command::Delta { run, epsilon } => accountants(run, Query::Delta { epsilon }),

@@ -1,0 +1,735 @@
+//! `dpclaims conformance`: a seeded suite of event queries sent to any accountant, judged by
+//! metamorphic properties (no reference needed) and against dpclaims' certified PLD bracket.
+//!
+//! **Protocol** (one line each way per query): the accountant reads an event document
+//! ([`EventDoc`], README "Events") with one more field, `"delta"` (asking for ε) or
+//! `"epsilon"` (asking for δ), and an `"id"`; it answers `{"epsilon": x}` / `{"delta": x}`
+//! (`null` for $+\infty$) or `{"error": "..."}` for an event it does not support (skipped,
+//! not failed). A crash, a hang past the per-query timeout or an unreadable line is a finding
+//! (`broken`), not a failure of dpclaims.
+//!
+//! **Properties**, each over the answers to a few queries:
+//! - `self-composition`: $\epsilon(\mathrm{SelfComposed}(e,k))=\epsilon(\mathrm{Composed}(e,\dots,e))$;
+//! - `composition-order`: $\epsilon(\mathrm{Composed}(a,b))=\epsilon(\mathrm{Composed}(b,a))$;
+//! - `no-op`: $\epsilon(\mathrm{Composed}(e,\mathrm{NoOp}))=\epsilon(e)$;
+//! - `poisson-q1`: $\epsilon(\mathrm{PoissonSampled}(e,1))=\epsilon(e)$;
+//! - `monotone-count`: $\epsilon$ non-decreasing in the count; `monotone-sigma`: non-increasing in
+//!   $\sigma$; `monotone-delta`: non-increasing in $\delta$;
+//! - `valid`: $\epsilon\ge0$, not NaN, finite for a Gaussian event;
+//! - `reference`: the answer at or above dpclaims' optimistic (lower) PLD value — below it the
+//!   accountant is `unsound`; within `tolerance` of the pessimistic value `tight`, above it
+//!   `loose` (reported with the ratio, not a finding).
+//!
+//! Equalities hold to a relative `tolerance` (default $10^{-3}$, plus $10^{-9}$ absolute);
+//! monotonicity to $10^{-6}$ relative.
+
+use crate::accounting::Query;
+use dpclaims_empirical::rng::{StreamKey, TrialRng};
+use dpclaims_theorems::privacy::Neighbouring;
+use dpclaims_theorems::privacy::event::{Event, EventDoc, FORMAT_VERSION};
+use dpclaims_theorems::privacy::event_pld::{self, EventPldError};
+use dpclaims_theorems::privacy::pld::{PldBracket, PldOptions};
+use rand::RngExt;
+use serde::Serialize;
+use serde_json::Value;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// One query of the suite.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Request {
+    pub doc: EventDoc,
+    pub query: Query,
+}
+
+impl Request {
+    /// The protocol line: the event document with `id` and `delta` or `epsilon`.
+    pub fn line(&self, id: usize) -> String {
+        let mut v = serde_json::to_value(&self.doc).expect("events serialize");
+        let obj = v.as_object_mut().expect("a document is an object");
+        obj.insert("id".into(), id.into());
+        match self.query {
+            Query::Epsilon { delta } => obj.insert("delta".into(), delta.into()),
+            Query::Delta { epsilon } => obj.insert("epsilon".into(), epsilon.into()),
+        };
+        v.to_string()
+    }
+
+    /// Parses a protocol line back (what an accountant written in Rust reads).
+    pub fn parse_line(line: &str) -> Result<(usize, Request), String> {
+        let mut v: Value = serde_json::from_str(line).map_err(|e| e.to_string())?;
+        let obj = v.as_object_mut().ok_or("a JSON object per line")?;
+        let id = obj.remove("id").and_then(|x| x.as_u64()).unwrap_or(0) as usize;
+        let query = match (obj.remove("delta"), obj.remove("epsilon")) {
+            (Some(d), None) => Query::Epsilon {
+                delta: d.as_f64().ok_or("`delta` must be a number")?,
+            },
+            (None, Some(e)) => Query::Delta {
+                epsilon: e.as_f64().ok_or("`epsilon` must be a number")?,
+            },
+            _ => return Err("exactly one of `delta` and `epsilon`".into()),
+        };
+        let doc = EventDoc::from_value(&v).map_err(|e| e.to_string())?;
+        Ok((id, Request { doc, query }))
+    }
+}
+
+/// An accountant's reply to one query.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "kind", content = "value")]
+pub enum Reply {
+    Value(f64),
+    /// `{"error": ...}`: the accountant does not support the event (skipped).
+    Refused(String),
+    /// A crash, hang or unreadable answer.
+    Broken(String),
+}
+
+/// The reply encoded on the protocol's answer line.
+pub fn reply_line(query: Query, reply: &Reply) -> String {
+    let key = match query {
+        Query::Epsilon { .. } => "epsilon",
+        Query::Delta { .. } => "delta",
+    };
+    match reply {
+        Reply::Value(x) if x.is_finite() => serde_json::json!({ key: x }).to_string(),
+        Reply::Value(_) => serde_json::json!({ key: null }).to_string(),
+        Reply::Refused(e) | Reply::Broken(e) => serde_json::json!({ "error": e }).to_string(),
+    }
+}
+
+fn parse_reply(line: &str, query: Query) -> Reply {
+    let key = match query {
+        Query::Epsilon { .. } => "epsilon",
+        Query::Delta { .. } => "delta",
+    };
+    let Ok(v) = serde_json::from_str::<Value>(line) else {
+        return Reply::Broken(format!("unreadable answer {line:?}"));
+    };
+    if let Some(e) = v.get("error") {
+        return Reply::Refused(e.as_str().unwrap_or("error").to_string());
+    }
+    match v.get(key) {
+        Some(Value::Null) => Reply::Value(f64::INFINITY),
+        Some(x) => x
+            .as_f64()
+            .map(Reply::Value)
+            .unwrap_or_else(|| Reply::Broken(format!("`{key}` is not a number in {line:?}"))),
+        None => Reply::Broken(format!("no `{key}` in {line:?}")),
+    }
+}
+
+/// dpclaims' own PLD accountant (its pessimistic value), in process.
+pub fn self_reply(req: &Request, opts: &PldOptions) -> Reply {
+    match bracket(req, opts) {
+        Ok(b) => Reply::Value(b.pessimistic),
+        Err(e) => Reply::Refused(e.to_string()),
+    }
+}
+
+fn bracket(req: &Request, opts: &PldOptions) -> Result<PldBracket, EventPldError> {
+    match req.query {
+        Query::Epsilon { delta } => event_pld::epsilon(&req.doc, delta, opts),
+        Query::Delta { epsilon } => event_pld::delta(&req.doc, epsilon, opts),
+    }
+}
+
+/// Sends every request to `sh -c command` and collects one reply per request; after the first
+/// timeout (`timeout` per query) the remaining ones are `Broken`.
+pub fn ask_command(command: &str, requests: &[Request], timeout: Duration) -> Vec<Reply> {
+    let broken_all = |why: String| vec![Reply::Broken(why); requests.len()];
+    let mut child = match Command::new("sh")
+        .arg("-c")
+        .arg(command)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+    {
+        Ok(c) => c,
+        Err(e) => return broken_all(format!("cannot run `{command}`: {e}")),
+    };
+    let input: String = requests
+        .iter()
+        .enumerate()
+        .map(|(i, r)| r.line(i) + "\n")
+        .collect();
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    // Written from a thread so that an accountant answering as it reads cannot deadlock us.
+    std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let stdout = child.stdout.take().expect("piped stdout");
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            match line {
+                Ok(l) if l.trim().is_empty() => continue,
+                Ok(l) => {
+                    if tx.send(l).is_err() {
+                        break;
+                    }
+                }
+                Err(_) => break,
+            }
+        }
+    });
+    let mut replies = Vec::with_capacity(requests.len());
+    for r in requests {
+        match rx.recv_timeout(timeout) {
+            Ok(line) => replies.push(parse_reply(&line, r.query)),
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                replies.push(Reply::Broken(format!("no answer within {timeout:?}")));
+                break;
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                replies.push(Reply::Broken(
+                    "the accountant exited before answering".into(),
+                ));
+                break;
+            }
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    while replies.len() < requests.len() {
+        replies.push(Reply::Broken(
+            "not asked: the accountant had stopped answering".into(),
+        ));
+    }
+    replies
+}
+
+/// How the answers of a check's queries must relate.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Relation {
+    /// The two answers agree (to the tolerance).
+    Equal,
+    /// The first is at most the second.
+    AtMost,
+    /// One answer, valid (>= 0, not NaN; finite where `finite`).
+    Valid { finite: bool },
+    /// One answer, compared with dpclaims' bracket.
+    Reference,
+}
+
+/// One property instance: queries (indices into the suite's requests) and their relation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Check {
+    pub property: &'static str,
+    pub regime: &'static str,
+    pub queries: Vec<usize>,
+    pub relation: Relation,
+}
+
+/// The requests and checks of a suite.
+#[derive(Debug, Clone, Default)]
+pub struct Suite {
+    pub requests: Vec<Request>,
+    pub checks: Vec<Check>,
+}
+
+impl Suite {
+    fn push(&mut self, doc: EventDoc, query: Query) -> usize {
+        self.requests.push(Request { doc, query });
+        self.requests.len() - 1
+    }
+
+    fn check(
+        &mut self,
+        property: &'static str,
+        regime: &'static str,
+        queries: Vec<usize>,
+        relation: Relation,
+    ) {
+        self.checks.push(Check {
+            property,
+            regime,
+            queries,
+            relation,
+        });
+    }
+}
+
+fn doc(neighbouring: Neighbouring, event: Event) -> EventDoc {
+    EventDoc {
+        version: FORMAT_VERSION,
+        neighbouring,
+        event,
+    }
+}
+
+fn self_composed(event: Event, count: u64) -> Event {
+    Event::SelfComposed {
+        event: Box::new(event),
+        count,
+    }
+}
+
+fn log_uniform(rng: &mut TrialRng, lo: f64, hi: f64) -> f64 {
+    (lo.ln() + rng.random::<f64>() * (hi.ln() - lo.ln())).exp()
+}
+
+/// A seeded suite of `n` base events (each giving ten checks or so). `full` widens the regimes
+/// to σ down to 0.3, q down to 1e-6, T up to 10^5 and δ down to 1e-12.
+pub fn generate(seed: u64, n: usize, full: bool) -> Suite {
+    let key = StreamKey::new(seed, &["conformance"]);
+    let mut s = Suite::default();
+    for i in 0..n {
+        let mut rng = key.trial(i as u64);
+        let (sigma_lo, q_lo, t_hi, delta_lo) = if full {
+            (0.3, 1e-6, 1e5, 1e-12)
+        } else {
+            (0.7, 1e-3, 300.0, 1e-8)
+        };
+        let sigma = log_uniform(&mut rng, sigma_lo, 10.0);
+        let q = log_uniform(&mut rng, q_lo, 0.5);
+        let steps = log_uniform(&mut rng, 1.0, t_hi).round().max(1.0) as u64;
+        let delta = log_uniform(&mut rng, delta_lo, 1e-3);
+        let extreme = sigma < 0.7 || q < 1e-4 || steps > 10_000 || delta < 1e-9;
+        let regime = if extreme { "extreme" } else { "ordinary" };
+        // The family of the unit event, and its relation.
+        let gaussian = |s: f64| Event::Gaussian {
+            noise_multiplier: s,
+        };
+        let (relation, unit, sigma_variant): (Neighbouring, Event, Option<Event>) = match i % 6 {
+            0 | 1 => (
+                if i % 2 == 0 {
+                    Neighbouring::AddRemove
+                } else {
+                    Neighbouring::ReplaceOne
+                },
+                Event::PoissonSampled {
+                    sampling_probability: q,
+                    event: Box::new(gaussian(sigma)),
+                },
+                Some(Event::PoissonSampled {
+                    sampling_probability: q,
+                    event: Box::new(gaussian(2.0 * sigma)),
+                }),
+            ),
+            2 => (
+                Neighbouring::AddRemove,
+                Event::PoissonSampled {
+                    sampling_probability: q,
+                    event: Box::new(Event::Laplace {
+                        noise_multiplier: sigma,
+                    }),
+                },
+                None,
+            ),
+            3 => (
+                Neighbouring::ReplaceOne,
+                Event::RandomizedResponse {
+                    noise_parameter: rng.random::<f64>().max(0.05),
+                    num_buckets: rng.random_range(2..8),
+                },
+                None,
+            ),
+            4 => (
+                Neighbouring::AddRemove,
+                Event::EpsilonDelta {
+                    epsilon: log_uniform(&mut rng, 1e-3, 1.0),
+                    delta: log_uniform(&mut rng, 1e-12, 1e-6),
+                },
+                None,
+            ),
+            _ => (
+                Neighbouring::AddRemove,
+                gaussian(sigma * 10.0),
+                Some(gaussian(sigma * 20.0)),
+            ),
+        };
+        // Randomized response and (eps, delta) compose linearly: keep their counts small.
+        let steps = if matches!(
+            unit,
+            Event::RandomizedResponse { .. } | Event::EpsilonDelta { .. }
+        ) {
+            steps.min(20)
+        } else {
+            steps
+        };
+        let base = self_composed(unit.clone(), steps);
+        let eps_q = Query::Epsilon { delta };
+        let b = s.push(doc(relation, base.clone()), eps_q);
+        s.check(
+            "valid",
+            regime,
+            vec![b],
+            Relation::Valid {
+                finite: sigma_variant.is_some(),
+            },
+        );
+        s.check("reference", regime, vec![b], Relation::Reference);
+        // SelfComposed(unit, k) against k copies one by one.
+        let k = 2 + (i as u64 % 4);
+        let sc = s.push(doc(relation, self_composed(unit.clone(), k)), eps_q);
+        let copies = s.push(
+            doc(
+                relation,
+                Event::Composed {
+                    events: vec![unit.clone(); k as usize],
+                },
+            ),
+            eps_q,
+        );
+        s.check(
+            "self-composition",
+            regime,
+            vec![sc, copies],
+            Relation::Equal,
+        );
+        let doubled = s.push(doc(relation, self_composed(unit.clone(), 2 * steps)), eps_q);
+        s.check("monotone-count", regime, vec![b, doubled], Relation::AtMost);
+        let noop = s.push(
+            doc(
+                relation,
+                Event::Composed {
+                    events: vec![base.clone(), Event::NoOp],
+                },
+            ),
+            eps_q,
+        );
+        s.check("no-op", regime, vec![noop, b], Relation::Equal);
+        let q1 = s.push(
+            doc(
+                relation,
+                Event::PoissonSampled {
+                    sampling_probability: 1.0,
+                    event: Box::new(base.clone()),
+                },
+            ),
+            eps_q,
+        );
+        s.check("poisson-q1", regime, vec![q1, b], Relation::Equal);
+        let looser = s.push(
+            doc(relation, base.clone()),
+            Query::Epsilon {
+                delta: (delta * 10.0).min(0.5),
+            },
+        );
+        s.check("monotone-delta", regime, vec![looser, b], Relation::AtMost);
+        let other = Event::EpsilonDelta {
+            epsilon: 0.05,
+            delta: 1e-9,
+        };
+        let ab = s.push(
+            doc(
+                relation,
+                Event::Composed {
+                    events: vec![base.clone(), other.clone()],
+                },
+            ),
+            eps_q,
+        );
+        let ba = s.push(
+            doc(
+                relation,
+                Event::Composed {
+                    events: vec![other, base.clone()],
+                },
+            ),
+            eps_q,
+        );
+        s.check("composition-order", regime, vec![ab, ba], Relation::Equal);
+        if let Some(v) = sigma_variant {
+            let noisier = s.push(doc(relation, self_composed(v, steps)), eps_q);
+            s.check("monotone-sigma", regime, vec![noisier, b], Relation::AtMost);
+        }
+    }
+    s
+}
+
+/// The outcome of one check.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    Pass,
+    /// Some query was refused by the accountant.
+    Skipped,
+    /// `reference` only: above the certified upper value by more than the tolerance.
+    Loose,
+    /// The property does not hold (for `reference`: below the certified lower value).
+    Finding,
+    /// The accountant crashed, hung or answered garbage.
+    Broken,
+}
+
+/// A check's result: verdict, the numbers, and what to run to see it again.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Outcome {
+    pub property: &'static str,
+    pub regime: &'static str,
+    pub verdict: Verdict,
+    pub answers: Vec<Option<f64>>,
+    /// `reference`: dpclaims' [optimistic, pessimistic].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bracket: Option<[f64; 2]>,
+    pub detail: String,
+    /// The protocol lines of the check's queries.
+    pub queries: Vec<String>,
+}
+
+/// Judges the replies (one per request) against every check.
+pub fn judge(suite: &Suite, replies: &[Reply], tolerance: f64, opts: &PldOptions) -> Vec<Outcome> {
+    suite
+        .checks
+        .iter()
+        .map(|c| {
+            let rs: Vec<&Reply> = c.queries.iter().map(|&i| &replies[i]).collect();
+            let answers: Vec<Option<f64>> = rs
+                .iter()
+                .map(|r| match r {
+                    Reply::Value(x) => Some(*x),
+                    _ => None,
+                })
+                .collect();
+            let queries = c
+                .queries
+                .iter()
+                .map(|&i| suite.requests[i].line(i))
+                .collect();
+            let mut out = Outcome {
+                property: c.property,
+                regime: c.regime,
+                verdict: Verdict::Pass,
+                answers: answers.clone(),
+                bracket: None,
+                detail: String::new(),
+                queries,
+            };
+            if let Some(Reply::Broken(why)) = rs.iter().find(|r| matches!(r, Reply::Broken(_))) {
+                out.verdict = Verdict::Broken;
+                out.detail = why.clone();
+                return out;
+            }
+            if let Some(Reply::Refused(why)) = rs.iter().find(|r| matches!(r, Reply::Refused(_))) {
+                out.verdict = Verdict::Skipped;
+                out.detail = why.clone();
+                return out;
+            }
+            let v: Vec<f64> = answers.iter().map(|a| a.unwrap_or(f64::NAN)).collect();
+            let (verdict, detail) = match c.relation {
+                Relation::Equal => {
+                    let ok = v[0] == v[1]
+                        || (v[0] - v[1]).abs() <= tolerance * v[0].abs().max(v[1].abs()) + 1e-9;
+                    (
+                        ok,
+                        format!("{} vs {} (relative tolerance {tolerance})", v[0], v[1]),
+                    )
+                }
+                Relation::AtMost => (
+                    v[0] <= v[1] * (1.0 + 1e-6) + 1e-12,
+                    format!("{} should be at most {}", v[0], v[1]),
+                ),
+                Relation::Valid { finite } => (
+                    v[0] >= 0.0 && (!finite || v[0].is_finite()),
+                    format!(
+                        "{} should be >= 0{}",
+                        v[0],
+                        if finite { " and finite" } else { "" }
+                    ),
+                ),
+                Relation::Reference => {
+                    let req = &suite.requests[c.queries[0]];
+                    match bracket(req, opts) {
+                        Err(e) => {
+                            out.verdict = Verdict::Skipped;
+                            out.detail = format!("no reference: {e}");
+                            return out;
+                        }
+                        Ok(b) => {
+                            out.bracket = Some([b.optimistic, b.pessimistic]);
+                            let below = v[0] < b.optimistic * (1.0 - 1e-9);
+                            if !below && v[0] > b.pessimistic * (1.0 + tolerance) + 1e-9 {
+                                out.verdict = Verdict::Loose;
+                                out.detail = format!(
+                                    "ratio {:.4} to the certified upper value",
+                                    v[0] / b.pessimistic
+                                );
+                                return out;
+                            }
+                            let inverted = b.optimistic > b.pessimistic;
+                            let detail = if inverted {
+                                format!(
+                                    "dpclaims' own bracket is inverted: [{}, {}]",
+                                    b.optimistic, b.pessimistic
+                                )
+                            } else {
+                                format!("{} against [{}, {}]", v[0], b.optimistic, b.pessimistic)
+                            };
+                            (!below, detail)
+                        }
+                    }
+                }
+            };
+            if !verdict {
+                out.verdict = Verdict::Finding;
+            }
+            out.detail = detail;
+            out
+        })
+        .collect()
+}
+
+/// A scorecard row: counts per property and regime.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Score {
+    pub property: String,
+    pub regime: String,
+    pub pass: usize,
+    pub skipped: usize,
+    pub loose: usize,
+    pub findings: usize,
+    pub broken: usize,
+}
+
+/// Counts per (property, regime), in the order first seen.
+pub fn scorecard(outcomes: &[Outcome]) -> Vec<Score> {
+    let mut rows: Vec<Score> = Vec::new();
+    for o in outcomes {
+        let i = match rows
+            .iter()
+            .position(|r| r.property == o.property && r.regime == o.regime)
+        {
+            Some(i) => i,
+            None => {
+                rows.push(Score {
+                    property: o.property.into(),
+                    regime: o.regime.into(),
+                    ..Score::default()
+                });
+                rows.len() - 1
+            }
+        };
+        let r = &mut rows[i];
+        match o.verdict {
+            Verdict::Pass => r.pass += 1,
+            Verdict::Skipped => r.skipped += 1,
+            Verdict::Loose => r.loose += 1,
+            Verdict::Finding => r.findings += 1,
+            Verdict::Broken => r.broken += 1,
+        }
+    }
+    rows
+}
+
+/// The scorecard and every finding as text (Markdown with `markdown`); `command` goes into the
+/// reproducers.
+pub fn render(outcomes: &[Outcome], command: &str, markdown: bool) -> String {
+    let rows = scorecard(outcomes);
+    let mut s = String::new();
+    let header = [
+        "property", "regime", "pass", "skipped", "loose", "findings", "broken",
+    ];
+    let cells = |r: &Score| {
+        vec![
+            r.property.clone(),
+            r.regime.clone(),
+            r.pass.to_string(),
+            r.skipped.to_string(),
+            r.loose.to_string(),
+            r.findings.to_string(),
+            r.broken.to_string(),
+        ]
+    };
+    if markdown {
+        s += &format!(
+            "| {} |\n|{}\n",
+            header.join(" | "),
+            "---|".repeat(header.len())
+        );
+        for r in &rows {
+            s += &format!("| {} |\n", cells(r).join(" | "));
+        }
+    } else {
+        s += &format!(
+            "{:<18} {:<9} {:>6} {:>8} {:>6} {:>9} {:>7}\n",
+            header[0], header[1], header[2], header[3], header[4], header[5], header[6]
+        );
+        for r in &rows {
+            let c = cells(r);
+            s += &format!(
+                "{:<18} {:<9} {:>6} {:>8} {:>6} {:>9} {:>7}\n",
+                c[0], c[1], c[2], c[3], c[4], c[5], c[6]
+            );
+        }
+    }
+    for o in outcomes
+        .iter()
+        .filter(|o| matches!(o.verdict, Verdict::Finding | Verdict::Broken))
+    {
+        s += &format!(
+            "\n{:?} {} ({}): {}\n",
+            o.verdict, o.property, o.regime, o.detail
+        );
+        for q in &o.queries {
+            s += &format!("  reproduce: echo '{q}' | {command}\n");
+        }
+    }
+    s
+}
+
+/// Whether the run found anything (exit code 1).
+pub fn failed(outcomes: &[Outcome]) -> bool {
+    outcomes
+        .iter()
+        .any(|o| matches!(o.verdict, Verdict::Finding | Verdict::Broken))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn protocol_lines_round_trip() {
+        let suite = generate(3, 6, false);
+        for (i, r) in suite.requests.iter().enumerate() {
+            let (id, back) = Request::parse_line(&r.line(i)).unwrap();
+            assert_eq!((id, &back), (i, r));
+        }
+        let q = Query::Epsilon { delta: 1e-5 };
+        assert_eq!(
+            parse_reply(&reply_line(q, &Reply::Value(1.5)), q),
+            Reply::Value(1.5)
+        );
+        assert_eq!(
+            parse_reply(&reply_line(q, &Reply::Value(f64::INFINITY)), q),
+            Reply::Value(f64::INFINITY)
+        );
+        assert!(matches!(parse_reply("{\"eps\": 1}", q), Reply::Broken(_)));
+        assert!(matches!(
+            parse_reply("{\"error\": \"no\"}", q),
+            Reply::Refused(_)
+        ));
+    }
+
+    /// Each relation can fail: a reply set that breaks it is a finding.
+    #[test]
+    fn checks_can_fail() {
+        let suite = generate(5, 6, false);
+        let opts = PldOptions {
+            interval: 1e-3,
+            ..PldOptions::default()
+        };
+        // Everything answers 1.0 except the first query of each check, which answers 2.0 (or -1
+        // for validity, 0 for the reference).
+        for c in &suite.checks {
+            let mut replies = vec![Reply::Value(1.0); suite.requests.len()];
+            replies[c.queries[0]] = Reply::Value(match c.relation {
+                Relation::Valid { .. } => -1.0,
+                Relation::Reference => 0.0,
+                _ => 2.0,
+            });
+            let one = Suite {
+                requests: suite.requests.clone(),
+                checks: vec![c.clone()],
+            };
+            let o = &judge(&one, &replies, 1e-3, &opts)[0];
+            assert_eq!(o.verdict, Verdict::Finding, "{} {:?}", c.property, o);
+        }
+    }
+}
