@@ -9,6 +9,7 @@
 mod audit;
 mod claims;
 mod cli;
+mod conformance;
 mod contraction;
 mod dominating;
 mod events;
