@@ -580,6 +580,70 @@ mod tests {
         );
     }
 
+    /// Fixed-size batches under replace-one are DP-SGD's `wor` sampling with q = m / n.
+    #[test]
+    fn sampling_without_replacement_is_dp_sgd_wor() {
+        let opts = PldOptions::default();
+        let event = self_composed(
+            Box::new(Event::SampledWithoutReplacement {
+                source_dataset_size: 1000,
+                sample_size: 10,
+                event: gaussian(1.5),
+            }),
+            300,
+        );
+        let d = doc(Neighbouring::ReplaceOne, event);
+        let mech = DpSgd::new(
+            0.01,
+            1.5,
+            300,
+            Sampling::WithoutReplacement,
+            Neighbouring::ReplaceOne,
+        )
+        .unwrap();
+        assert_eq!(
+            epsilon(&d, 1e-6, &opts).unwrap(),
+            pld::dp_sgd_epsilon(&mech, 1e-6, &opts).unwrap()
+        );
+    }
+
+    /// The new mechanisms' brackets are brackets in floating point over a grid of parameters,
+    /// for epsilon(delta) and delta(epsilon), alone and composed.
+    #[test]
+    fn brackets_are_brackets() {
+        let opts = PldOptions {
+            interval: 1e-3,
+            ..PldOptions::default()
+        };
+        let mut units: Vec<(Neighbouring, Box<Event>)> = Vec::new();
+        for b in [0.3, 1.0, 5.0] {
+            for q in [0.01, 0.5, 1.0] {
+                units.push((Neighbouring::AddRemove, poisson(q, laplace(b))));
+                units.push((
+                    Neighbouring::AddRemove,
+                    poisson(q, eps_delta(1.0 / b, 1e-7)),
+                ));
+            }
+            units.push((Neighbouring::ReplaceOne, laplace(b)));
+            units.push((Neighbouring::ReplaceOne, rr(1.0 / (1.0 + b), 2 + b as u64)));
+        }
+        for (relation, unit) in units {
+            for count in [1, 10, 100] {
+                let d = doc(relation, self_composed(unit.clone(), count));
+                let dirs = plds(&d, &opts).unwrap();
+                for delta in [1e-10, 1e-5, 1e-2] {
+                    assert_bracket(
+                        dirs.epsilon(delta).unwrap(),
+                        &format!("{d:?} at delta {delta}"),
+                    );
+                }
+                for eps in [-0.5, 0.0, 1.0, 5.0] {
+                    assert_bracket(dirs.delta(eps).unwrap(), &format!("{d:?} at eps {eps}"));
+                }
+            }
+        }
+    }
+
     /// SelfComposed(e, k) equals e composed k times one by one, for every mechanism family.
     #[test]
     fn self_composition_equals_repeated_composition() {
