@@ -71,8 +71,12 @@ fn grid(j: i64, interval: f64) -> f64 {
 }
 
 /// The smallest $j$ with $j\Delta\ge\ell$ and the largest with $j\Delta\le\ell$, exact with
-/// respect to the grid losses as [`Pld::delta`] computes them.
-fn grid_up_down(l: f64, interval: f64) -> (i64, i64) {
+/// respect to the grid losses as [`Pld::delta`] computes them; an error when $|\ell|/\Delta$ is
+/// beyond any grid dpclaims can hold.
+fn grid_up_down(l: f64, interval: f64) -> Result<(i64, i64), ParamError> {
+    if !((l / interval).abs() < 1e15) {
+        return Err(too_many(interval, "a privacy loss this large"));
+    }
     let mut up = (l / interval).ceil() as i64;
     while grid(up, interval) < l {
         up += 1;
@@ -87,7 +91,7 @@ fn grid_up_down(l: f64, interval: f64) -> (i64, i64) {
     while grid(down + 1, interval) <= l {
         down += 1;
     }
-    (up, down)
+    Ok((up, down))
 }
 
 fn too_many(interval: f64, what: &str) -> ParamError {
@@ -130,11 +134,8 @@ pub fn place_atoms(
 ) -> Result<PldPair, ParamError> {
     let idx: Vec<(i64, i64, f64)> = atoms
         .iter()
-        .map(|&(l, m)| {
-            let (up, down) = grid_up_down(l, interval);
-            (up, down, m)
-        })
-        .collect();
+        .map(|&(l, m)| grid_up_down(l, interval).map(|(up, down)| (up, down, m)))
+        .collect::<Result<_, _>>()?;
     let build = |pick: fn(&(i64, i64, f64)) -> i64| -> Result<Pld, ParamError> {
         let lo = idx.iter().map(pick).min().unwrap_or(0);
         let hi = idx.iter().map(pick).max().unwrap_or(0);
@@ -304,9 +305,9 @@ fn discretise(
     l_max: f64,
     interval: f64,
 ) -> Result<PldPair, ParamError> {
-    let (_, below_min) = grid_up_down(l_min, interval);
+    let (_, below_min) = grid_up_down(l_min, interval)?;
     let j0 = below_min + 1;
-    let (above_max, _) = grid_up_down(l_max, interval);
+    let (above_max, _) = grid_up_down(l_max, interval)?;
     let j1 = above_max.max(j0);
     let n = usize::try_from(j1 - j0 + 1).unwrap_or(usize::MAX);
     if n > MAX_POINTS {
@@ -501,5 +502,10 @@ mod tests {
     fn too_fine_a_grid_is_refused() {
         let e = laplace(1e-3, 1.0, 1.0, Direction::Remove, 1e-5).unwrap_err();
         assert_eq!(e.name, "interval");
+        // Losses far beyond any grid: an error, not an overflow.
+        let e = laplace(1e-300, 1.0, 1.0, Direction::Remove, 1e-4).unwrap_err();
+        assert_eq!(e.name, "interval");
+        let (atoms, inf) = epsilon_delta_atoms(1e300, 0.0);
+        assert_eq!(place_atoms(&atoms, inf, 1e-4).unwrap_err().name, "interval");
     }
 }
