@@ -15,8 +15,8 @@
 //!
 //! | event | add-remove | replace-one |
 //! |---|---|---|
-//! | `Gaussian`, `PoissonSampled(Gaussian)` | [`pld::pairs`] of [`DpSgd`] | the same |
-//! | `SampledWithoutReplacement(Gaussian)` | not covered (adding a record changes the batch) | [`pld::pairs`] |
+//! | `Gaussian`, `PoissonSampled(Gaussian)` | [`Dominating`] pairs of [`DpSgd`] | the same |
+//! | `SampledWithoutReplacement(Gaussian)` | not covered (adding a record changes the batch) | [`Dominating`] pairs (symmetrised upper bound) |
 //! | `Laplace` ($s=1$ / $s=2$) | [`mechanism_pld::laplace`] | the same |
 //! | `PoissonSampled(Laplace)` | [`mechanism_pld::laplace`], two directions | not covered |
 //! | `RandomizedResponse` | not covered (a replace-one mechanism) | exact atoms |
@@ -28,11 +28,12 @@
 //! | `SelfComposed(e, k)` | $k$-fold FFT composition ([`Pld::compose`]); a Gaussian unit goes through [`pld::composed`] with $T=k$ | the same |
 //! | `Composed(e₁, …)` | convolution of the components ([`Pld::convolve`]) | the same |
 //!
-//! The Gaussian events go through the public functions of [`pld`] ([`DpSgd::new`],
-//! [`pld::pairs`], [`pld::composed`]), so the choice of dominating pairs lives there only.
+//! The Gaussian events go through [`DpSgd::new`], [`Dominating::of`] and [`pld::composed`], so
+//! the choice of dominating pairs lives in [`super::dominating`] only.
 //! A composed optimistic PLD carries the mass its window may have misplaced (`alias_mass`);
 //! composing it again $k$ times multiplies that mass by at most $k$, which is added here.
 
+use super::dominating::{Dominating, StepBound};
 use super::event::{Event, EventDoc};
 use super::mechanism_pld::{self, Direction, PldPair};
 use super::pld::{self, Pair, Pld, PldBracket, PldOptions, Rounding};
@@ -281,7 +282,13 @@ impl Walker<'_> {
         }
     }
 
-    /// `steps` compositions of a Gaussian unit, through [`pld::pairs`] and [`pld::composed`].
+    /// `steps` compositions of a Gaussian unit, through [`Dominating::of`] and
+    /// [`pld::composed`]. Each upper step bound and each realised (lower) pair is labelled by the
+    /// direction it describes: `Remove`/`Add` pairs by theirs, a symmetric or symmetrised bound
+    /// ([`StepBound::EitherOrder`], `ReplaceOne`) by both. A direction takes the upper and the lower
+    /// PLD labelled with it; when every label is "both" the event is [`Directions::Symmetric`].
+    /// (Under replace-one with fixed-size batches the two lower pairs are the two realised
+    /// configurations of the other records, each paired with the symmetrised upper bound.)
     fn gaussian(
         &self,
         unit: &GaussianUnit,
@@ -291,34 +298,57 @@ impl Walker<'_> {
     ) -> Result<Directions, EventPldError> {
         let mech = DpSgd::new(unit.q, unit.sigma, steps, unit.sampling, self.relation)
             .map_err(param(path))?;
-        let pairs = match pld::pairs(&mech) {
-            Ok(p) => p,
+        let dominating = match Dominating::of(&mech) {
+            Ok(d) => d,
             Err(e) if e.name == "relation" || e.name == "sampling" => {
                 return Err(self.unsupported(path, event, e.to_string()));
             }
             Err(e) => return Err(param(path)(e)),
         };
         let composed = pld::composed(&mech, self.opts).map_err(param(path))?;
-        let (mut remove, mut add, mut both) = (None, None, None);
-        for (pair, (pessimistic, optimistic)) in pairs.iter().zip(composed) {
-            let p = PldPair {
-                pessimistic,
-                optimistic,
-            };
-            match pair {
-                Pair::Remove { .. } => remove = Some(p),
-                Pair::Add { .. } => add = Some(p),
-                Pair::ReplaceOne { .. } => both = Some(p),
-            }
-        }
-        match (remove, add, both) {
-            (Some(r), Some(a), None) => Ok(Directions::Two([r, a])),
-            (None, None, Some(b)) => Ok(Directions::Symmetric(b)),
-            _ => Err(self.unsupported(
+        // Direction labels: Some(0) remove, Some(1) add, None both.
+        let of_pair = |p: &Pair| match p {
+            Pair::Remove { .. } => Some(0),
+            Pair::Add { .. } => Some(1),
+            Pair::ReplaceOne { .. } => None,
+        };
+        let upper: Vec<Option<usize>> = dominating
+            .upper
+            .iter()
+            .map(|b| match b {
+                StepBound::Pair(p) => of_pair(p),
+                StepBound::EitherOrder(_) => None,
+            })
+            .collect();
+        let lower: Vec<Option<usize>> = dominating.lower.iter().map(of_pair).collect();
+        let pick = |labels: &[Option<usize>], plds: &[Pld], d: usize| -> Option<Pld> {
+            labels
+                .iter()
+                .zip(plds)
+                .find(|(l, _)| **l == Some(d) || l.is_none())
+                .map(|(_, p)| p.clone())
+        };
+        let direction = |d: usize| -> Option<PldPair> {
+            Some(PldPair {
+                pessimistic: pick(&upper, &composed.pessimistic, d)?,
+                optimistic: pick(&lower, &composed.optimistic, d)?,
+            })
+        };
+        let unexpected = || {
+            self.unsupported(
                 path,
                 event,
-                "pld::pairs gave an unexpected set of dominating pairs",
-            )),
+                "the dominating pairs do not map to the remove and add directions",
+            )
+        };
+        if upper.iter().chain(&lower).all(Option::is_none) {
+            return direction(0)
+                .map(Directions::Symmetric)
+                .ok_or_else(unexpected);
+        }
+        match (direction(0), direction(1)) {
+            (Some(r), Some(a)) => Ok(Directions::Two([r, a])),
+            _ => Err(unexpected()),
         }
     }
 
