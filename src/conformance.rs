@@ -295,7 +295,7 @@ pub fn generate(seed: u64, n: usize, full: bool) -> Suite {
         let gaussian = |s: f64| Event::Gaussian {
             noise_multiplier: s,
         };
-        let (relation, unit, sigma_variant): (Neighbouring, Event, Option<Event>) = match i % 6 {
+        let (relation, unit, sigma_variant): (Neighbouring, Event, Option<Event>) = match i % 7 {
             0 | 1 => (
                 if i % 2 == 0 {
                     Neighbouring::AddRemove
@@ -337,11 +337,26 @@ pub fn generate(seed: u64, n: usize, full: bool) -> Suite {
                 },
                 None,
             ),
-            _ => (
+            5 => (
                 Neighbouring::AddRemove,
                 gaussian(sigma * 10.0),
                 Some(gaussian(sigma * 20.0)),
             ),
+            _ => {
+                // Fixed-size batches: m of n without replacement, q = m / n (replace-one).
+                let n = 10_000;
+                let m = ((q * n as f64).round() as u64).clamp(1, n - 1);
+                let swor = |s: f64| Event::SampledWithoutReplacement {
+                    source_dataset_size: n,
+                    sample_size: m,
+                    event: Box::new(gaussian(s)),
+                };
+                (
+                    Neighbouring::ReplaceOne,
+                    swor(sigma),
+                    Some(swor(2.0 * sigma)),
+                )
+            }
         };
         // Randomized response and (eps, delta) compose linearly: keep their counts small.
         let steps = if matches!(
