@@ -179,6 +179,14 @@ enum Command {
         #[arg(long)]
         markdown: bool,
     },
+    /// Answer conformance queries on stdin with dpclaims' PLD accountant (the line protocol of
+    /// `conformance`: dpclaims itself as the accountant of `--command`, and the reproducer of
+    /// `conformance --self`).
+    Answer {
+        /// PLD grid spacing.
+        #[arg(long, default_value_t = 1e-4)]
+        interval: f64,
+    },
     /// δ of a DP-SGD run at a given ε, from the reference accountants.
     Delta {
         #[command(flatten)]
@@ -776,7 +784,7 @@ fn run(cli: Cli) -> Result<ExitCode, dpclaims::Error> {
                         .par_iter()
                         .map(|r| conformance::self_reply(r, &opts))
                         .collect(),
-                    "dpclaims conformance-self".to_string(),
+                    format!("dpclaims answer --interval {interval}"),
                 ),
             };
             let outcomes = conformance::judge(&suite, &replies, tolerance, &opts);
@@ -796,6 +804,27 @@ fn run(cli: Cli) -> Result<ExitCode, dpclaims::Error> {
             } else {
                 ExitCode::SUCCESS
             })
+        }
+        Command::Answer { interval } => {
+            use dpclaims::conformance::{Reply, Request, reply_line, self_reply};
+            use std::io::BufRead;
+            let opts = PldOptions {
+                interval,
+                ..PldOptions::default()
+            };
+            for line in std::io::stdin().lock().lines() {
+                let Ok(line) = line else { break };
+                if line.trim().is_empty() {
+                    continue;
+                }
+                let answer = match Request::parse_line(&line) {
+                    Ok((_, req)) => reply_line(req.query, &self_reply(&req, &opts)),
+                    Err(e) => reply_line(Query::Epsilon { delta: 0.0 }, &Reply::Refused(e)),
+                };
+                let _ = writeln!(out, "{answer}");
+                let _ = out.flush();
+            }
+            Ok(ExitCode::SUCCESS)
         }
         Command::Epsilon { run, delta } => accountants(run, Query::Epsilon { delta }),
         Command::Delta { run, epsilon } => accountants(run, Query::Delta { epsilon }),

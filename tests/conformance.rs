@@ -107,6 +107,44 @@ fn an_accountant_that_ignores_the_count_is_caught() {
     )));
 }
 
+/// dpclaims' own accountant behind the line protocol (`dpclaims answer`) passes too, and its
+/// answers are the in-process ones.
+#[test]
+fn the_protocol_round_trips_through_dpclaims_answer() {
+    let cmd = format!("{} answer --interval 1e-3", env!("CARGO_BIN_EXE_dpclaims"));
+    let o = dpclaims(&[
+        "conformance",
+        "--command",
+        &cmd,
+        "--events",
+        "7",
+        "--interval",
+        "1e-3",
+        "--json",
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let by_command = outcomes(&o);
+    let o = dpclaims(&[
+        "conformance",
+        "--self",
+        "--events",
+        "7",
+        "--interval",
+        "1e-3",
+        "--json",
+    ]);
+    let in_process = outcomes(&o);
+    assert_eq!(by_command.len(), in_process.len());
+    for (a, b) in by_command.iter().zip(&in_process) {
+        assert_eq!(a["answers"], b["answers"], "{a} vs {b}");
+    }
+}
+
 /// A command that dies or does not exist is a broken accountant, not a dpclaims failure.
 #[test]
 fn a_crashing_accountant_is_broken() {
