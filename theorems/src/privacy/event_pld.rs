@@ -123,8 +123,11 @@ impl Directions {
             let mut opt = p
                 .optimistic
                 .compose(count, opts.tail_mass, Rounding::Optimistic)?;
-            // Misplaced mass of the input: at most `count` times as much after composition.
-            opt.alias_mass += count as f64 * p.optimistic.alias_mass;
+            // Misplaced mass of the input: at most `count` times as much after composition
+            // (`compose` keeps the input's own for one step and counts only its window's).
+            if count > 1 {
+                opt.alias_mass += count as f64 * p.optimistic.alias_mass;
+            }
             Ok(PldPair {
                 pessimistic: p
                     .pessimistic
