@@ -131,8 +131,9 @@ pub struct Measured {
     pub measurement: Measurement,
 }
 
-/// Selects the claims, validates the options and runs every case (or its shard).
-pub fn measure(opts: &CheckOptions) -> Result<Vec<Measured>, Error> {
+/// Selects the claims of `claims` matching `opts.patterns`, validates the options and runs
+/// every case (or its shard).
+pub fn measure(claims: &[&dyn Claim], opts: &CheckOptions) -> Result<Vec<Measured>, Error> {
     if !(opts.confidence > 0.0 && opts.confidence < 1.0) {
         return Err(Error::Confidence(opts.confidence));
     }
@@ -141,7 +142,7 @@ pub fn measure(opts: &CheckOptions) -> Result<Vec<Measured>, Error> {
             return Err(Error::Trials(n));
         }
     }
-    let mut selected = claims::select(&opts.patterns)?;
+    let mut selected = claims::select(claims, &opts.patterns)?;
     if let Some(name) = &opts.mutant {
         let known: BTreeSet<&str> = selected
             .iter()
@@ -210,15 +211,17 @@ pub fn measure(opts: &CheckOptions) -> Result<Vec<Measured>, Error> {
     Ok(measured)
 }
 
-/// Intervals and verdicts for measurements, with the run's level split over all of them.
+/// Intervals and verdicts for measurements of `claims`, with the run's level split over all
+/// of them.
 pub fn outcomes(
+    claims: &[&dyn Claim],
     measured: Vec<Measured>,
     seed: u64,
     confidence: f64,
     mutant: Option<&str>,
 ) -> Result<Vec<Outcome>, Error> {
     let level = bonferroni(confidence, measured.len());
-    let known_false_ids: BTreeSet<&str> = crate::claims::registry()
+    let known_false_ids: BTreeSet<&str> = claims
         .iter()
         .filter(|c| c.info().known_false)
         .map(|c| c.info().id)
@@ -256,14 +259,24 @@ pub fn outcomes(
         .collect()
 }
 
-/// Selects the claims, validates the options, runs every case and returns the outcomes in
-/// claim and case order.
-pub fn check(opts: &CheckOptions) -> Result<Vec<Outcome>, Error> {
-    let measured = measure(&CheckOptions {
-        shard: None,
-        ..opts.clone()
-    })?;
-    outcomes(measured, opts.seed, opts.confidence, opts.mutant.as_deref())
+/// Selects the claims of `claims` matching `opts.patterns` (built-in ones from
+/// [`claims::registry`], outside ones, or both), validates the options, runs every case and
+/// returns the outcomes in claim and case order.
+pub fn check(claims: &[&dyn Claim], opts: &CheckOptions) -> Result<Vec<Outcome>, Error> {
+    let measured = measure(
+        claims,
+        &CheckOptions {
+            shard: None,
+            ..opts.clone()
+        },
+    )?;
+    outcomes(
+        claims,
+        measured,
+        opts.seed,
+        opts.confidence,
+        opts.mutant.as_deref(),
+    )
 }
 
 /// What a shard writes: the run's settings and the sufficient statistics of its slice.
@@ -282,8 +295,8 @@ pub struct ShardFile {
 
 const SHARD_FORMAT: &str = "dpclaims-shard-1";
 
-/// Runs one shard of `check` (`opts.shard` must be set).
-pub fn check_shard(opts: &CheckOptions) -> Result<ShardFile, Error> {
+/// Runs one shard of [`check`] (`opts.shard` must be set).
+pub fn check_shard(claims: &[&dyn Claim], opts: &CheckOptions) -> Result<ShardFile, Error> {
     let shard = opts
         .shard
         .ok_or_else(|| Error::Input("a shard run needs --shard K/N".into()))?;
@@ -296,12 +309,13 @@ pub fn check_shard(opts: &CheckOptions) -> Result<ShardFile, Error> {
         confidence: opts.confidence,
         sets: opts.sets.clone(),
         mutant: opts.mutant.clone(),
-        measurements: measure(opts)?,
+        measurements: measure(claims, opts)?,
     })
 }
 
-/// Merges the shards `1/N..N/N` of one run into the outcomes `check` gives for the whole run.
-pub fn merge(mut files: Vec<ShardFile>) -> Result<Vec<Outcome>, Error> {
+/// Merges the shards `1/N..N/N` of one run into the outcomes [`check`] gives for the whole run
+/// (`claims` must contain the claims the shards ran).
+pub fn merge(claims: &[&dyn Claim], mut files: Vec<ShardFile>) -> Result<Vec<Outcome>, Error> {
     let first = files
         .first()
         .ok_or_else(|| Error::Input("merge needs at least one shard file".into()))?
@@ -349,6 +363,7 @@ pub fn merge(mut files: Vec<ShardFile>) -> Result<Vec<Outcome>, Error> {
         }
     }
     outcomes(
+        claims,
         merged,
         first.seed,
         first.confidence,

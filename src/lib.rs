@@ -26,6 +26,8 @@ use dpclaims_theorems::ParamError;
 pub enum Error {
     #[error("no claim matches `{0}` (see `dpclaims list`)")]
     UnknownClaim(String),
+    #[error("two claims have the id `{0}`: claim ids must be unique in a run")]
+    DuplicateClaim(String),
     #[error("malformed --set `{0}`: expected key=value, e.g. --set n=100")]
     MalformedSet(String),
     #[error("no selected claim has a parameter `{key}`; known parameters: {known}")]

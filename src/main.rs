@@ -603,7 +603,7 @@ fn run(cli: Cli) -> Result<ExitCode, dpclaims::Error> {
         Command::Check { run, mutant, json } => {
             let opts = run.options(mutant)?;
             if opts.shard.is_some() {
-                let file = harness::check_shard(&opts)?;
+                let file = harness::check_shard(&claims::registry(), &opts)?;
                 let _ = writeln!(
                     out,
                     "{}",
@@ -611,7 +611,7 @@ fn run(cli: Cli) -> Result<ExitCode, dpclaims::Error> {
                 );
                 return Ok(ExitCode::SUCCESS);
             }
-            print_outcomes(&mut out, &harness::check(&opts)?, json)
+            print_outcomes(&mut out, &harness::check(&claims::registry(), &opts)?, json)
         }
         Command::Merge {
             files,
@@ -633,7 +633,7 @@ fn run(cli: Cli) -> Result<ExitCode, dpclaims::Error> {
                 })
                 .collect::<Result<Vec<harness::ShardFile>, _>>()?;
             let trials = shards.first().and_then(|s| s.trials);
-            let outcomes = harness::merge(shards)?;
+            let outcomes = harness::merge(&claims::registry(), shards)?;
             if let Some(dir) = dir {
                 write_report(&dir, &outcomes, trials)?;
             }
@@ -642,7 +642,7 @@ fn run(cli: Cli) -> Result<ExitCode, dpclaims::Error> {
         Command::Report { run, out: dir } => {
             let opts = run.options(None)?;
             if let Some(sh) = opts.shard {
-                let file = harness::check_shard(&opts)?;
+                let file = harness::check_shard(&claims::registry(), &opts)?;
                 std::fs::create_dir_all(&dir).map_err(|e| {
                     dpclaims::Error::Input(format!("cannot create {}: {e}", dir.display()))
                 })?;
@@ -657,7 +657,7 @@ fn run(cli: Cli) -> Result<ExitCode, dpclaims::Error> {
                 let _ = writeln!(out, "wrote {}", path.display());
                 return Ok(ExitCode::SUCCESS);
             }
-            let outcomes = harness::check(&opts)?;
+            let outcomes = harness::check(&claims::registry(), &opts)?;
             write_report(&dir, &outcomes, opts.trials)?;
             let _ = write!(out, "{}", report::table(&outcomes));
             let violated = outcomes.iter().any(Outcome::unexpectedly_violated);

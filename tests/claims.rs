@@ -18,7 +18,7 @@ fn run(id: &str, mutant: Option<&str>, max_trials: Option<u64>) -> Vec<Outcome> 
         max_trials,
         ..CheckOptions::default()
     };
-    check(&opts).unwrap_or_else(|e| panic!("{id}: {e}"))
+    check(&registry(), &opts).unwrap_or_else(|e| panic!("{id}: {e}"))
 }
 
 fn snapshot(name: &str, outcomes: &[Outcome]) {

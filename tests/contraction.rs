@@ -5,11 +5,14 @@ use dpclaims::harness::{CheckOptions, check};
 use dpclaims::verdict::Outcome;
 
 fn outcomes(id: &str) -> Vec<Outcome> {
-    check(&CheckOptions {
-        patterns: vec![id.to_string()],
-        seed: crate::SEED,
-        ..CheckOptions::default()
-    })
+    check(
+        &dpclaims::claims::registry(),
+        &CheckOptions {
+            patterns: vec![id.to_string()],
+            seed: crate::SEED,
+            ..CheckOptions::default()
+        },
+    )
     .expect("runs")
 }
 

@@ -5,10 +5,13 @@ use dpclaims::harness::{CheckOptions, check};
 
 #[test]
 fn proposition1_reference_table() {
-    let outcomes = check(&CheckOptions {
-        patterns: vec!["multipass.prop1".into()],
-        ..CheckOptions::default()
-    })
+    let outcomes = check(
+        &dpclaims::claims::registry(),
+        &CheckOptions {
+            patterns: vec!["multipass.prop1".into()],
+            ..CheckOptions::default()
+        },
+    )
     .unwrap();
     // (LHS, inf-term, gradient term) for eta = 0.3; 0.5/sqrt(t) A, B; 1/t A, B.
     let table = [

@@ -154,7 +154,7 @@ pub struct RunSpec<'a> {
 }
 
 pub trait Claim: Sync {
-    fn info(&self) -> &'static ClaimInfo;
+    fn info(&self) -> &ClaimInfo;
     /// The default cases, each a full parameter set (including `trials` where it simulates).
     fn cases(&self) -> Vec<Params>;
     /// Computes the bound and runs the simulation of one case.
@@ -199,17 +199,26 @@ pub fn glob_match(pattern: &str, text: &str) -> bool {
     p[pi..].iter().all(|c| *c == '*')
 }
 
-/// The claims matching any of `patterns` (all claims when empty), in registry order. A pattern
-/// that matches nothing is an error.
-pub fn select(patterns: &[String]) -> Result<Vec<&'static dyn Claim>, crate::Error> {
-    let all = registry();
+/// The claims of `all` matching any of `patterns` (all of them when `patterns` is empty), in
+/// the order of `all`. A pattern that matches nothing is an error, and so are two claims with
+/// the same id (an outside claim may not shadow a built-in one).
+pub fn select<'a>(
+    all: &[&'a dyn Claim],
+    patterns: &[String],
+) -> Result<Vec<&'a dyn Claim>, crate::Error> {
+    let mut ids: Vec<&str> = all.iter().map(|c| c.info().id).collect();
+    ids.sort_unstable();
+    if let Some(w) = ids.windows(2).find(|w| w[0] == w[1]) {
+        return Err(crate::Error::DuplicateClaim(w[0].to_string()));
+    }
     for p in patterns {
         if !all.iter().any(|c| glob_match(p, c.info().id)) {
             return Err(crate::Error::UnknownClaim(p.clone()));
         }
     }
     Ok(all
-        .into_iter()
+        .iter()
+        .copied()
         .filter(|c| patterns.is_empty() || patterns.iter().any(|p| glob_match(p, c.info().id)))
         .collect())
 }
