@@ -16,6 +16,7 @@ pub mod conformance;
 pub mod harness;
 pub mod params;
 pub mod report;
+pub mod testing;
 pub mod verdict;
 
 use dpclaims_empirical::stats::StatsError;

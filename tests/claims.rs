@@ -1,28 +1,25 @@
 //! Each claim, at its default size, must come out respected (violated where its printed
-//! statement is known false); each of its mutants violated.
+//! statement is known false); each of its mutants violated. The built-in claims go through the
+//! public test helper ([`dpclaims::testing`]) that outside claims use.
 
-use dpclaims::claims::registry;
-use dpclaims::harness::{CheckOptions, check};
-use dpclaims::report::rounded;
-use dpclaims::verdict::{Outcome, Verdict};
+use dpclaims::claims::{Claim, registry};
+use dpclaims::testing::{TestOptions, assert_cases, assert_mutants, snapshot_value};
 
-/// Trials per case for mutant runs (at most; smaller defaults are kept): mutants are gross
-/// errors, a small run must catch them.
-const MUTANT_TRIALS: u64 = 2000;
-
-fn run(id: &str, mutant: Option<&str>, max_trials: Option<u64>) -> Vec<Outcome> {
-    let opts = CheckOptions {
-        patterns: vec![id.to_string()],
-        seed: crate::SEED,
-        mutant: mutant.map(str::to_string),
-        max_trials,
-        ..CheckOptions::default()
-    };
-    check(&registry(), &opts).unwrap_or_else(|e| panic!("{id}: {e}"))
+fn claim(id: &str) -> &'static dyn Claim {
+    registry()
+        .into_iter()
+        .find(|c| c.info().id == id)
+        .unwrap_or_else(|| panic!("no claim {id}"))
 }
 
-fn snapshot(name: &str, outcomes: &[Outcome]) {
-    let value = rounded(serde_json::to_value(outcomes).expect("outcomes serialize"));
+fn options() -> TestOptions {
+    TestOptions {
+        seed: crate::SEED,
+        ..TestOptions::default()
+    }
+}
+
+fn snapshot(name: &str, value: serde_json::Value) {
     let mut settings = insta::Settings::clone_current();
     settings.set_snapshot_path(concat!(env!("CARGO_MANIFEST_DIR"), "/snapshots"));
     settings.set_prepend_module_to_snapshot(false);
@@ -32,47 +29,24 @@ fn snapshot(name: &str, outcomes: &[Outcome]) {
 /// Runs claim `id` at default size, asserts every outcome respected (violated for a claim known
 /// false as printed) and records them.
 fn assert_respected(id: &str) {
-    let known_false = registry()
-        .into_iter()
-        .any(|c| c.info().id == id && c.info().known_false);
-    let expected = if known_false {
-        Verdict::Violated
-    } else {
-        Verdict::Respected
-    };
-    let outcomes = run(id, None, None);
-    assert!(!outcomes.is_empty());
-    for o in &outcomes {
-        assert!(
-            o.bound.is_finite() && o.measured.lower.is_finite() && o.measured.upper.is_finite(),
-            "{o:?}"
-        );
-        assert_eq!(o.known_false, known_false);
-        assert_eq!(
-            o.verdict,
-            expected,
-            "{id} not {expected:?}: {}",
-            dpclaims::report::json_line(o)
-        );
-    }
-    snapshot(id, &outcomes);
+    let c = claim(id);
+    let outcomes = assert_cases(c, &options());
+    assert!(
+        outcomes
+            .iter()
+            .all(|o| o.known_false == c.info().known_false)
+    );
+    snapshot(id, snapshot_value(&outcomes));
 }
 
 /// Every mutant of claim `id` must be reported violated somewhere.
 fn assert_mutants_violated(id: &str) {
-    let claim = registry()
-        .into_iter()
-        .find(|c| c.info().id == id)
-        .expect("claim exists");
-    for m in claim.info().mutants {
-        let outcomes = run(id, Some(m.name), Some(MUTANT_TRIALS));
+    for (name, outcomes) in assert_mutants(claim(id), &options()) {
         assert!(
-            outcomes.iter().any(|o| o.verdict == Verdict::Violated),
-            "mutant {} of {id} was not caught: {:?}",
-            m.name,
-            outcomes.iter().map(|o| o.verdict).collect::<Vec<_>>()
+            outcomes
+                .iter()
+                .all(|o| o.mutant.as_deref() == Some(name.as_str()))
         );
-        assert!(outcomes.iter().all(|o| o.mutant.as_deref() == Some(m.name)));
     }
 }
 

@@ -1,0 +1,208 @@
+//! The test helper: one call in a `#[test]` checks a claim the way dpclaims checks its own.
+//!
+//! [`assert_claim`] runs every case of a claim at its default (test) size with a fixed seed
+//! ([`TEST_SEED`]) and asserts
+//! 1. every outcome is **respected** (or **violated**, for a claim marked
+//!    [`ClaimInfo::known_false`](crate::claims::ClaimInfo::known_false)), with a finite bound and
+//!    finite interval limits, so that the test could have failed;
+//! 2. every mutant is **violated** on at least one of its outcomes (a mutant is a deliberate
+//!    error the claim must catch; it is run with at most [`TestOptions::mutant_trials`] trials per
+//!    case, since gross errors show at small sizes).
+//!
+//! On failure it panics with one line per offending outcome naming the claim, the case's
+//! parameters, the relation and bound, the estimate with its interval and level, `n` and the
+//! seed. It returns the outcomes of the unmutated run, ready for an insta snapshot through
+//! [`snapshot_value`] (floats rounded to 6 significant digits, so snapshots are stable).
+//!
+//! The built-in claims are tested with exactly these functions (`tests/claims.rs`).
+
+use crate::claims::Claim;
+use crate::harness::{CheckOptions, DEFAULT_CONFIDENCE, check};
+use crate::verdict::{Outcome, Verdict};
+
+/// The seed of every test run (and of the recorded snapshots).
+pub const TEST_SEED: u64 = 7;
+
+/// Trials per case, at most, of a mutant's run.
+pub const MUTANT_TRIALS: u64 = 2000;
+
+/// How [`assert_claim_with`] runs a claim.
+#[derive(Debug, Clone)]
+pub struct TestOptions {
+    /// Run seed (same seed, same numbers, on any number of threads).
+    pub seed: u64,
+    /// Family-wise confidence level of each run (split over its outcomes).
+    pub confidence: f64,
+    /// Cap on every case's trials in the unmutated run (`None`: the cases' defaults).
+    pub max_trials: Option<u64>,
+    /// Cap on every case's trials in the mutants' runs.
+    pub mutant_trials: Option<u64>,
+}
+
+impl Default for TestOptions {
+    fn default() -> Self {
+        Self {
+            seed: TEST_SEED,
+            confidence: DEFAULT_CONFIDENCE,
+            max_trials: None,
+            mutant_trials: Some(MUTANT_TRIALS),
+        }
+    }
+}
+
+/// One outcome as a failure line: claim, case, relation, bound, interval, level, n, seed.
+pub fn describe(o: &Outcome) -> String {
+    let m = &o.measured;
+    format!(
+        "{}{} case [{}]: {}; bound {} (measured {} bound), estimate {} in [{}, {}] ({:?}-sided at level {}, {:?}), n = {}, seed = {}",
+        o.claim,
+        o.mutant
+            .as_ref()
+            .map(|x| format!(" (mutant {x})"))
+            .unwrap_or_default(),
+        o.params.compact(),
+        o.verdict.as_str(),
+        o.bound,
+        o.relation.symbol(),
+        m.mean,
+        m.lower,
+        m.upper,
+        m.sides,
+        m.confidence,
+        m.method,
+        m.n,
+        o.seed,
+    )
+}
+
+fn run(
+    claim: &dyn Claim,
+    opts: &TestOptions,
+    mutant: Option<&str>,
+    cap: Option<u64>,
+) -> Vec<Outcome> {
+    let id = claim.info().id;
+    let check_opts = CheckOptions {
+        seed: opts.seed,
+        confidence: opts.confidence,
+        mutant: mutant.map(str::to_string),
+        max_trials: cap,
+        ..CheckOptions::default()
+    };
+    match check(&[claim], &check_opts) {
+        Ok(outcomes) => outcomes,
+        Err(e) => panic!(
+            "{id}{}: the run failed before a verdict: {e}",
+            mutant.map(|m| format!(" (mutant {m})")).unwrap_or_default()
+        ),
+    }
+}
+
+/// Runs every case of `claim` and asserts each outcome respected (violated for a claim known
+/// false as printed) with a finite bound and interval; returns the outcomes.
+pub fn assert_cases(claim: &dyn Claim, opts: &TestOptions) -> Vec<Outcome> {
+    let info = claim.info();
+    let expected = if info.known_false {
+        Verdict::Violated
+    } else {
+        Verdict::Respected
+    };
+    let outcomes = run(claim, opts, None, opts.max_trials);
+    assert!(
+        !outcomes.is_empty(),
+        "{}: no outcome (cases() returned no case)",
+        info.id
+    );
+    let failures: Vec<String> = outcomes
+        .iter()
+        .filter_map(|o| {
+            let finite =
+                o.bound.is_finite() && o.measured.lower.is_finite() && o.measured.upper.is_finite();
+            if o.verdict != expected {
+                Some(format!("expected {}: {}", expected.as_str(), describe(o)))
+            } else if !finite {
+                Some(format!(
+                    "a bound or interval limit is not finite (a test that cannot fail): {}",
+                    describe(o)
+                ))
+            } else {
+                None
+            }
+        })
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{}: {} of {} outcomes failed:\n  {}",
+        info.id,
+        failures.len(),
+        outcomes.len(),
+        failures.join("\n  ")
+    );
+    outcomes
+}
+
+/// Runs every mutant of `claim` and asserts each is violated on at least one outcome; returns
+/// each mutant's outcomes.
+pub fn assert_mutants(claim: &dyn Claim, opts: &TestOptions) -> Vec<(String, Vec<Outcome>)> {
+    let info = claim.info();
+    assert!(
+        info.known_false || !info.mutants.is_empty(),
+        "{}: a claim needs at least one mutant (a test that cannot fail is a defect)",
+        info.id
+    );
+    let mut failures = Vec::new();
+    let mut all = Vec::new();
+    for m in info.mutants {
+        let outcomes = run(claim, opts, Some(m.name), opts.mutant_trials);
+        if !outcomes.iter().any(|o| o.verdict == Verdict::Violated) {
+            failures.push(format!(
+                "mutant {} ({}) was not caught: no outcome violated\n    {}",
+                m.name,
+                m.description,
+                outcomes
+                    .iter()
+                    .map(describe)
+                    .collect::<Vec<_>>()
+                    .join("\n    ")
+            ));
+        }
+        all.push((m.name.to_string(), outcomes));
+    }
+    assert!(
+        failures.is_empty(),
+        "{}: {}",
+        info.id,
+        failures.join("\n  ")
+    );
+    all
+}
+
+/// [`assert_cases`] and [`assert_mutants`] with the default [`TestOptions`]; returns the
+/// outcomes of the unmutated run.
+///
+/// ```
+/// use dpclaims::testing::{assert_claim, snapshot_value};
+/// // Any built-in claim, or your own (see the crate documentation).
+/// let claim = dpclaims::claims::registry()
+///     .into_iter()
+///     .find(|c| c.info().id == "renyi_discretization.complexity")
+///     .unwrap();
+/// let outcomes = assert_claim(claim);
+/// assert!(snapshot_value(&outcomes).is_array());
+/// ```
+pub fn assert_claim(claim: &dyn Claim) -> Vec<Outcome> {
+    assert_claim_with(claim, &TestOptions::default())
+}
+
+/// [`assert_claim`] with explicit options.
+pub fn assert_claim_with(claim: &dyn Claim, opts: &TestOptions) -> Vec<Outcome> {
+    let outcomes = assert_cases(claim, opts);
+    assert_mutants(claim, opts);
+    outcomes
+}
+
+/// The outcomes as JSON with floats rounded to 6 significant digits: what a snapshot records
+/// (`insta::assert_json_snapshot!(snapshot_value(&outcomes))`).
+pub fn snapshot_value(outcomes: &[Outcome]) -> serde_json::Value {
+    crate::report::rounded(serde_json::to_value(outcomes).unwrap_or_default())
+}
