@@ -22,6 +22,7 @@ pub enum Accountant {
 }
 
 impl Accountant {
+    /// Every accountant, in the order `--accountant all` prints them.
     pub const ALL: [Accountant; 3] = [Accountant::Rdp, Accountant::RdpMironov, Accountant::Pld];
 }
 
@@ -29,18 +30,26 @@ impl Accountant {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Query {
     /// ε at this δ.
-    Epsilon { delta: f64 },
+    Epsilon {
+        /// The target δ.
+        delta: f64,
+    },
     /// δ at this ε.
-    Delta { epsilon: f64 },
+    Delta {
+        /// The target ε.
+        epsilon: f64,
+    },
 }
 
 /// One accountant's answer.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Answer {
+    /// The accountant that answered.
     pub accountant: Accountant,
     /// ε (for `epsilon`) or δ (for `delta`): an upper bound.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub epsilon: Option<f64>,
+    /// δ (for `delta`) or the target δ (for `epsilon`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub delta: Option<f64>,
     /// [optimistic, pessimistic] (PLD).
@@ -50,18 +59,25 @@ pub struct Answer {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub alpha: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// The RDP-to-(ε, δ) conversion used (RDP).
     pub conversion: Option<Conversion>,
     /// PLD grid spacing.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub interval: Option<f64>,
+    /// Wall time of the answer.
     pub seconds: f64,
     /// Why this accountant does not apply to the run (the other fields are then empty).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// Sampling rate of the run.
     pub q: f64,
+    /// Noise multiplier of the run.
     pub sigma: f64,
+    /// Steps of the run.
     pub steps: u64,
+    /// How the run draws its batches.
     pub sampling: Sampling,
+    /// The neighbouring relation accounted for.
     pub relation: Neighbouring,
 }
 

@@ -24,6 +24,7 @@ pub struct CheckOptions {
     pub trials: Option<u64>,
     /// Caps the `trials` of every case (after `trials`): quick runs that keep small defaults.
     pub max_trials: Option<u64>,
+    /// Run seed: same seed, same numbers, on any number of threads.
     pub seed: u64,
     /// Family-wise confidence level of the whole run (Bonferroni over its outcomes).
     pub confidence: f64,
@@ -126,7 +127,9 @@ fn estimate(
 /// One claim's measurement, tagged with the claim id.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Measured {
+    /// The claim's id.
     pub claim: String,
+    /// What its `measure` returned.
     #[serde(flatten)]
     pub measurement: Measurement,
 }
@@ -282,14 +285,24 @@ pub fn check(claims: &[&dyn Claim], opts: &CheckOptions) -> Result<Vec<Outcome>,
 /// What a shard writes: the run's settings and the sufficient statistics of its slice.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ShardFile {
+    /// `dpclaims-shard-1`.
     pub format: String,
+    /// Which slice of the run this is.
     pub shard: Shard,
+    /// The run's settings ([`CheckOptions`]): claim globs, trials, seed, family-wise
+    /// confidence, `--set` overrides and mutant. Shards merge only when these agree.
     pub patterns: Vec<String>,
+    /// See `patterns`.
     pub trials: Option<u64>,
+    /// See `patterns`.
     pub seed: u64,
+    /// See `patterns`.
     pub confidence: f64,
+    /// See `patterns`.
     pub sets: Vec<(String, serde_json::Value)>,
+    /// See `patterns`.
     pub mutant: Option<String>,
+    /// The slice's sufficient statistics, in claim and case order.
     pub measurements: Vec<Measured>,
 }
 

@@ -9,7 +9,12 @@
 //! bound and simulation ([`claims::Claim::measure`]) → interval and verdict
 //! ([`harness::check`]) → [`verdict::Outcome`] → table or JSON ([`report`]).
 
+#![warn(missing_docs)]
+
 pub mod accounting;
+// TODO(issue 16): document `audit`'s public items; it is being reworked (audit/conformance), so
+// its docs wait for that change instead of conflicting with it.
+#[allow(missing_docs)]
 pub mod audit;
 pub mod claims;
 pub mod conformance;
@@ -25,34 +30,59 @@ use dpclaims_theorems::ParamError;
 /// Everything that makes a run fail before it can give a verdict (CLI exit code 2).
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
+    /// A claim-id glob that matches no claim.
     #[error("no claim matches `{0}` (see `dpclaims list`)")]
     UnknownClaim(String),
+    /// Two claims of one run with the same id.
     #[error("two claims have the id `{0}`: claim ids must be unique in a run")]
     DuplicateClaim(String),
+    /// A `--set` that is not `key=value`.
     #[error("malformed --set `{0}`: expected key=value, e.g. --set n=100")]
     MalformedSet(String),
+    /// A `--set` key no selected case has.
     #[error("no selected claim has a parameter `{key}`; known parameters: {known}")]
-    UnknownParam { key: String, known: String },
+    UnknownParam {
+        /// The key.
+        key: String,
+        /// The parameters of the selected cases.
+        known: String,
+    },
+    /// A `--mutant` no selected claim has.
     #[error("no selected claim has a mutant `{name}`; mutants of the selected claims: {known}")]
-    UnknownMutant { name: String, known: String },
+    UnknownMutant {
+        /// The name.
+        name: String,
+        /// The mutants of the selected claims.
+        known: String,
+    },
     #[error("{claim}: {source}")]
+    /// A case parameter out of range (the error names it).
     Param {
+        /// The claim's id.
         claim: String,
+        /// What is wrong.
         #[source]
         source: ParamError,
     },
     #[error("{claim}: {source}")]
+    /// An estimate that cannot be formed (e.g. too few trials).
     Stats {
+        /// The claim's id.
         claim: String,
+        /// What is wrong.
         #[source]
         source: StatsError,
     },
+    /// A confidence level outside (0, 1).
     #[error("--confidence {0} is out of range: expected a number in (0, 1)")]
     Confidence(f64),
+    /// Fewer than 2 trials.
     #[error("--trials {0} is out of range: expected an integer >= 2")]
     Trials(u64),
+    /// Accountant parameters out of range.
     #[error("{0}")]
     Accountant(#[from] ParamError),
+    /// Unreadable or inconsistent input (files, shards, environment).
     #[error("{0}")]
     Input(String),
     #[error("{0}")]

@@ -24,10 +24,12 @@ macro_rules! params {
 }
 
 impl Params {
+    /// Sets `key` to `value` (replacing any value it had).
     pub fn set(&mut self, key: &str, value: Value) {
         self.0.insert(key.to_string(), value);
     }
 
+    /// Whether the case has a parameter `key`.
     pub fn contains(&self, key: &str) -> bool {
         self.0.contains_key(key)
     }

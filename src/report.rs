@@ -70,6 +70,7 @@ fn known_false_note(outcomes: &[Outcome]) -> String {
     }
 }
 
+/// The terminal table of `check`: one row per outcome and a summary line.
 pub fn table(outcomes: &[Outcome]) -> String {
     let mut rows = vec![[
         "claim".to_string(),

@@ -27,13 +27,20 @@ use crate::params::Params;
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case", tag = "kind")]
 pub enum Relation {
+    /// measured $\le$ bound.
     AtMost,
+    /// measured $\ge$ bound.
     AtLeast,
+    /// The measurement reproduces the exactly computed value `bound` (equivalence test).
     Reproduces {
+        /// Relative tolerance $\tau$.
         tolerance: f64,
     },
+    /// measured $\in$ [`lower`, bound], with an interval no wider than `tolerance` × bound.
     Within {
+        /// Lower end of the admissible range.
         lower: f64,
+        /// Relative precision the interval must reach for `respected`.
         tolerance: f64,
     },
     /// The claim bounds a quantity from above, and the measurement only bounds that quantity
@@ -52,6 +59,7 @@ impl Relation {
         }
     }
 
+    /// `<=`, `>=`, `==`, `in` or `lcl<=` (tables).
     pub fn symbol(&self) -> &'static str {
         match self {
             Relation::AtMost => "<=",
@@ -98,13 +106,18 @@ impl Relation {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+/// The result of comparing an estimate with its bound (module documentation).
 pub enum Verdict {
+    /// The claim holds on this case at the stated confidence.
     Respected,
+    /// The claim fails on this case at the stated confidence.
     Violated,
+    /// The interval is too wide to tell (run more trials).
     Inconclusive,
 }
 
 impl Verdict {
+    /// `respected`, `violated` or `inconclusive`.
     pub fn as_str(&self) -> &'static str {
         match self {
             Verdict::Respected => "respected",
@@ -139,17 +152,23 @@ pub struct Outcome {
     pub claim: String,
     /// The case's parameters (after `--set`), including the checkpoint it reports.
     pub params: Params,
+    /// The bound.
     #[serde(serialize_with = "serialize_f64")]
     pub bound: f64,
+    /// The estimate with its interval, n, level, method and seed.
     pub measured: Estimate,
+    /// The relation that must hold.
     pub relation: Relation,
+    /// The verdict.
     pub verdict: Verdict,
     /// measured mean / bound.
     #[serde(serialize_with = "serialize_f64")]
     pub tightness: f64,
+    /// The run seed.
     pub seed: u64,
     /// The run's family-wise confidence level (split over the run's outcomes).
     pub family_confidence: f64,
+    /// The mutant run, if any.
     pub mutant: Option<String>,
     /// The claim's printed statement is known to fail here ([`crate::claims::ClaimInfo::known_false`]).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]

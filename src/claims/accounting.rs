@@ -122,7 +122,9 @@ fn measurement(case: &Params, bound: f64, relation: Relation, blocks: Vec<MeanAc
     }
 }
 
+/// The claim `accounting.pld_bracket` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
 pub struct PldBracket;
+/// The claim `accounting.rdp_upper` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
 pub struct RdpUpper;
 
 static PLD_BRACKET_INFO: ClaimInfo = ClaimInfo {
@@ -246,6 +248,7 @@ impl Claim for RdpUpper {
     }
 }
 
+/// The claims of this family, in registry order.
 pub fn claims() -> Vec<&'static dyn Claim> {
     vec![&PldBracket, &RdpUpper]
 }

@@ -241,6 +241,7 @@ fn refined(
         .collect()
 }
 
+/// The claim `contraction.main` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
 pub struct Main;
 
 static MAIN_INFO: ClaimInfo = ClaimInfo {
@@ -416,6 +417,7 @@ impl Claim for Main {
     }
 }
 
+/// The claim `contraction.thm3` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
 pub struct RegularisedBound;
 
 static REGULARISED_INFO: ClaimInfo = ClaimInfo {
@@ -530,6 +532,7 @@ impl Claim for RegularisedBound {
     }
 }
 
+/// The claim `contraction.sdpi` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
 pub struct Sdpi;
 
 const HALF_DIAMETER: Mutant = Mutant {
@@ -657,6 +660,7 @@ impl Claim for Sdpi {
     }
 }
 
+/// The claim `contraction.mc2d` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
 pub struct MonteCarlo2d;
 
 const BATCH_OF_TWO: Mutant = Mutant {
@@ -789,12 +793,14 @@ impl Claim for MonteCarlo2d {
 /// One point of the convergence series (`dpclaims contraction-series`).
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct SeriesPoint {
+    /// The number of steps $T$.
     #[serde(rename = "T")]
     pub steps: u64,
     /// Eq. (5)'s $\delta_T(\varepsilon)$ (hidden state, converges).
     pub contraction_bound: f64,
     /// The exact $\mathsf E_\varepsilon$ of the two laws (grid) and its refinement error.
     pub exact: f64,
+    /// The grid refinement error of `exact`.
     pub exact_error: f64,
     /// The PLD accountant's pessimistic $\delta(\varepsilon)$ of the $T$-fold composition of the
     /// per-step subsampled Gaussian (releases every iterate; grows with $T$).
@@ -876,6 +882,7 @@ pub fn series(
         .collect()
 }
 
+/// The claims of this family, in registry order.
 pub fn claims() -> Vec<&'static dyn Claim> {
     vec![&Main, &RegularisedBound, &Sdpi, &MonteCarlo2d]
 }

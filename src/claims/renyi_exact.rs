@@ -161,8 +161,11 @@ fn g_instances() -> Vec<Params> {
     ]
 }
 
+/// The claim `renyi_discretization.exact_gaussian` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
 pub struct ExactGaussian;
+/// The claim `renyi_discretization.alpha_critical` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
 pub struct AlphaCritical;
+/// The claim `renyi_discretization.complexity` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
 pub struct Complexity;
 
 static EXACT_GAUSSIAN_INFO: ClaimInfo = ClaimInfo {
@@ -348,6 +351,7 @@ impl Claim for Complexity {
     }
 }
 
+/// The claims of this family, in registry order.
 pub fn claims() -> Vec<&'static dyn Claim> {
     vec![&ExactGaussian, &AlphaCritical, &Complexity]
 }

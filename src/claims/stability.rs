@@ -522,10 +522,15 @@ fn tolerance(case: &Params) -> Result<f64, ParamError> {
     error::open_interval("tolerance", case.f64("tolerance")?, 0.0, 1.0)
 }
 
+/// The claim `stability.lemma5` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
 pub struct Lemma5;
+/// The claim `stability.lemma5.derived` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
 pub struct Lemma5Derived;
+/// The claim `stability.lemma5.cond` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
 pub struct Lemma5Condition;
+/// The claim `stability.prop2` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
 pub struct Prop2;
+/// The claim `stability.prop2.lin` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
 pub struct Prop2Lin;
 
 static LEMMA5_INFO: ClaimInfo = ClaimInfo {
@@ -780,6 +785,7 @@ impl Claim for Prop2Lin {
     }
 }
 
+/// The claims of this family, in registry order.
 pub fn claims() -> Vec<&'static dyn Claim> {
     vec![&Lemma5, &Lemma5Derived, &Lemma5Condition, &Prop2, &Prop2Lin]
 }
