@@ -8,7 +8,13 @@
 //! Data flow: CLI → claim lookup ([`claims::select`]) → parameters (defaults, `--set`) →
 //! bound and simulation ([`claims::Claim::measure`]) → interval and verdict
 //! ([`harness::check`]) → [`verdict::Outcome`] → table or JSON ([`report`]).
-
+//!
+//! The built-in claims ([`claims::registry`]) and claims defined in other crates run through
+//! the same functions: [`harness::check`], [`harness::check_shard`], [`harness::merge`],
+//! [`report::write_report`] and the test helper [`testing::assert_claim`] take any set of
+//! `&dyn Claim`.
+//!
+#![doc = include_str!("guide.md")]
 #![warn(missing_docs)]
 
 pub mod accounting;
@@ -24,8 +30,31 @@ pub mod report;
 pub mod testing;
 pub mod verdict;
 
+/// The simulators, problems, runner, random streams and estimators (crate
+/// `dpclaims-empirical`), re-exported.
+pub use dpclaims_empirical as empirical;
+/// `rand` and `rand_distr` at the versions [`empirical::rng::TrialRng`] uses.
+pub use dpclaims_empirical::{rand, rand_distr};
+/// The bound calculators and accountants (crate `dpclaims-theorems`), re-exported so that an
+/// outside claim needs only `dpclaims` as a dependency.
+pub use dpclaims_theorems as theorems;
+/// The error every parameter check returns: it names the parameter, its value and the range.
+pub use dpclaims_theorems::ParamError;
+/// The linear algebra of the simulators' and bounds' vector types.
+pub use nalgebra;
+/// The JSON values of [`params::Params`] (and what [`params!`] builds them with).
+pub use serde_json;
+
+/// What a claim's definition needs: `use dpclaims::prelude::*;`.
+pub mod prelude {
+    pub use crate::ParamError;
+    pub use crate::claims::{Claim, ClaimInfo, Measurement, Mutant, RunSpec, Statistic};
+    pub use crate::params;
+    pub use crate::params::Params;
+    pub use crate::verdict::Relation;
+}
+
 use dpclaims_empirical::stats::StatsError;
-use dpclaims_theorems::ParamError;
 
 /// Everything that makes a run fail before it can give a verdict (CLI exit code 2).
 #[derive(Debug, thiserror::Error)]

@@ -18,7 +18,7 @@ pub struct Params(pub BTreeMap<String, Value>);
 macro_rules! params {
     ($($k:expr => $v:expr),* $(,)?) => {{
         let mut p = $crate::params::Params::default();
-        $( p.set($k, serde_json::json!($v)); )*
+        $( p.set($k, $crate::serde_json::json!($v)); )*
         p
     }};
 }

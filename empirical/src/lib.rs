@@ -25,3 +25,9 @@ pub mod rng;
 pub mod runner;
 pub mod stats;
 pub mod subspace;
+
+/// The `rand` every simulation here draws with ([`rng::TrialRng`] implements its traits):
+/// use this one in code that samples from a [`rng::TrialRng`], so the traits match.
+pub use rand;
+/// The `rand_distr` matching [`rand`] (normal, chi-squared, ... samplers).
+pub use rand_distr;
