@@ -383,3 +383,241 @@ pub fn merge(claims: &[&dyn Claim], mut files: Vec<ShardFile>) -> Result<Vec<Out
         first.mutant.as_deref(),
     )
 }
+
+/// The environment variables `--shard auto` reads.
+pub const SHARD_ENV: [&str; 6] = [
+    "SLURM_ARRAY_TASK_ID",
+    "SLURM_ARRAY_TASK_COUNT",
+    "SLURM_ARRAY_TASK_MIN",
+    "SLURM_ARRAY_TASK_MAX",
+    "SLURM_ARRAY_TASK_STEP",
+    "JOB_COMPLETION_INDEX",
+];
+
+/// The shard a run covers, from `--shard` (`K/N` or `auto`) and `--shards N`, reading the
+/// scheduler's job-array index from `env` (a lookup such as `|k| std::env::var(k).ok()`) for
+/// `auto`:
+///
+/// - **Slurm** job arrays (`sbatch --array=A-B[:S]`): task `SLURM_ARRAY_TASK_ID` $=i$ of the
+///   range with `SLURM_ARRAY_TASK_MIN` $=a$, `SLURM_ARRAY_TASK_STEP` $=s$ (default 1) and
+///   `SLURM_ARRAY_TASK_COUNT` $=N$ (or `SLURM_ARRAY_TASK_MAX` $=b$, $N=(b-a)/s+1$) is shard
+///   $K=(i-a)/s+1$ of $N$, whether the array counts from 0 or 1;
+/// - **Kubernetes** Indexed Jobs: `JOB_COMPLETION_INDEX` $=i\in[0,N)$ is shard $K=i+1$ of the
+///   $N$ given by `--shards` (the Job's `completions`; the pod does not see it).
+///
+/// `--shards N`, when given, must agree with the shard count found. Every error names the
+/// option or variable at fault.
+pub fn resolve_shard(
+    shard: Option<&str>,
+    shards: Option<u64>,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<Option<Shard>, Error> {
+    let resolved = match shard {
+        None if shards.is_some() => {
+            return Err(Error::Input(
+                "--shards N needs --shard auto (or --shard K/N)".into(),
+            ));
+        }
+        None => return Ok(None),
+        Some("auto") => auto_shard(shards, env)?,
+        Some(spec) => Shard::parse(spec).map_err(Error::Input)?,
+    };
+    match shards {
+        Some(n) if n != resolved.count => Err(Error::Input(format!(
+            "--shards {n} disagrees with the {} shards of the run (shard {}/{})",
+            resolved.count, resolved.index, resolved.count
+        ))),
+        _ => Ok(Some(resolved)),
+    }
+}
+
+fn auto_shard(shards: Option<u64>, env: &dyn Fn(&str) -> Option<String>) -> Result<Shard, Error> {
+    let int = |name: &str| -> Result<Option<u64>, Error> {
+        env(name)
+            .map(|v| {
+                v.trim().parse::<u64>().map_err(|_| {
+                    Error::Input(format!(
+                        "--shard auto: {name}={v:?} is not a non-negative integer"
+                    ))
+                })
+            })
+            .transpose()
+    };
+    let bad = |what: String| Error::Input(format!("--shard auto: {what}"));
+    if let Some(id) = int("SLURM_ARRAY_TASK_ID")? {
+        let min = int("SLURM_ARRAY_TASK_MIN")?.ok_or_else(|| {
+            bad("SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_MIN is not".into())
+        })?;
+        let step = int("SLURM_ARRAY_TASK_STEP")?.unwrap_or(1);
+        if step == 0 {
+            return Err(bad("SLURM_ARRAY_TASK_STEP=0: expected a step >= 1".into()));
+        }
+        let from_max = int("SLURM_ARRAY_TASK_MAX")?
+            .filter(|max| *max >= min)
+            .map(|max| (max - min) / step + 1);
+        let count = match (int("SLURM_ARRAY_TASK_COUNT")?, from_max) {
+            (Some(c), Some(m)) if c != m => {
+                return Err(bad(format!(
+                    "SLURM_ARRAY_TASK_COUNT={c} but MIN/MAX/STEP give {m} tasks: the array must be one range A-B[:S]"
+                )));
+            }
+            (Some(c), _) | (None, Some(c)) => c,
+            (None, None) => {
+                return Err(bad(
+                    "SLURM_ARRAY_TASK_ID is set but neither SLURM_ARRAY_TASK_COUNT nor SLURM_ARRAY_TASK_MAX is"
+                        .into(),
+                ));
+            }
+        };
+        if id < min || (id - min) % step != 0 || (id - min) / step >= count {
+            return Err(bad(format!(
+                "SLURM_ARRAY_TASK_ID={id} is not in the array {min}-{}:{step}",
+                min + (count.max(1) - 1) * step
+            )));
+        }
+        return Ok(Shard {
+            index: (id - min) / step + 1,
+            count,
+        });
+    }
+    if let Some(i) = int("JOB_COMPLETION_INDEX")? {
+        let n = shards.ok_or_else(|| {
+            bad(
+                "JOB_COMPLETION_INDEX is set: give the number of completions with --shards N"
+                    .into(),
+            )
+        })?;
+        if i >= n {
+            return Err(bad(format!(
+                "JOB_COMPLETION_INDEX={i} is not below --shards {n}"
+            )));
+        }
+        return Ok(Shard {
+            index: i + 1,
+            count: n,
+        });
+    }
+    Err(bad(
+        "neither SLURM_ARRAY_TASK_ID (Slurm job array) nor JOB_COMPLETION_INDEX (Kubernetes Indexed Job) is set"
+            .into(),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env<'a>(vars: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
+        move |k| {
+            vars.iter()
+                .find(|(n, _)| *n == k)
+                .map(|(_, v)| v.to_string())
+        }
+    }
+
+    fn shard(index: u64, count: u64) -> Option<Shard> {
+        Some(Shard { index, count })
+    }
+
+    #[test]
+    fn slurm_arrays_from_0_or_1_with_steps() {
+        let auto = |vars: &[(&str, &str)], n| resolve_shard(Some("auto"), n, &env(vars)).unwrap();
+        let one_based = [
+            ("SLURM_ARRAY_TASK_ID", "3"),
+            ("SLURM_ARRAY_TASK_MIN", "1"),
+            ("SLURM_ARRAY_TASK_MAX", "4"),
+        ];
+        assert_eq!(auto(&one_based, None), shard(3, 4));
+        assert_eq!(auto(&one_based, Some(4)), shard(3, 4));
+        let zero_based = [
+            ("SLURM_ARRAY_TASK_ID", "0"),
+            ("SLURM_ARRAY_TASK_MIN", "0"),
+            ("SLURM_ARRAY_TASK_COUNT", "5"),
+        ];
+        assert_eq!(auto(&zero_based, None), shard(1, 5));
+        let stepped = [
+            ("SLURM_ARRAY_TASK_ID", "12"),
+            ("SLURM_ARRAY_TASK_MIN", "0"),
+            ("SLURM_ARRAY_TASK_MAX", "12"),
+            ("SLURM_ARRAY_TASK_STEP", "4"),
+            ("SLURM_ARRAY_TASK_COUNT", "4"),
+        ];
+        assert_eq!(auto(&stepped, None), shard(4, 4));
+    }
+
+    #[test]
+    fn kubernetes_indexed_jobs_need_the_count() {
+        let vars = [("JOB_COMPLETION_INDEX", "0")];
+        assert_eq!(
+            resolve_shard(Some("auto"), Some(3), &env(&vars)).unwrap(),
+            shard(1, 3)
+        );
+        let e = resolve_shard(Some("auto"), None, &env(&vars)).unwrap_err();
+        assert!(e.to_string().contains("--shards"), "{e}");
+        let e = resolve_shard(
+            Some("auto"),
+            Some(3),
+            &env(&[("JOB_COMPLETION_INDEX", "3")]),
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("JOB_COMPLETION_INDEX=3"), "{e}");
+    }
+
+    #[test]
+    fn errors_name_the_variable_or_option() {
+        let cases: [(&[(&str, &str)], Option<u64>, &str); 6] = [
+            (&[], None, "JOB_COMPLETION_INDEX"),
+            (
+                &[("SLURM_ARRAY_TASK_ID", "x")],
+                None,
+                "SLURM_ARRAY_TASK_ID=\"x\"",
+            ),
+            (
+                &[("SLURM_ARRAY_TASK_ID", "1")],
+                None,
+                "SLURM_ARRAY_TASK_MIN",
+            ),
+            (
+                &[
+                    ("SLURM_ARRAY_TASK_ID", "9"),
+                    ("SLURM_ARRAY_TASK_MIN", "1"),
+                    ("SLURM_ARRAY_TASK_MAX", "4"),
+                ],
+                None,
+                "SLURM_ARRAY_TASK_ID=9",
+            ),
+            (
+                &[
+                    ("SLURM_ARRAY_TASK_ID", "1"),
+                    ("SLURM_ARRAY_TASK_MIN", "1"),
+                    ("SLURM_ARRAY_TASK_MAX", "4"),
+                ],
+                Some(3),
+                "--shards 3",
+            ),
+            (
+                &[
+                    ("SLURM_ARRAY_TASK_ID", "1"),
+                    ("SLURM_ARRAY_TASK_MIN", "1"),
+                    ("SLURM_ARRAY_TASK_MAX", "8"),
+                    ("SLURM_ARRAY_TASK_COUNT", "3"),
+                ],
+                None,
+                "SLURM_ARRAY_TASK_COUNT=3",
+            ),
+        ];
+        for (vars, n, needle) in cases {
+            let e = resolve_shard(Some("auto"), n, &env(vars))
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains(needle), "{vars:?}: {e}");
+        }
+        assert_eq!(resolve_shard(None, None, &env(&[])).unwrap(), None);
+        assert!(resolve_shard(None, Some(2), &env(&[])).is_err());
+        assert!(resolve_shard(Some("2/3"), Some(4), &env(&[])).is_err());
+        assert_eq!(
+            resolve_shard(Some("2/3"), Some(3), &env(&[])).unwrap(),
+            shard(2, 3)
+        );
+    }
+}

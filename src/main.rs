@@ -5,7 +5,6 @@ use dpclaims::accounting::{self, Accountant, Query};
 use dpclaims::harness::{self, CheckOptions};
 use dpclaims::verdict::Outcome;
 use dpclaims::{audit, claims, params, report};
-use dpclaims_empirical::runner::Shard;
 use dpclaims_theorems::privacy::pld::PldOptions;
 use dpclaims_theorems::privacy::{DpSgd, Neighbouring, Sampling};
 use std::io::{IsTerminal, Write};
@@ -221,9 +220,15 @@ struct ClaimRunArgs {
     #[arg(long)]
     quiet: bool,
     /// Run only the K-th of N disjoint slices of every case's trials and write its sufficient
-    /// statistics as JSON (combine the N files with `dpclaims merge`).
-    #[arg(long, value_name = "K/N")]
+    /// statistics as JSON (combine the N files with `dpclaims merge`). `auto` reads K and N
+    /// from a Slurm job array (SLURM_ARRAY_TASK_ID, SLURM_ARRAY_TASK_MIN, _COUNT or _MAX,
+    /// _STEP) or K from a Kubernetes Indexed Job (JOB_COMPLETION_INDEX, with N from --shards).
+    #[arg(long, value_name = "K/N|auto")]
     shard: Option<String>,
+    /// The number of shards N (needed with `--shard auto` in a Kubernetes Indexed Job: its
+    /// `completions`; checked against N otherwise).
+    #[arg(long, value_name = "N")]
+    shards: Option<u64>,
 }
 
 impl ClaimRunArgs {
@@ -233,11 +238,9 @@ impl ClaimRunArgs {
             .iter()
             .map(|s| params::parse_assignment(s))
             .collect::<Result<Vec<_>, _>>()?;
-        let shard = self
-            .shard
-            .map(|s| Shard::parse(&s))
-            .transpose()
-            .map_err(dpclaims::Error::Input)?;
+        let shard = harness::resolve_shard(self.shard.as_deref(), self.shards, &|k| {
+            std::env::var(k).ok()
+        })?;
         Ok(CheckOptions {
             patterns: self.patterns,
             trials: self.trials,

@@ -266,6 +266,88 @@ fn shards_merge_to_the_one_pass_output() {
     assert_eq!(o.status.code(), Some(2));
 }
 
+/// The CLI with `env` set (and every other scheduler variable removed).
+fn dpclaims_env(args: &[&str], env: &[(&str, String)]) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_dpclaims"));
+    cmd.args(args);
+    for k in dpclaims::harness::SHARD_ENV {
+        cmd.env_remove(k);
+    }
+    cmd.envs(env.iter().map(|(k, v)| (k, v)));
+    cmd.output().expect("the binary runs")
+}
+
+/// `--shard auto` inside a Slurm job array (ids 1..3 and 0..2) and a Kubernetes Indexed Job
+/// (indices 0..2 with `--shards 3`): the merged shards print exactly what one `check` prints.
+#[test]
+fn shard_auto_under_slurm_and_kubernetes_merges_to_the_one_pass_output() {
+    let args = [
+        "check",
+        "stability.lemma5.cond",
+        "accounting.rdp_upper",
+        "--seed",
+        "7",
+        "--trials",
+        "2000",
+        "--json",
+    ];
+    let full = dpclaims_env(&args, &[]);
+    assert_eq!(full.status.code(), Some(0), "{}", stderr(&full));
+    let slurm = |first: u64| {
+        move |k: u64| {
+            vec![
+                ("SLURM_ARRAY_TASK_ID", (first + k).to_string()),
+                ("SLURM_ARRAY_TASK_MIN", first.to_string()),
+                ("SLURM_ARRAY_TASK_MAX", (first + 2).to_string()),
+                ("SLURM_ARRAY_TASK_COUNT", "3".to_string()),
+            ]
+        }
+    };
+    let kube = |k: u64| vec![("JOB_COMPLETION_INDEX", k.to_string())];
+    let schedulers: [(
+        &str,
+        Box<dyn Fn(u64) -> Vec<(&'static str, String)>>,
+        &[&str],
+    ); 3] = [
+        ("slurm-1", Box::new(slurm(1)), &[]),
+        ("slurm-0", Box::new(slurm(0)), &[]),
+        ("kubernetes", Box::new(kube), &["--shards", "3"]),
+    ];
+    let dir = std::env::temp_dir().join(format!("dpclaims-auto-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, env, extra) in &schedulers {
+        let mut files = Vec::new();
+        for k in 0..3 {
+            let mut a = args[..args.len() - 1].to_vec();
+            a.extend(["--shard", "auto"]);
+            a.extend(extra.iter());
+            let o = dpclaims_env(&a, &env(k));
+            assert_eq!(o.status.code(), Some(0), "{name} {k}: {}", stderr(&o));
+            let shard: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+            assert_eq!(shard["shard"]["index"], k + 1, "{name}");
+            assert_eq!(shard["shard"]["count"], 3, "{name}");
+            let path = dir.join(format!("{name}-{k}.json"));
+            std::fs::write(&path, &o.stdout).unwrap();
+            files.push(path.to_string_lossy().into_owned());
+        }
+        let mut m = vec!["merge", "--json"];
+        m.extend(files.iter().map(String::as_str));
+        let merged = dpclaims_env(&m, &[]);
+        assert_eq!(merged.status.code(), Some(0), "{}", stderr(&merged));
+        assert_eq!(merged.stdout, full.stdout, "{name}");
+    }
+    // Outside a scheduler, or an Indexed Job without its count: exit 2 naming what is missing.
+    let o = dpclaims_env(&["check", "stability.lemma5.cond", "--shard", "auto"], &[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("SLURM_ARRAY_TASK_ID"), "{}", stderr(&o));
+    let o = dpclaims_env(
+        &["check", "stability.lemma5.cond", "--shard", "auto"],
+        &kube(0),
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--shards N"), "{}", stderr(&o));
+}
+
 #[test]
 fn bad_shard_exits_2() {
     for bad in ["0/2", "3/2", "x/y", "2", "1/0"] {
