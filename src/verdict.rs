@@ -6,13 +6,13 @@
 //!   $L>$ bound, else **inconclusive**; $L$ and $U$ are one-sided limits at level $c$.
 //! - `at-least`: mirrored.
 //! - `within` (the measured quantity must lie in [`lower`, bound], e.g. a Monte Carlo δ in an
-//!   accountant's [optimistic, pessimistic] bracket): $[L,U]$ two-sided at level $c$;
+//!   accountant's [optimistic, pessimistic] bracket): $\[L,U\]$ two-sided at level $c$;
 //!   **violated** if $U<$ lower or $L>$ bound, **respected** if the intervals overlap and
 //!   $U-L\le\tau\cdot$bound (the estimate is precise enough to have tested it), else
 //!   **inconclusive**.
 //! - `reproduces` (the simulation must reproduce an exactly computed value $v$ within a
-//!   relative tolerance $\tau$): $[L,U]$ is two-sided at level $c$; **violated** if
-//!   $v\notin[L,U]$, **respected** if $[L,U]\subseteq[v-\tau|v|,v+\tau|v|]$ (an equivalence
+//!   relative tolerance $\tau$): $\[L,U\]$ is two-sided at level $c$; **violated** if
+//!   $v\notin\[L,U\]$, **respected** if $\[L,U\]\subseteq[v-\tau|v|,v+\tau|v|]$ (an equivalence
 //!   test), else **inconclusive**.
 //!
 //! The probability that any verdict of a run is wrong is at most $1-C$ (when the intervals'

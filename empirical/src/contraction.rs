@@ -1,7 +1,7 @@
 //! Projected noisy SGD in one dimension by **exact law propagation** on a grid, and the 2-D
 //! projected chain by Monte Carlo (seed 001, THEOREMS.md §4 "What to measure").
 //!
-//! The grid on $[lo,hi]$ has an atom at each end and $N$ cells of width $h=(hi-lo)/N$; a cell's
+//! The grid on $\[lo,hi\]$ has an atom at each end and $N$ cells of width $h=(hi-lo)/N$; a cell's
 //! mass sits at its centre. One step maps a source $x$ to $\Pi(m(x)+\sigma Z)$: mass
 //! $\Phi(\frac{lo-m}\sigma)$ to the atom $lo$ (everything the projection clamps there), the
 //! Gaussian mass of each cell, and $Q(\frac{hi-m}\sigma)$ to the atom $hi$. A step of DP-SGD is

@@ -3,7 +3,7 @@
 //!
 //! The simulation draws $T$ outputs of the subsampled Gaussian mechanism on one dataset of a
 //! neighbouring pair and estimates $\delta(\epsilon)=\mathbb E[(1-e^{\epsilon-L})_+]$ from the
-//! exact privacy loss $L$ of the outputs; values lie in $[0,1]$, so the interval is an
+//! exact privacy loss $L$ of the outputs; values lie in $\[0,1\]$, so the interval is an
 //! empirical-Bernstein one (no normal approximation).
 
 use super::{Claim, ClaimInfo, Measurement, Mutant, RunSpec, Statistic};
@@ -122,9 +122,9 @@ fn measurement(case: &Params, bound: f64, relation: Relation, blocks: Vec<MeanAc
     }
 }
 
-/// The claim `accounting.pld_bracket` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
+/// The claim `accounting.pld_bracket` (its statement and source are in its [`ClaimInfo`]).
 pub struct PldBracket;
-/// The claim `accounting.rdp_upper` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
+/// The claim `accounting.rdp_upper` (its statement and source are in its [`ClaimInfo`]).
 pub struct RdpUpper;
 
 static PLD_BRACKET_INFO: ClaimInfo = ClaimInfo {

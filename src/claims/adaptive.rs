@@ -60,7 +60,7 @@ fn epsilon_delta_grid() -> Vec<(f64, f64)> {
     grid
 }
 
-/// The claim `adaptive.thm1.gdp` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
+/// The claim `adaptive.thm1.gdp` (its statement and source are in its [`ClaimInfo`]).
 pub struct Theorem1Gdp;
 
 static THEOREM1_GDP_INFO: ClaimInfo = ClaimInfo {
@@ -114,7 +114,7 @@ impl Claim for Theorem1Gdp {
     }
 }
 
-/// The claim `adaptive.thm1.ma_saving` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
+/// The claim `adaptive.thm1.ma_saving` (its statement and source are in its [`ClaimInfo`]).
 pub struct MaSaving;
 
 const SINGLE_STEP_GDP: Mutant = Mutant {
@@ -193,9 +193,9 @@ fn experiment_epsilon(
     pld::dp_sgd_epsilon(&mech, case.f64("delta")?, &PldOptions::default())
 }
 
-/// The claim `adaptive.thm1.experiments` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
+/// The claim `adaptive.thm1.experiments` (its statement and source are in its [`ClaimInfo`]).
 pub struct Theorem1Experiments;
-/// The claim `adaptive.thm1.experiments.replace_one` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
+/// The claim `adaptive.thm1.experiments.replace_one` (its statement and source are in its [`ClaimInfo`]).
 pub struct Theorem1ExperimentsReplaceOne;
 
 static THEOREM1_EXPERIMENTS_INFO: ClaimInfo = ClaimInfo {
@@ -357,7 +357,7 @@ impl CauchySetup {
     }
 }
 
-/// The claim `adaptive.thm4.derived` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
+/// The claim `adaptive.thm4.derived` (its statement and source are in its [`ClaimInfo`]).
 pub struct Theorem4Derived;
 
 static THEOREM4_DERIVED_INFO: ClaimInfo = ClaimInfo {
@@ -433,7 +433,7 @@ impl Claim for Theorem4Derived {
     }
 }
 
-/// The claim `adaptive.thm5.derived` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
+/// The claim `adaptive.thm5.derived` (its statement and source are in its [`ClaimInfo`]).
 pub struct Theorem5Derived;
 
 static THEOREM5_DERIVED_INFO: ClaimInfo = ClaimInfo {
@@ -516,7 +516,7 @@ impl Claim for Theorem5Derived {
     }
 }
 
-/// The claim `adaptive.thm3.components` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
+/// The claim `adaptive.thm3.components` (its statement and source are in its [`ClaimInfo`]).
 pub struct Theorem3Components;
 
 static THEOREM3_COMPONENTS_INFO: ClaimInfo = ClaimInfo {
@@ -601,7 +601,7 @@ impl Claim for Theorem3Components {
     }
 }
 
-/// The claim `adaptive.rates` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
+/// The claim `adaptive.rates` (its statement and source are in its [`ClaimInfo`]).
 pub struct Rates;
 
 static RATES_INFO: ClaimInfo = ClaimInfo {
@@ -733,7 +733,7 @@ impl Claim for Rates {
     }
 }
 
-/// The claim `adaptive.appD` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
+/// The claim `adaptive.appD` (its statement and source are in its [`ClaimInfo`]).
 pub struct AppendixD;
 
 static APPENDIX_D_INFO: ClaimInfo = ClaimInfo {

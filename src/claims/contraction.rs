@@ -2,7 +2,7 @@
 //! THEOREMS.md §4), checked against the exact law of the algorithm on worst-case neighbours.
 //!
 //! The exact route propagates both neighbouring laws on a 1-D grid (atoms at the ends of
-//! $\mathcal W=[0,D]$, $N$ cells) and reports $\max$ of both orders of $\mathsf E_\varepsilon$ at
+//! $\mathcal W=\[0,D\]$, $N$ cells) and reports $\max$ of both orders of $\mathsf E_\varepsilon$ at
 //! $N$ cells, with $|E_N-E_{N/2}|$ as its numerical error. Worst-case neighbours: every other
 //! sample has a zero clipped gradient, the differing one $+C$ under $\mathcal X$ and $-C$ under
 //! $\mathcal X'$ ($\ell=xw$, $x=\pm10^3$).
@@ -241,7 +241,7 @@ fn refined(
         .collect()
 }
 
-/// The claim `contraction.main` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
+/// The claim `contraction.main` (its statement and source are in its [`ClaimInfo`]).
 pub struct Main;
 
 static MAIN_INFO: ClaimInfo = ClaimInfo {
@@ -417,7 +417,7 @@ impl Claim for Main {
     }
 }
 
-/// The claim `contraction.thm3` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
+/// The claim `contraction.thm3` (its statement and source are in its [`ClaimInfo`]).
 pub struct RegularisedBound;
 
 static REGULARISED_INFO: ClaimInfo = ClaimInfo {
@@ -532,7 +532,7 @@ impl Claim for RegularisedBound {
     }
 }
 
-/// The claim `contraction.sdpi` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
+/// The claim `contraction.sdpi` (its statement and source are in its [`ClaimInfo`]).
 pub struct Sdpi;
 
 const HALF_DIAMETER: Mutant = Mutant {
@@ -660,7 +660,7 @@ impl Claim for Sdpi {
     }
 }
 
-/// The claim `contraction.mc2d` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
+/// The claim `contraction.mc2d` (its statement and source are in its [`ClaimInfo`]).
 pub struct MonteCarlo2d;
 
 const BATCH_OF_TWO: Mutant = Mutant {

@@ -44,7 +44,7 @@ const NOISE_TIMES_ETA: Mutant = Mutant {
     description: "algorithm side: the injected noise scaled by the step size (variance eta^2 beta0 at the end instead of beta0)",
 };
 
-/// The claim `last_iterate.prop4` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
+/// The claim `last_iterate.prop4` (its statement and source are in its [`ClaimInfo`]).
 pub struct Prop4;
 
 static PROP4_INFO: ClaimInfo = ClaimInfo {
@@ -119,7 +119,7 @@ fn theorem1_worst_pair(
     Ok((p, 4.0 * g * g * p.eta * p.eta * kappa, variance, at))
 }
 
-/// The claim `last_iterate.thm1.dp` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
+/// The claim `last_iterate.thm1.dp` (its statement and source are in its [`ClaimInfo`]).
 pub struct Theorem1Dp;
 
 static THEOREM1_DP_INFO: ClaimInfo = ClaimInfo {
@@ -166,7 +166,7 @@ impl Claim for Theorem1Dp {
     }
 }
 
-/// The claim `last_iterate.thm1.rdp` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
+/// The claim `last_iterate.thm1.rdp` (its statement and source are in its [`ClaimInfo`]).
 pub struct Theorem1Rdp;
 
 static THEOREM1_RDP_INFO: ClaimInfo = ClaimInfo {
@@ -210,7 +210,7 @@ impl Claim for Theorem1Rdp {
     }
 }
 
-/// The claim `last_iterate.samples` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
+/// The claim `last_iterate.samples` (its statement and source are in its [`ClaimInfo`]).
 pub struct Samples;
 
 static SAMPLES_INFO: ClaimInfo = ClaimInfo {
@@ -253,7 +253,7 @@ impl Claim for Samples {
     }
 }
 
-/// The claim `last_iterate.prop4.factor` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
+/// The claim `last_iterate.prop4.factor` (its statement and source are in its [`ClaimInfo`]).
 pub struct Prop4Factor;
 
 static PROP4_FACTOR_INFO: ClaimInfo = ClaimInfo {
@@ -354,7 +354,7 @@ fn single_pass_loss(
     Ok((blocks, pool))
 }
 
-/// The claim `last_iterate.cor3` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
+/// The claim `last_iterate.cor3` (its statement and source are in its [`ClaimInfo`]).
 pub struct Cor3;
 
 static COR3_INFO: ClaimInfo = ClaimInfo {
@@ -401,7 +401,7 @@ impl Claim for Cor3 {
     }
 }
 
-/// The claim `last_iterate.thm1.util` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
+/// The claim `last_iterate.thm1.util` (its statement and source are in its [`ClaimInfo`]).
 pub struct Theorem1Util;
 
 static THEOREM1_UTIL_INFO: ClaimInfo = ClaimInfo {
@@ -464,7 +464,7 @@ const CONVERSION_WITHOUT_DELTA_TERM: Mutant = Mutant {
     description: "bound side: Lemma 1 without its ln(1/delta)/(alpha - 1) term",
 };
 
-/// The claim `last_iterate.lemma1` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
+/// The claim `last_iterate.lemma1` (its statement and source are in its [`ClaimInfo`]).
 pub struct Lemma1;
 
 static LEMMA1_INFO: ClaimInfo = ClaimInfo {

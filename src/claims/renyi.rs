@@ -195,9 +195,9 @@ fn statistic(alpha: f64, blocks: Vec<MeanAcc>) -> Statistic {
     }
 }
 
-/// The claim `renyi_discretization.thm12` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
+/// The claim `renyi_discretization.thm12` (its statement and source are in its [`ClaimInfo`]).
 pub struct Theorem12;
-/// The claim `renyi_discretization.kl_path` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
+/// The claim `renyi_discretization.kl_path` (its statement and source are in its [`ClaimInfo`]).
 pub struct PathKl;
 
 static THEOREM12_INFO: ClaimInfo = ClaimInfo {
@@ -356,7 +356,7 @@ const RADIUS_WITHOUT_BROWNIAN_WIDTH: Mutant = Mutant {
     description: "bound side: the radius without the Brownian term 2 sqrt(d) (only the union-bound term)",
 };
 
-/// The claim `renyi_discretization.lemma13` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
+/// The claim `renyi_discretization.lemma13` (its statement and source are in its [`ClaimInfo`]).
 pub struct Lemma13;
 
 static LEMMA13_INFO: ClaimInfo = ClaimInfo {

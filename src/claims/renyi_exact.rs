@@ -161,11 +161,11 @@ fn g_instances() -> Vec<Params> {
     ]
 }
 
-/// The claim `renyi_discretization.exact_gaussian` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
+/// The claim `renyi_discretization.exact_gaussian` (its statement and source are in its [`ClaimInfo`]).
 pub struct ExactGaussian;
-/// The claim `renyi_discretization.alpha_critical` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
+/// The claim `renyi_discretization.alpha_critical` (its statement and source are in its [`ClaimInfo`]).
 pub struct AlphaCritical;
-/// The claim `renyi_discretization.complexity` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
+/// The claim `renyi_discretization.complexity` (its statement and source are in its [`ClaimInfo`]).
 pub struct Complexity;
 
 static EXACT_GAUSSIAN_INFO: ClaimInfo = ClaimInfo {

@@ -522,15 +522,15 @@ fn tolerance(case: &Params) -> Result<f64, ParamError> {
     error::open_interval("tolerance", case.f64("tolerance")?, 0.0, 1.0)
 }
 
-/// The claim `stability.lemma5` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
+/// The claim `stability.lemma5` (its statement and source are in its [`ClaimInfo`]).
 pub struct Lemma5;
-/// The claim `stability.lemma5.derived` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
+/// The claim `stability.lemma5.derived` (its statement and source are in its [`ClaimInfo`]).
 pub struct Lemma5Derived;
-/// The claim `stability.lemma5.cond` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
+/// The claim `stability.lemma5.cond` (its statement and source are in its [`ClaimInfo`]).
 pub struct Lemma5Condition;
-/// The claim `stability.prop2` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
+/// The claim `stability.prop2` (its statement and source are in its [`ClaimInfo`]).
 pub struct Prop2;
-/// The claim `stability.prop2.lin` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
+/// The claim `stability.prop2.lin` (its statement and source are in its [`ClaimInfo`]).
 pub struct Prop2Lin;
 
 static LEMMA5_INFO: ClaimInfo = ClaimInfo {

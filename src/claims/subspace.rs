@@ -32,7 +32,7 @@ const MULTIPLIER_AS_STD: Mutant = Mutant {
     description: "accounting side: the noise std of the mean gradient sigma used as the noise multiplier (z = sigma/G instead of sigma B/G)",
 };
 
-/// The claim `subspace.thm2.dk` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
+/// The claim `subspace.thm2.dk` (its statement and source are in its [`ClaimInfo`]).
 pub struct DavisKahan;
 
 static DK_INFO: ClaimInfo = ClaimInfo {
@@ -77,7 +77,7 @@ impl Claim for DavisKahan {
     }
 }
 
-/// The claim `subspace.privacy.calib` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
+/// The claim `subspace.privacy.calib` (its statement and source are in its [`ClaimInfo`]).
 pub struct PrivacyCalibration;
 
 static PRIVACY_INFO: ClaimInfo = ClaimInfo {
@@ -137,7 +137,7 @@ const SUM_LOSS: Mutant = Mutant {
     description: "algorithm side: PDP-SGD run and measured on the sum loss n L_n while the bound uses the mean loss's constants",
 };
 
-/// The claim `subspace.thm3.derived` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
+/// The claim `subspace.thm3.derived` (its statement and source are in its [`ClaimInfo`]).
 pub struct Theorem3Derived;
 
 static THM3_INFO: ClaimInfo = ClaimInfo {
@@ -359,7 +359,7 @@ const RANK_DROPPED: Mutant = Mutant {
     description: "instance side: tau = 0.15 (x has a full-rank component), so rank Sigma_t > k while the claim still asserts P^_t = P_t",
 };
 
-/// The claim `subspace.thm5.rank` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
+/// The claim `subspace.thm5.rank` (its statement and source are in its [`ClaimInfo`]).
 pub struct Theorem5Rank;
 
 static THM5_RANK_INFO: ClaimInfo = ClaimInfo {
@@ -455,7 +455,7 @@ const VARIANCE_AS_STD: Mutant = Mutant {
     description: "algorithm side: the noise drawn with standard deviation sigma^2 (the calibrated variance taken for the std) while the bound uses sigma",
 };
 
-/// The claim `subspace.thm5.derived` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
+/// The claim `subspace.thm5.derived` (its statement and source are in its [`ClaimInfo`]).
 pub struct Theorem5Derived;
 
 static THM5_INFO: ClaimInfo = ClaimInfo {
@@ -546,7 +546,7 @@ const EIGENGAP_IGNORED: Mutant = Mutant {
     description: "bound side: the Davis-Kahan step without the eigengap, ||P^ - P|| <= 2||M - Sigma|| (alpha_t taken as 1)",
 };
 
-/// The claim `subspace.thm4.derived` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
+/// The claim `subspace.thm4.derived` (its statement and source are in its [`ClaimInfo`]).
 pub struct Theorem4Derived;
 
 static THM4_INFO: ClaimInfo = ClaimInfo {
@@ -789,7 +789,7 @@ const RATE_ONE_OVER_M: Mutant = Mutant {
     description: "bound side: the deviation read as O(1/m) (variance for standard deviation): slope window -1 +- 0.15 instead of -1/2 +- 0.15",
 };
 
-/// The claim `subspace.thm1` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
+/// The claim `subspace.thm1` (its statement and source are in its [`ClaimInfo`]).
 pub struct Theorem1Shape;
 
 /// One (p, m) of E3-2: blocks of the sup deviation, blocks of the Bernstein exceedance, and
@@ -965,7 +965,7 @@ const NOISE_AFTER_PROJECTION: Mutant = Mutant {
     description: "algorithm side: PDP-SGD projects the minibatch gradient and adds the Gaussian noise after the projection, w <- w - eta (P^ g + b)",
 };
 
-/// The claim `subspace.rate` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
+/// The claim `subspace.rate` (its statement and source are in its [`ClaimInfo`]).
 pub struct RateInDimension;
 
 static RATE_INFO: ClaimInfo = ClaimInfo {
@@ -1163,7 +1163,7 @@ const PRIVATE_EIGENSPACE: Mutant = Mutant {
     description: "privacy side: the top-k eigenspace computed from the private minibatch's gradients instead of the public ones (not post-processing)",
 };
 
-/// The claim `subspace.privacy.post` (its statement and source are in its [`ClaimInfo`](super::ClaimInfo)).
+/// The claim `subspace.privacy.post` (its statement and source are in its [`ClaimInfo`]).
 pub struct PostProcessing;
 
 static POST_INFO: ClaimInfo = ClaimInfo {

@@ -16,7 +16,7 @@ fn check_epsilon_delta(epsilon: f64, delta: f64) -> Result<(), ParamError> {
     Ok(())
 }
 
-/// Theorem 1's noise [recalled]: $\sigma=\sqrt{c_2G^2T\ln(1/\delta)}/(n\varepsilon)$.
+/// Theorem 1's noise \[recalled\]: $\sigma=\sqrt{c_2G^2T\ln(1/\delta)}/(n\varepsilon)$.
 pub fn theorem1_sigma(
     c2: f64,
     lipschitz: f64,
@@ -57,7 +57,7 @@ pub fn gdp_mu(
     Ok((steps as f64).sqrt() * sensitivity / sigma)
 }
 
-/// The smallest $c_2$ for which Theorem 1's $\sigma$ is $(\varepsilon,\delta)$-DP [derived]: with
+/// The smallest $c_2$ for which Theorem 1's $\sigma$ is $(\varepsilon,\delta)$-DP \[derived\]: with
 /// that $\sigma$, $\mu=2\varepsilon/\sqrt{c_2\ln(1/\delta)}$ (replace-one), independent of $T,G,n$,
 /// so $c_2^{\min}=4\varepsilon^2/(\mu^{*2}\ln(1/\delta))$ with $\mu^*$ the largest $\mu$ meeting
 /// $(\varepsilon,\delta)$; a quarter of that under add/remove.
@@ -102,8 +102,8 @@ pub fn ma_saving(epsilon: f64, delta: f64, steps: u64) -> Result<f64, ParamError
     Ok(mu * mu / (t * mu0 * mu0))
 }
 
-/// Theorem 2's transfer theorem, Dwork et al. (STOC 2015) form [recalled]: an
-/// $(\varepsilon,\delta)$-DP algorithm choosing a $[0,1]$-valued query on $n\ge2\ln(8/\delta)/\varepsilon^2$
+/// Theorem 2's transfer theorem, Dwork et al. (STOC 2015) form \[recalled\]: an
+/// $(\varepsilon,\delta)$-DP algorithm choosing a $\[0,1\]$-valued query on $n\ge2\ln(8/\delta)/\varepsilon^2$
 /// samples has population and sample means within $13\varepsilon$ except with probability
 /// $\frac{2\delta}\varepsilon\ln\frac2\varepsilon$. Returns (gap, failure probability).
 pub fn transfer_dwork(epsilon: f64, delta: f64, n: u64) -> Result<(f64, f64), ParamError> {
@@ -120,8 +120,8 @@ pub fn transfer_dwork(epsilon: f64, delta: f64, n: u64) -> Result<(f64, f64), Pa
     Ok((13.0 * epsilon, 2.0 * delta / epsilon * (2.0 / epsilon).ln()))
 }
 
-/// Theorem 2's transfer theorem, Jung et al. (2020) form [recalled]: $(\varepsilon,\delta)$-DP
-/// and $(\alpha,\beta)$-sample-accurate on $[0,1]$ queries imply
+/// Theorem 2's transfer theorem, Jung et al. (2020) form \[recalled\]: $(\varepsilon,\delta)$-DP
+/// and $(\alpha,\beta)$-sample-accurate on $\[0,1\]$ queries imply
 /// $(\alpha+e^\varepsilon-1+c+2d,\ \delta/c+\beta/d)$-distributional accuracy for all $c,d>0$.
 /// Returns (accuracy, failure probability).
 pub fn transfer_jung(
@@ -141,7 +141,7 @@ pub fn transfer_jung(
 }
 
 /// Theorem 3's generalisation step [derived `thm3.components` (2)]: every coordinate of every
-/// iterate's gradient, rescaled to $[0,1]$ by $(z+G)/(2G)$, is one query, so with a union over
+/// iterate's gradient, rescaled to $\[0,1\]$ by $(z+G)/(2G)$, is one query, so with a union over
 /// $pT$ queries $\max_t\|\hat g_t-g_t\|\le26G\sqrt p\,\varepsilon$ except with probability
 /// $pT\frac{2\delta}\varepsilon\ln\frac2\varepsilon$. Returns (bound, failure probability).
 pub fn gradient_generalisation(
@@ -187,7 +187,7 @@ pub fn theorem4_bound(
     Ok(2.0 * delta_f / (eta * steps as f64) + smoothness * eta * dim as f64 * sigma * sigma)
 }
 
-/// Theorem 4's horizon and rate at $\eta=1/L$ with Theorem 1's $\sigma$ [derived]:
+/// Theorem 4's horizon and rate at $\eta=1/L$ with Theorem 1's $\sigma$ \[derived\]:
 /// $T^*=n\varepsilon\sqrt{2L\Delta_f/(c_2pG^2\ln(1/\delta))}$ and the optimum
 /// $2G\sqrt{2c_2L\Delta_fp\ln(1/\delta)}/(n\varepsilon)$ (the printed rate $\sqrt p/(n\varepsilon)$ on
 /// the squared norm). Returns $(T^*,\text{optimum})$.
@@ -259,7 +259,7 @@ pub fn theorem5_bound(
         + p.sqrt() * lipschitz * s2 * (1.0 - r.beta2).sqrt() / (r.nu * r.nu * d_min))
 }
 
-/// Theorem 3's first component [derived]: with probability at least $1-\zeta$,
+/// Theorem 3's first component \[derived\]: with probability at least $1-\zeta$,
 /// $\max_{t\le T}\|b_t\|\le\sigma(\sqrt p+\sqrt{2\ln(T/\zeta)})$ (Gaussian norm concentration, union over $T$).
 pub fn noise_norm_bound(sigma: f64, dim: u64, steps: u64, zeta: f64) -> Result<f64, ParamError> {
     positive("sigma", sigma)?;

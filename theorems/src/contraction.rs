@@ -36,7 +36,7 @@ pub fn normalised_diameter(diameter: f64, max_move: f64, sigma: f64) -> Result<f
     Ok((diameter + 2.0 * max_move) / sigma)
 }
 
-/// The coupled DPI (4)/(10) for one step [reconstructed]: if
+/// The coupled DPI (4)/(10) for one step \[reconstructed\]: if
 /// $\mathsf E_\varepsilon(\mu\|\nu)=e$ then $\mathsf E_\varepsilon(\mathsf K_t\mu\|\mathsf K'_t\nu)\le(1-q)\theta e+q\theta$.
 pub fn coupled_dpi(previous: f64, q: f64, theta: f64) -> Result<f64, ParamError> {
     // Sums of probabilities may exceed 1 by rounding: accept and clamp a 1e-12 overshoot.
@@ -58,7 +58,7 @@ fn check_rate(q: f64) -> Result<f64, ParamError> {
     Ok(q)
 }
 
-/// Eq. (5) [reconstructed]: $\delta_T(\varepsilon)=q\theta\sum_{k<T}((1-q)\theta)^k=\frac{q\theta(1-((1-q)\theta)^T)}{1-(1-q)\theta}$,
+/// Eq. (5) \[reconstructed\]: $\delta_T(\varepsilon)=q\theta\sum_{k<T}((1-q)\theta)^k=\frac{q\theta(1-((1-q)\theta)^T)}{1-(1-q)\theta}$,
 /// $\theta=\theta_\varepsilon(\bar r)$; `steps = None` gives the limit
 /// $\delta_\infty=q\theta/(1-(1-q)\theta)<1$.
 pub fn delta_t(epsilon: f64, steps: Option<u64>, q: f64, r_bar: f64) -> Result<f64, ParamError> {
@@ -80,7 +80,7 @@ fn geometric_sum(q: f64, x: f64, steps: Option<u64>) -> f64 {
     }
 }
 
-/// Appendix A [reconstructed]: $\varepsilon_T(\delta)=\inf\{\varepsilon\ge0:\delta_T(\varepsilon)\le\delta\}$,
+/// Appendix A \[reconstructed\]: $\varepsilon_T(\delta)=\inf\{\varepsilon\ge0:\delta_T(\varepsilon)\le\delta\}$,
 /// by bisection on $\varepsilon$ (both $g_T$ and $\theta_\cdot(\bar r)$ are monotone); `None` is $T=\infty$.
 pub fn epsilon_t(delta: f64, steps: Option<u64>, q: f64, r_bar: f64) -> Result<f64, ParamError> {
     open_interval("delta", delta, 0.0, 1.0)?;
@@ -113,7 +113,7 @@ pub fn epsilon_t(delta: f64, steps: Option<u64>, q: f64, r_bar: f64) -> Result<f
     Ok(hi)
 }
 
-/// The auxiliary radius of regularised DP-SGD [reconstructed].
+/// The auxiliary radius of regularised DP-SGD \[reconstructed\].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RadiusRule {
     /// `r-lin`: $r_t=c\,r_{t-1}+\eta C+\sigma\kappa$, $r_0=0$.
@@ -166,7 +166,7 @@ impl Regularised {
             .collect()
     }
 
-    /// Proposition 4 [reconstructed]: $\mathrm{TV}(P_{\tilde W_T},P_{W_T})\le\tau_T(\kappa)$ with
+    /// Proposition 4 \[reconstructed\]: $\mathrm{TV}(P_{\tilde W_T},P_{W_T})\le\tau_T(\kappa)$ with
     /// $\tau_T=1-F_{\chi^2_d}(\kappa^2)^T$ (`r-lin`) or $T(1-F_{\chi^2_d}(\kappa^2))$ (`r-sum`).
     pub fn tau(&self, kappa: f64, steps: u64) -> f64 {
         let tail = chi2_sf(self.dim as f64, kappa * kappa);
@@ -177,7 +177,7 @@ impl Regularised {
         }
     }
 
-    /// Eq. (21) [reconstructed] at a given $\kappa$:
+    /// Eq. (21) \[reconstructed\] at a given $\kappa$:
     /// $\delta(\kappa)=(1+e^\varepsilon)\tau_T(\kappa)+\sum_tq\theta_\varepsilon(\rho_t)\prod_{s>t}(1-q)\theta_\varepsilon(\rho_s)$,
     /// $\rho_t=2(c\,r_{t-1}+\eta C)/\sigma$ (Proposition 5).
     pub fn delta_at(&self, epsilon: f64, steps: u64, kappa: f64) -> Result<f64, ParamError> {

@@ -331,7 +331,7 @@ pub fn prop3_epsilon(n: u64, steps: u64, delta: f64) -> Result<f64, ParamError> 
     Ok((2.0 * t * (2.0 / delta).ln()).sqrt() * e / n + t * e * e / (n * n))
 }
 
-/// `prop3.bbg` [derived]: with $x=\ln(1+\frac{e-1}n)$,
+/// `prop3.bbg` \[derived\]: with $x=\ln(1+\frac{e-1}n)$,
 /// $\sqrt{2T\ln(2/\delta)}\,x+Tx\frac{e-1}n$ (if every $\epsilon_G(t)\le1$).
 pub fn prop3_bbg(n: u64, steps: u64, delta: f64) -> Result<f64, ParamError> {
     at_least("n", n, 1)?;

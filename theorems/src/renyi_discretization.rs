@@ -58,7 +58,7 @@ fn log_det(c: &Cholesky) -> f64 {
     2.0 * c.l().diagonal().iter().map(|x| x.ln()).sum::<f64>()
 }
 
-/// $D_\alpha(\mathcal N(\mu_1,\Sigma_1)\|\mathcal N(\mu_2,\Sigma_2))$ [recalled]: with
+/// $D_\alpha(\mathcal N(\mu_1,\Sigma_1)\|\mathcal N(\mu_2,\Sigma_2))$ \[recalled\]: with
 /// $\Sigma_\alpha=\alpha\Sigma_2+(1-\alpha)\Sigma_1$,
 /// $$\tfrac\alpha2(\mu_1-\mu_2)^\top\Sigma_\alpha^{-1}(\mu_1-\mu_2)-\tfrac1{2(\alpha-1)}\ln\frac{\det\Sigma_\alpha}{(\det\Sigma_1)^{1-\alpha}(\det\Sigma_2)^\alpha},$$
 /// $+\infty$ when $\Sigma_\alpha$ is not positive definite (possible for $\alpha>1$).
@@ -133,7 +133,7 @@ pub fn gaussian_1d(alpha: f64, m1: f64, v1: f64, m2: f64, v2: f64) -> Result<f64
     )
 }
 
-/// Theorem 12 [reconstructed]: the stopped discrete and continuous processes satisfy
+/// Theorem 12 \[reconstructed\]: the stopped discrete and continuous processes satisfy
 /// $D_\alpha\le\alpha L^2r^2T\eta/4$ (independent of the number $k$ of fine steps).
 pub fn theorem12_bound(
     alpha: f64,
@@ -171,7 +171,7 @@ pub fn lemma13_radius(
             * (2.0 * (dim as f64).sqrt() + (2.0 * (2.0 * steps as f64 / delta).ln()).sqrt()))
 }
 
-/// Weak triangle inequality (Mironov 2017, Prop. 11) [recalled]:
+/// Weak triangle inequality (Mironov 2017, Prop. 11) \[recalled\]:
 /// $D_\alpha(P\|R)\le\frac{\alpha-1/2}{\alpha-1}D_{2\alpha}(P\|Q)+D_{2\alpha-1}(Q\|R)$.
 pub fn weak_triangle(
     alpha: f64,
@@ -184,7 +184,7 @@ pub fn weak_triangle(
     Ok((alpha - 0.5) / (alpha - 1.0) * d_2alpha_pq + d_2alpha_minus_1_qr)
 }
 
-/// ULA's stationary law on $f=\frac h2x^2$ is $\mathcal N(0,\frac1{h(1-u)})$, $u=\eta h/2$ [derived];
+/// ULA's stationary law on $f=\frac h2x^2$ is $\mathcal N(0,\frac1{h(1-u)})$, $u=\eta h/2$ \[derived\];
 /// $D_\alpha(\mathrm{ULA}_\infty\|\pi)=\frac12\ln(1-u)-\frac1{2(\alpha-1)}\ln\frac{1-\alpha u}{1-u}$, finite iff
 /// $\alpha<2/(\eta h)$.
 pub fn ula_stationary(eta: f64, h: f64, alpha: f64) -> Result<f64, ParamError> {

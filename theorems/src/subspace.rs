@@ -92,7 +92,7 @@ pub fn matrix_bernstein_radius(
     Ok((b + (b * b + 2.0 * m as f64 * l * g2 * sigma_norm).sqrt()) / m as f64)
 }
 
-/// `privacy.calib` [derived]: the noise multiplier $z=\sigma B/G=q\sqrt{c_2T\ln(1/\delta)}/\varepsilon$, $q=B/n$.
+/// `privacy.calib` \[derived\]: the noise multiplier $z=\sigma B/G=q\sqrt{c_2T\ln(1/\delta)}/\varepsilon$, $q=B/n$.
 pub fn noise_multiplier(
     c2: f64,
     n: u64,
@@ -170,7 +170,7 @@ pub fn c2_min(n: u64, batch: u64, steps: u64, epsilon: f64, delta: f64) -> Resul
     Ok(hi)
 }
 
-/// `thm3.derived` (S3) [derived]: $\frac1T\sum_t\mathbb E\|\hat P_t\nabla\hat L_n(w_t)\|^2\le
+/// `thm3.derived` (S3) \[derived\]: $\frac1T\sum_t\mathbb E\|\hat P_t\nabla\hat L_n(w_t)\|^2\le
 /// \frac{\Delta}{\eta T}+\frac{\rho\eta}2(G^2+k\sigma^2)$ for a $\rho$-smooth $\hat L_n$ and any
 /// rank-$k$ projector independent of the step's minibatch and noise.
 pub fn theorem3_bound(
@@ -219,7 +219,7 @@ pub fn theorem4_davis_kahan(
         * (2.0 * projected_sq + 8.0 * (lipschitz * perturbation_norm / eigengap).powi(2))
 }
 
-/// `thm5.derived` (S5) [derived], deterministic part: $\frac{\|w_0-u\|^2}{2\eta T}+\frac\eta2
+/// `thm5.derived` (S5) \[derived\], deterministic part: $\frac{\|w_0-u\|^2}{2\eta T}+\frac\eta2
 /// (G^2+k\sigma^2)$ (the subspace term $\frac GT\sum_t\mathbb E\|P_t-\hat P_t\|\|w_t-u\|$ is
 /// measured along the run). With $k=p$ and no projection it is the plain DP-SGD bound.
 pub fn theorem5_bound(
