@@ -206,3 +206,106 @@ pub fn assert_claim_with(claim: &dyn Claim, opts: &TestOptions) -> Vec<Outcome> 
 pub fn snapshot_value(outcomes: &[Outcome]) -> serde_json::Value {
     crate::report::rounded(serde_json::to_value(outcomes).unwrap_or_default())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::claims::{ClaimInfo, Measurement, Mutant, RunSpec, Statistic};
+    use crate::params::Params;
+    use crate::verdict::Relation;
+    use dpclaims_theorems::ParamError;
+
+    const SHRUNK: Mutant = Mutant {
+        name: "shrunk",
+        description: "the bound divided by 10",
+    };
+    const NO_OP: Mutant = Mutant {
+        name: "no-op",
+        description: "changes nothing (must be reported as not caught)",
+    };
+
+    /// Exact value 1 against bound `bound` (divided by 10 under `shrunk`).
+    struct Toy {
+        info: ClaimInfo,
+        bound: f64,
+    }
+
+    impl Claim for Toy {
+        fn info(&self) -> &ClaimInfo {
+            &self.info
+        }
+        fn cases(&self) -> Vec<Params> {
+            vec![crate::params! { "x" => 1 }]
+        }
+        fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
+            let shrink = if run.mutant == Some(SHRUNK.name) {
+                10.0
+            } else {
+                1.0
+            };
+            Ok(vec![Measurement {
+                params: case.clone(),
+                bound: self.bound / shrink,
+                relation: Relation::AtMost,
+                statistic: Statistic::Exact { value: 1.0 },
+            }])
+        }
+    }
+
+    fn toy(bound: f64, mutants: &'static [Mutant]) -> Toy {
+        Toy {
+            info: ClaimInfo {
+                id: "toy.claim",
+                paper: "none",
+                result: "none",
+                statement: "1 <= bound",
+                mutants,
+                known_false: false,
+            },
+            bound,
+        }
+    }
+
+    fn panic_message(f: impl FnOnce() + std::panic::UnwindSafe) -> String {
+        let err = std::panic::catch_unwind(f).expect_err("the helper must fail");
+        err.downcast_ref::<String>().cloned().unwrap_or_default()
+    }
+
+    #[test]
+    fn a_sound_claim_with_a_caught_mutant_passes() {
+        let outcomes = assert_claim(&toy(2.0, &[SHRUNK]));
+        assert_eq!(outcomes.len(), 1);
+        assert_eq!(outcomes[0].verdict, Verdict::Respected);
+        assert_eq!(snapshot_value(&outcomes)[0]["bound"], 2.0);
+    }
+
+    #[test]
+    fn a_violated_case_fails_naming_case_bound_interval_n_and_seed() {
+        let msg = panic_message(|| {
+            assert_claim(&toy(0.5, &[SHRUNK]));
+        });
+        for needle in [
+            "toy.claim case [x=1]",
+            "violated",
+            "bound 0.5",
+            "in [1, 1]",
+            "n = 0",
+            "seed = 7",
+        ] {
+            assert!(msg.contains(needle), "{needle:?} not in: {msg}");
+        }
+    }
+
+    #[test]
+    fn an_uncaught_mutant_or_none_at_all_fails() {
+        let msg = panic_message(|| {
+            assert_claim(&toy(2.0, &[SHRUNK, NO_OP]));
+        });
+        assert!(msg.contains("mutant no-op"), "{msg}");
+        assert!(!msg.contains("mutant shrunk"), "{msg}");
+        let msg = panic_message(|| {
+            assert_claim(&toy(2.0, &[]));
+        });
+        assert!(msg.contains("needs at least one mutant"), "{msg}");
+    }
+}
