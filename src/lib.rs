@@ -23,6 +23,7 @@ pub mod accounting;
 #[allow(missing_docs)]
 pub mod audit;
 pub mod claims;
+pub mod cli;
 pub mod conformance;
 pub mod harness;
 pub mod params;

@@ -2,9 +2,8 @@
 
 use clap::{Parser, Subcommand};
 use dpclaims::accounting::{self, Accountant, Query};
-use dpclaims::harness::{self, CheckOptions};
-use dpclaims::verdict::Outcome;
-use dpclaims::{audit, claims, params, report};
+use dpclaims::harness;
+use dpclaims::{audit, claims};
 use dpclaims_theorems::privacy::pld::PldOptions;
 use dpclaims_theorems::privacy::{DpSgd, Neighbouring, Sampling};
 use std::io::{IsTerminal, Write};
@@ -20,44 +19,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// List every claim: id, paper, result, statement and mutants.
-    List {
-        /// One JSON object per claim.
-        #[arg(long)]
-        json: bool,
-    },
-    /// Run claims and compare each measurement with its bound.
-    ///
-    /// Exit code 0 when nothing is violated (outside claims known false as printed), 1 when something is, 2 on bad input.
-    Check {
-        #[command(flatten)]
-        run: ClaimRunArgs,
-        /// Run the named mutant of every selected claim that has it.
-        #[arg(long)]
-        mutant: Option<String>,
-        /// One JSON object per outcome instead of a table.
-        #[arg(long)]
-        json: bool,
-    },
-    /// Run claims and write DIR/report.md and one SVG plot per claim family.
-    Report {
-        #[command(flatten)]
-        run: ClaimRunArgs,
-        /// Output directory (with --shard: where DIR/shard-K-of-N.json is written).
-        #[arg(long)]
-        out: std::path::PathBuf,
-    },
-    /// Combine the shard files of one `check --shard K/N` run into what `check` prints.
-    Merge {
-        /// The N shard files (any order).
-        files: Vec<std::path::PathBuf>,
-        /// One JSON object per outcome instead of a table.
-        #[arg(long)]
-        json: bool,
-        /// Also write report.md and the plots into this directory.
-        #[arg(long, value_name = "DIR")]
-        report: Option<std::path::PathBuf>,
-    },
+    #[command(flatten)]
+    Claims(dpclaims::cli::ClaimCommand),
     /// ε of a DP-SGD run at a given δ, from the reference accountants.
     Epsilon {
         #[command(flatten)]
@@ -194,65 +157,6 @@ enum Command {
         #[arg(long, allow_negative_numbers = true)]
         epsilon: f64,
     },
-}
-
-/// What `check` and `report` run.
-#[derive(clap::Args)]
-struct ClaimRunArgs {
-    /// Claim ids or globs (e.g. `stability.*`); all claims when none is given.
-    patterns: Vec<String>,
-    /// Trials per case (overrides each case's default).
-    #[arg(long)]
-    trials: Option<u64>,
-    /// Cap every case's trials at this number (a quick run that keeps smaller defaults).
-    #[arg(long)]
-    max_trials: Option<u64>,
-    /// Run seed: same seed, same numbers, on any number of threads.
-    #[arg(long, default_value_t = harness::DEFAULT_SEED)]
-    seed: u64,
-    /// Family-wise confidence level of the run, split over its outcomes (Bonferroni).
-    #[arg(long, default_value_t = harness::DEFAULT_CONFIDENCE)]
-    confidence: f64,
-    /// Override a case parameter in every case that has it, e.g. `--set n=200`.
-    #[arg(long = "set", value_name = "KEY=VALUE")]
-    sets: Vec<String>,
-    /// No progress bar on stderr.
-    #[arg(long)]
-    quiet: bool,
-    /// Run only the K-th of N disjoint slices of every case's trials and write its sufficient
-    /// statistics as JSON (combine the N files with `dpclaims merge`). `auto` reads K and N
-    /// from a Slurm job array (SLURM_ARRAY_TASK_ID, SLURM_ARRAY_TASK_MIN, _COUNT or _MAX,
-    /// _STEP) or K from a Kubernetes Indexed Job (JOB_COMPLETION_INDEX, with N from --shards).
-    #[arg(long, value_name = "K/N|auto")]
-    shard: Option<String>,
-    /// The number of shards N (needed with `--shard auto` in a Kubernetes Indexed Job: its
-    /// `completions`; checked against N otherwise).
-    #[arg(long, value_name = "N")]
-    shards: Option<u64>,
-}
-
-impl ClaimRunArgs {
-    fn options(self, mutant: Option<String>) -> Result<CheckOptions, dpclaims::Error> {
-        let sets = self
-            .sets
-            .iter()
-            .map(|s| params::parse_assignment(s))
-            .collect::<Result<Vec<_>, _>>()?;
-        let shard = harness::resolve_shard(self.shard.as_deref(), self.shards, &|k| {
-            std::env::var(k).ok()
-        })?;
-        Ok(CheckOptions {
-            patterns: self.patterns,
-            trials: self.trials,
-            max_trials: self.max_trials,
-            seed: self.seed,
-            confidence: self.confidence,
-            sets,
-            mutant,
-            progress: !self.quiet && std::io::stderr().is_terminal(),
-            shard,
-        })
-    }
 }
 
 /// A DP-SGD run as the accountants see it.
@@ -550,126 +454,9 @@ fn event_accountant(
     Ok(ExitCode::SUCCESS)
 }
 
-/// Writes report.md and the family plots, and says where on stderr.
-fn write_report(
-    dir: &std::path::Path,
-    outcomes: &[dpclaims::verdict::Outcome],
-    trials: Option<u64>,
-) -> Result<(), dpclaims::Error> {
-    let files = report::write_report(dir, outcomes, &claims::registry(), trials)
-        .map_err(dpclaims::Error::Input)?;
-    for f in files {
-        eprintln!("wrote {}", f.display());
-    }
-    Ok(())
-}
-
-/// Prints outcomes as JSON lines or a table; exit code 1 when one is violated.
-fn print_outcomes(
-    out: &mut impl Write,
-    outcomes: &[dpclaims::verdict::Outcome],
-    json: bool,
-) -> Result<ExitCode, dpclaims::Error> {
-    if json {
-        for o in outcomes {
-            let _ = writeln!(out, "{}", report::json_line(o));
-        }
-    } else {
-        let _ = write!(out, "{}", report::table(outcomes));
-    }
-    let violated = outcomes.iter().any(Outcome::unexpectedly_violated);
-    Ok(if violated {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
-}
-
 fn run(cli: Cli) -> Result<ExitCode, dpclaims::Error> {
-    let mut out = std::io::stdout().lock();
     match cli.command {
-        Command::List { json } => {
-            let all = claims::registry();
-            if json {
-                for c in &all {
-                    let _ = writeln!(
-                        out,
-                        "{}",
-                        serde_json::to_string(c.info()).expect("claim info serializes")
-                    );
-                }
-            } else {
-                let _ = write!(out, "{}", report::list_table(&all));
-            }
-            Ok(ExitCode::SUCCESS)
-        }
-        Command::Check { run, mutant, json } => {
-            let opts = run.options(mutant)?;
-            if opts.shard.is_some() {
-                let file = harness::check_shard(&claims::registry(), &opts)?;
-                let _ = writeln!(
-                    out,
-                    "{}",
-                    serde_json::to_string(&file).expect("shards serialize")
-                );
-                return Ok(ExitCode::SUCCESS);
-            }
-            print_outcomes(&mut out, &harness::check(&claims::registry(), &opts)?, json)
-        }
-        Command::Merge {
-            files,
-            json,
-            report: dir,
-        } => {
-            let shards = files
-                .iter()
-                .map(|f| {
-                    let text = std::fs::read_to_string(f).map_err(|e| {
-                        dpclaims::Error::Input(format!("cannot read {}: {e}", f.display()))
-                    })?;
-                    serde_json::from_str(&text).map_err(|e| {
-                        dpclaims::Error::Input(format!(
-                            "{} is not a dpclaims shard file: {e}",
-                            f.display()
-                        ))
-                    })
-                })
-                .collect::<Result<Vec<harness::ShardFile>, _>>()?;
-            let trials = shards.first().and_then(|s| s.trials);
-            let outcomes = harness::merge(&claims::registry(), shards)?;
-            if let Some(dir) = dir {
-                write_report(&dir, &outcomes, trials)?;
-            }
-            print_outcomes(&mut out, &outcomes, json)
-        }
-        Command::Report { run, out: dir } => {
-            let opts = run.options(None)?;
-            if let Some(sh) = opts.shard {
-                let file = harness::check_shard(&claims::registry(), &opts)?;
-                std::fs::create_dir_all(&dir).map_err(|e| {
-                    dpclaims::Error::Input(format!("cannot create {}: {e}", dir.display()))
-                })?;
-                let path = dir.join(format!("shard-{}-of-{}.json", sh.index, sh.count));
-                std::fs::write(
-                    &path,
-                    serde_json::to_string(&file).expect("shards serialize"),
-                )
-                .map_err(|e| {
-                    dpclaims::Error::Input(format!("cannot write {}: {e}", path.display()))
-                })?;
-                let _ = writeln!(out, "wrote {}", path.display());
-                return Ok(ExitCode::SUCCESS);
-            }
-            let outcomes = harness::check(&claims::registry(), &opts)?;
-            write_report(&dir, &outcomes, opts.trials)?;
-            let _ = write!(out, "{}", report::table(&outcomes));
-            let violated = outcomes.iter().any(Outcome::unexpectedly_violated);
-            Ok(if violated {
-                ExitCode::from(1)
-            } else {
-                ExitCode::SUCCESS
-            })
-        }
+        Command::Claims(command) => dpclaims::cli::run(&claims::registry(), command),
         Command::Audit {
             file,
             format,
