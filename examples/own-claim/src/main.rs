@@ -1,0 +1,4 @@
+//! dpclaims' claim commands (`list`, `check`, `report`, `merge`, shards) over this crate's claim.
+fn main() -> std::process::ExitCode {
+    dpclaims::cli::main(&[&own_claim::NoisyGdRdp])
+}
