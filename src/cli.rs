@@ -1,5 +1,5 @@
 //! The claim commands of the command line (`list`, `check`, `report`, `merge`) over any set of
-//! claims. The `dpclaims` binary runs them over [`claims::registry`]; an outside crate gets
+//! claims. The `dpclaims` binary runs them over [`crate::claims::registry`]; an outside crate gets
 //! the same commands over its own claims (with or without the built-in ones) from a three-line
 //! binary:
 //!
