@@ -19,6 +19,7 @@ pub struct CauchyPool {
 }
 
 impl CauchyPool {
+    /// Draws a pool of `k` points in dimension `p` from `rng`.
     pub fn generate<R: rand::Rng + ?Sized>(k: usize, p: usize, rng: &mut R) -> Self {
         let chi3 = ChiSquared::new(3.0).expect("3 degrees of freedom");
         let mut xs = Vec::with_capacity(k * p);
@@ -35,10 +36,12 @@ impl CauchyPool {
         Self { p, xs, ys }
     }
 
+    /// The dimension $p$.
     pub fn dim(&self) -> usize {
         self.p
     }
 
+    /// The number of points $K$.
     pub fn size(&self) -> usize {
         self.ys.len()
     }
@@ -134,17 +137,26 @@ pub enum Averaging {
     Gd,
     /// DP RMSprop: $m_t=\tilde g_t$.
     Rmsprop {
+        /// $\beta_2$ of $v_t$.
         beta2: f64,
+        /// $\nu$ added to $\sqrt{v_t}$ in the denominator.
         nu: f64,
+        /// The clipping level $\lambda$ of $v_t$.
         lambda: f64,
+        /// How $v_t$ is clipped.
         clip: ClipReading,
     },
     /// DP Adam: $m_t=(1-\beta_1)\sum_i\beta_1^{t-i}\tilde g_i$.
     Adam {
+        /// $\beta_1$ of $m_t$.
         beta1: f64,
+        /// $\beta_2$ of $v_t$.
         beta2: f64,
+        /// $\nu$ added to $\sqrt{v_t}$ in the denominator.
         nu: f64,
+        /// The clipping level $\lambda$ of $v_t$.
         lambda: f64,
+        /// How $v_t$ is clipped.
         clip: ClipReading,
     },
 }
@@ -152,9 +164,13 @@ pub enum Averaging {
 /// One DPAGD run.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Dpagd {
+    /// Step size $\eta$.
     pub eta: f64,
+    /// Number of steps $T$.
     pub steps: u64,
+    /// Noise standard deviation $\sigma$ of the gradient.
     pub sigma: f64,
+    /// The averaging functions $\phi_t,\psi_t$.
     pub averaging: Averaging,
     /// Per-sample clipping norm (`f64::INFINITY`: none, the analysed algorithm).
     pub clip: f64,
@@ -191,6 +207,7 @@ pub struct DpagdWorkspace {
 }
 
 impl DpagdWorkspace {
+    /// Buffers for dimension `p`.
     pub fn new(p: usize) -> Self {
         Self {
             w: vec![0.0; p],

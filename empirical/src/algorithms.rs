@@ -19,8 +19,11 @@ use rand_distr::{Distribution, StandardNormal};
 /// One step of Algorithm 1: gradient step of size `h`, contraction `c`, noise std `sigma`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Step {
+    /// Gradient step size $h$.
     pub h: f64,
+    /// Contraction factor $c$ applied to the iterate.
     pub c: f64,
+    /// Noise standard deviation $\sigma$.
     pub sigma: f64,
 }
 
@@ -47,9 +50,11 @@ pub enum NoiseCoupling {
 /// A configured run of Algorithm 1.
 #[derive(Debug, Clone, Copy)]
 pub struct Sgld<'a, P> {
+    /// The population the samples are drawn from.
     pub population: &'a P,
     /// Steps producing $w_2,\dots,w_T$.
     pub steps: &'a [Step],
+    /// Variance $\beta_0$ of the start law $\mathcal N(0,\beta_0I)$.
     pub beta0: f64,
 }
 
@@ -62,6 +67,7 @@ pub struct Workspace {
 }
 
 impl Workspace {
+    /// Buffers for dimension `d`.
     pub fn new(d: usize) -> Self {
         Self {
             w: vec![0.0; d],

@@ -17,8 +17,11 @@ fn norm_cdf(x: f64) -> f64 {
 /// The grid of states: atom `lo`, `n` cells, atom `hi`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Grid {
+    /// Left end (an atom).
     pub lo: f64,
+    /// Right end (an atom).
     pub hi: f64,
+    /// Number of cells between the atoms.
     pub cells: usize,
 }
 
@@ -26,6 +29,7 @@ pub struct Grid {
 pub type WeightedMap<'a> = (f64, &'a (dyn Fn(f64) -> f64 + Sync));
 
 impl Grid {
+    /// Number of states: the cells and the two atoms.
     pub fn states(&self) -> usize {
         self.cells + 2
     }
@@ -174,10 +178,16 @@ pub fn random_sparse_law<R: rand::Rng + ?Sized>(
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum BatchSampling {
     /// A uniform `b`-subset of the `n` samples, without replacement.
-    WithoutReplacement { b: usize },
+    WithoutReplacement {
+        /// Batch size $b$.
+        b: usize,
+    },
     /// Each sample independently with probability `p`; the clipped gradients are averaged over
     /// the batch drawn (`norm-B`; an empty batch leaves $w$ unchanged).
-    Poisson { p: f64 },
+    Poisson {
+        /// Inclusion probability $p$.
+        p: f64,
+    },
 }
 
 /// Projected (or regularised) DP-SGD in $d$ dimensions with per-sample clipping
@@ -187,13 +197,21 @@ pub enum BatchSampling {
 /// DP-SGD and $c\in(0,1)$ for the regularised variant.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ProjectedDpSgd {
+    /// Dimension $d$.
     pub dim: usize,
+    /// Dataset size $n$.
     pub n: usize,
+    /// Step size $\eta$.
     pub eta: f64,
+    /// Clipping norm $C$.
     pub clip: f64,
+    /// Noise standard deviation $\sigma$.
     pub sigma: f64,
+    /// Projection radius ($+\infty$: none).
     pub radius: f64,
+    /// Contraction factor $c$ ($1$: projected DP-SGD).
     pub contraction: f64,
+    /// How batches are drawn.
     pub sampling: BatchSampling,
 }
 

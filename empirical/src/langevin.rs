@@ -12,14 +12,18 @@ use nalgebra::{DMatrix, DVector};
 /// A Gaussian law $\mathcal N(\text{mean},\text{cov})$.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GaussianLaw {
+    /// Mean.
     pub mean: DVector<f64>,
+    /// Covariance (symmetric positive semi-definite).
     pub cov: DMatrix<f64>,
 }
 
 /// A quadratic potential $f(x)=\frac12(x-x^*)^\top H(x-x^*)$.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Quadratic {
+    /// The Hessian $H$ (symmetric positive definite).
     pub hessian: DMatrix<f64>,
+    /// The minimiser $x^*$.
     pub minimiser: DVector<f64>,
 }
 
@@ -157,6 +161,7 @@ mod tests {
 
 /// A smooth potential $f$ with its gradient.
 pub trait Potential: Sync {
+    /// The dimension $d$.
     fn dim(&self) -> usize;
     /// $\nabla f(x)$ into `out`.
     fn gradient(&self, x: &[f64], out: &mut [f64]);
@@ -165,6 +170,7 @@ pub trait Potential: Sync {
 /// $f(x)=\frac12\|x\|^2+\sum_i\ln\cosh x_i$: 1-strongly convex, 2-smooth (THEOREMS.md §5 (i)).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LogCoshQuadratic {
+    /// The dimension $d$.
     pub d: usize,
 }
 
@@ -182,6 +188,7 @@ impl Potential for LogCoshQuadratic {
 /// $f(x)=\frac12\sum_ih_ix_i^2$ (diagonal Hessian, minimiser 0).
 #[derive(Debug, Clone, PartialEq)]
 pub struct DiagonalQuadratic {
+    /// The diagonal $h_i>0$ of the Hessian.
     pub h: Vec<f64>,
 }
 

@@ -15,6 +15,8 @@
 //! - [`algorithms`]: Algorithm 1 of seed 000 (SGLD / DP-SGD), single and coupled chains.
 //! - [`privacy_loss`]: the privacy loss of the subsampled Gaussian, sampled from the mechanism.
 
+#![warn(missing_docs)]
+
 pub mod adaptive;
 pub mod algorithms;
 pub mod contraction;

@@ -53,6 +53,7 @@ pub trait FinitePopulation: Sync {
 /// Convex, $G$-Lipschitz, $L=0$, $\ell(w,\mathcal D)=0$.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LinearPm1 {
+    /// The Lipschitz constant $G$.
     pub g: f64,
 }
 

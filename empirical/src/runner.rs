@@ -55,7 +55,9 @@ pub fn blocks(trials: Range<u64>) -> Vec<Range<u64>> {
 /// reproduces the one-pass result bit for bit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Shard {
+    /// Which slice, $1\le K\le N$.
     pub index: u64,
+    /// Number of slices $N$.
     pub count: u64,
 }
 

@@ -17,33 +17,58 @@ use statrs::distribution::{Beta, ContinuousCDF, Normal, StudentsT};
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum StatsError {
     #[error("confidence level {0} is out of range: expected a number in (0, 1)")]
+    /// A confidence level outside (0, 1).
     Confidence(f64),
     #[error("{method} needs at least {needed} trials, got {got}")]
+    /// Fewer trials than the method needs.
     TooFewTrials {
+        /// The interval method.
         method: &'static str,
+        /// The trials it needs.
         needed: u64,
+        /// The trials there are.
         got: u64,
     },
     #[error("{0} trial(s) produced a non-finite value (NaN or infinity); the simulation diverged")]
+    /// Some trials produced NaN or infinity.
     NonFinite(u64),
     #[error(
         "a value {value} lies outside the declared range [{lo}, {hi}] of an empirical-Bernstein estimate"
     )]
-    OutOfRange { value: f64, lo: f64, hi: f64 },
+    /// A value outside the range an empirical-Bernstein interval was promised.
+    OutOfRange {
+        /// The value.
+        value: f64,
+        /// The declared lower end.
+        lo: f64,
+        /// The declared upper end.
+        hi: f64,
+    },
     #[error("{successes} successes out of {trials} trials is not a valid count")]
-    Count { successes: u64, trials: u64 },
+    /// More successes than trials.
+    Count {
+        /// Successes.
+        successes: u64,
+        /// Trials.
+        trials: u64,
+    },
 }
 
 /// Running mean and variance (Welford), with Chan et al.'s merge; also min, max and the
 /// number of non-finite values seen (which make any estimate an error).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MeanAcc {
+    /// Number of finite values.
     pub n: u64,
+    /// Their mean.
     pub mean: f64,
     /// Sum of squared deviations from the mean.
     pub m2: f64,
+    /// Their minimum ($+\infty$ when empty).
     pub min: f64,
+    /// Their maximum ($-\infty$ when empty).
     pub max: f64,
+    /// Number of non-finite values pushed.
     pub non_finite: u64,
 }
 
@@ -61,10 +86,12 @@ impl Default for MeanAcc {
 }
 
 impl MeanAcc {
+    /// The empty accumulator.
     pub fn new() -> Self {
         Self::default()
     }
 
+    /// Adds one value (a non-finite one is only counted).
     pub fn push(&mut self, x: f64) {
         if !x.is_finite() {
             self.non_finite += 1;
@@ -128,11 +155,14 @@ impl Merge for MeanAcc {
 /// Successes out of trials, for proportions.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CountAcc {
+    /// Number of successes.
     pub successes: u64,
+    /// Number of trials.
     pub trials: u64,
 }
 
 impl CountAcc {
+    /// Adds one trial.
     pub fn push(&mut self, success: bool) {
         self.trials += 1;
         self.successes += u64::from(success);
@@ -160,8 +190,11 @@ pub enum Sides {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Method {
+    /// Student t interval on a mean.
     StudentT,
+    /// Empirical-Bernstein interval on a mean of values in a known range (Maurer & Pontil 2009).
     EmpiricalBernstein,
+    /// Clopper–Pearson interval on a proportion.
     ClopperPearson,
     /// Computed exactly (no sampling): `lower = mean = upper`.
     Exact,
@@ -183,13 +216,21 @@ pub enum Method {
 /// A point estimate with its interval, and everything needed to reproduce it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Estimate {
+    /// Point estimate.
     pub mean: f64,
+    /// Lower confidence limit.
     pub lower: f64,
+    /// Upper confidence limit.
     pub upper: f64,
+    /// Number of trials (0 for computed values).
     pub n: u64,
+    /// Confidence level of the limits.
     pub confidence: f64,
+    /// Whether the level applies to each limit or to the interval.
     pub sides: Sides,
+    /// How the interval was made.
     pub method: Method,
+    /// The run seed.
     pub seed: u64,
 }
 
@@ -235,8 +276,11 @@ pub fn student_t(
 /// order.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TwoSampleHistogram {
+    /// `lo` and `hi` as bit patterns (see [`TwoSampleHistogram::new`]).
     pub lo_hi: (u64, u64),
+    /// Counts of the draws of $P$, per bin.
     pub p: Vec<u64>,
+    /// Counts of the draws of $Q$, per bin.
     pub q: Vec<u64>,
 }
 
@@ -345,10 +389,6 @@ pub fn computed(value: f64, error: f64, seed: u64) -> Estimate {
     }
 }
 
-/// Slope $b$ of the least-squares line $\ln\bar y_i=a+b\ln x_i$ through the means of `accs`
-/// (one per design point `xs`), with a normal interval: $\mathrm{Var}\,b=\sum_iw_i^2s_i^2/(n_i\bar y_i^2)$,
-/// $w_i=(u_i-\bar u)/\sum_j(u_j-\bar u)^2$, $u=\ln x$ (delta method; the points are independent).
-/// `n` of the estimate is the smallest number of trials of a point.
 /// The least-squares slope of `ys` on `xs`, $\sum_i(x_i-\bar x)y_i/\sum_i(x_i-\bar x)^2$.
 pub fn least_squares_slope(xs: &[f64], ys: &[f64]) -> f64 {
     let x_bar = xs.iter().sum::<f64>() / xs.len() as f64;
@@ -356,6 +396,10 @@ pub fn least_squares_slope(xs: &[f64], ys: &[f64]) -> f64 {
     xs.iter().zip(ys).map(|(x, y)| (x - x_bar) * y).sum::<f64>() / sxx
 }
 
+/// Slope $b$ of the least-squares line $\ln\bar y_i=a+b\ln x_i$ through the means of `accs`
+/// (one per design point `xs`), with a normal interval: $\mathrm{Var}\,b=\sum_iw_i^2s_i^2/(n_i\bar y_i^2)$,
+/// $w_i=(u_i-\bar u)/\sum_j(u_j-\bar u)^2$, $u=\ln x$ (delta method; the points are independent).
+/// `n` of the estimate is the smallest number of trials of a point.
 pub fn log_slope(
     xs: &[f64],
     accs: &[MeanAcc],

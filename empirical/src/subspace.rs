@@ -63,8 +63,11 @@ pub fn davis_kahan_instance<R: rand::Rng + ?Sized>(rng: &mut R) -> (f64, f64, f6
 /// set with [`LogisticDesign::with_off_span_ridge`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct LogisticDesign {
+    /// Dimension $p$.
     pub p: usize,
+    /// The points, row by row ($n\times p$).
     pub xs: Vec<f64>,
+    /// The labels $y_i\in\{-1,1\}$.
     pub ys: Vec<f64>,
     /// $U$, the orthonormal $p\times2$ basis of the signal.
     pub basis: DMatrix<f64>,
@@ -343,13 +346,21 @@ pub enum Projection {
 /// on the sum loss $n\hat L_n$ (a mutant).
 #[derive(Debug, Clone)]
 pub struct PdpSgd {
+    /// Subspace dimension $k$.
     pub k: usize,
+    /// Number of steps.
     pub steps: usize,
+    /// Minibatch size.
     pub batch: usize,
+    /// Step size $\eta$.
     pub eta: f64,
+    /// Noise standard deviation $\sigma$.
     pub sigma: f64,
+    /// Steps between recomputations of the public eigenbasis.
     pub refresh: usize,
+    /// Which projection the step uses.
     pub projection: Projection,
+    /// 1 for the mean loss; $n$ for the sum loss (a mutant).
     pub gradient_scale: f64,
 }
 
@@ -465,6 +476,7 @@ impl UniformDeviation {
         }
     }
 
+    /// Number of public pools.
     pub fn pool_count(&self) -> usize {
         self.pools.len()
     }

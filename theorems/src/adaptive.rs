@@ -219,8 +219,11 @@ pub fn theorem4_horizon(
 /// Parameters of DP RMSprop for [`theorem5_bound`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RmspropParams {
+    /// Step size $\eta$.
     pub eta: f64,
+    /// Number of steps $T$.
     pub steps: u64,
+    /// $\beta_2$.
     pub beta2: f64,
     /// $\nu>0$.
     pub nu: f64,

@@ -127,11 +127,17 @@ pub enum RadiusRule {
 pub struct Regularised {
     /// Contraction factor $c\in(0,1)$ of $\tilde\psi_B(w)=cw-\frac\eta b\sum\mathrm{Clip}_C(\cdot)$.
     pub c: f64,
+    /// Step size $\eta$.
     pub eta: f64,
+    /// Clipping norm $C$.
     pub clip: f64,
+    /// Noise standard deviation $\sigma$.
     pub sigma: f64,
+    /// Sampling rate $q$.
     pub q: f64,
+    /// Dimension $d$.
     pub dim: u64,
+    /// How the radius of the bound is chosen.
     pub rule: RadiusRule,
 }
 

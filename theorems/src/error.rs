@@ -26,6 +26,7 @@ impl fmt::Display for ParamError {
 }
 
 impl ParamError {
+    /// The error for parameter `name` with value `value`, which should be `expected`.
     pub fn new(
         name: impl Into<String>,
         value: impl fmt::Display,

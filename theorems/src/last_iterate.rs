@@ -83,11 +83,15 @@ pub fn linear_kappa(sizes: BatchSizes, horizon: u64) -> Result<(f64, u64), Param
 /// $\eta_0=1$), $\beta_0=\frac{(\epsilon+\ln(1/\delta))\eta_0^2}{2\epsilon^2T}$, $\alpha=1+\ln(1/\delta)/\epsilon$.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Theorem1 {
+    /// Step size $\eta$.
     pub eta: f64,
+    /// Start variance $\beta_0$.
     pub beta0: f64,
+    /// Rényi order $\alpha$.
     pub alpha: f64,
 }
 
+/// Theorem 1's parameters for horizon $T$, Lipschitz constant $G$, $\eta_0$ and $(\epsilon,\delta)$.
 pub fn theorem1(
     horizon: u64,
     lipschitz: f64,

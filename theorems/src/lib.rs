@@ -7,12 +7,17 @@
 //! returns `Result<_, ParamError>`; the error names the parameter, its value and the allowed
 //! range.
 
+#![warn(missing_docs)]
+
 pub mod adaptive;
 pub mod contraction;
 pub mod error;
 pub mod last_iterate;
 pub mod multipass;
 pub mod numerics;
+// TODO(issue 16): document the public items of `privacy`; it is being changed elsewhere (events,
+// dominating pairs), so its docs wait for that change instead of conflicting with it.
+#[allow(missing_docs)]
 pub mod privacy;
 pub mod renyi_discretization;
 pub mod stability;

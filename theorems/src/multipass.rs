@@ -13,9 +13,13 @@ use crate::error::{ParamError, at_least, open_interval, positive};
 /// $n\delta<2.5$ (checked).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Theorem2Schedule {
+    /// Dataset size $n$.
     pub n: u64,
+    /// Target $\delta$.
     pub delta: f64,
+    /// $\eta_0$.
     pub eta0: f64,
+    /// Lipschitz constant $G$.
     pub g: f64,
     /// Number of iterates $T$.
     pub horizon: u64,
@@ -26,7 +30,9 @@ pub struct Theorem2Schedule {
 /// How $T=n^\alpha\epsilon^2$ is rounded to an integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum HorizonRounding {
+    /// Round down.
     Floor,
+    /// Round up.
     Ceil,
 }
 

@@ -69,7 +69,9 @@ pub fn log_sum_exp(xs: impl IntoIterator<Item = f64> + Clone) -> f64 {
 /// kept apart (each in log space), so cancellation is visible instead of silent.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SignedLogSum {
+    /// Log of the sum of the positive terms ($-\infty$: none).
     pub log_pos: f64,
+    /// Log of the sum of the absolute values of the negative terms.
     pub log_neg: f64,
 }
 

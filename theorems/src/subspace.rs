@@ -260,7 +260,9 @@ fn power_sum(steps: f64, a: f64) -> f64 {
 /// term $\Lambda G\rho\gamma_2\ln p/\sqrt m$, decay $t^{-1/2}$).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RateTheorem {
+    /// Theorem 4 (smooth non-convex).
     NonConvex,
+    /// Theorem 5 (convex).
     Convex,
 }
 
