@@ -284,6 +284,24 @@ mod tests {
     }
 
     #[test]
+    fn select_filters_any_set_and_refuses_duplicate_ids() {
+        let all = registry();
+        let (a, b) = (all[0], all[1]);
+        let picked = select(&[b, a], &[a.info().id.to_string()]).unwrap();
+        assert_eq!(picked.len(), 1);
+        assert_eq!(picked[0].info().id, a.info().id);
+        assert_eq!(select(&[b, a], &[]).unwrap().len(), 2);
+        match select(&[a, b, a], &[]) {
+            Err(crate::Error::DuplicateClaim(id)) => assert_eq!(id, a.info().id),
+            other => panic!("expected a duplicate-id error, got {:?}", other.map(|v| v.len())),
+        }
+        assert!(matches!(
+            select(&[a], &["nothing.*".to_string()]),
+            Err(crate::Error::UnknownClaim(_))
+        ));
+    }
+
+    #[test]
     fn ids_are_unique_and_mutants_present() {
         let all = registry();
         let mut ids: Vec<_> = all.iter().map(|c| c.info().id).collect();
