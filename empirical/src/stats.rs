@@ -208,7 +208,7 @@ pub enum Method {
     /// The largest of `n` sampled values of a quantity bounded by a deterministic inequality:
     /// `lower = mean = upper` (exact for the instances drawn; no confidence statement).
     Maximum,
-    /// Mean of values in $[0,B]$: the better of Hoeffding's KL-Chernoff limit (tight near 0) and
+    /// Mean of values in $\[0,B\]$: the better of Hoeffding's KL-Chernoff limit (tight near 0) and
     /// the empirical Bernstein limit (tight at small variance), each at half the error level.
     KlBernstein,
 }
@@ -490,7 +490,7 @@ fn bernoulli_kl(a: f64, b: f64) -> f64 {
     term(a, b) + term(1.0 - a, 1.0 - b)
 }
 
-/// Hoeffding's (1963, Thm 1) KL-Chernoff limits for the mean $\mu$ of i.i.d. values in $[0,1]$:
+/// Hoeffding's (1963, Thm 1) KL-Chernoff limits for the mean $\mu$ of i.i.d. values in $\[0,1\]$:
 /// $P(\bar x\ge\mu+t)\le e^{-n\,\mathrm{kl}(\mu+t\|\mu)}$ and likewise below, so with error `a`
 /// per side the limits are the $p$ on either side of $\bar x$ with $n\,\mathrm{kl}(\bar x\|p)=\ln(1/a)$
 /// (bisection). The Bernoulli case is the worst for a given mean, so the limit is tight near 0
@@ -523,7 +523,7 @@ pub fn kl_chernoff_limits(mean: f64, n: u64, a: f64) -> (f64, f64) {
     (lower, upper)
 }
 
-/// One-sided limits for the mean of values in $[0,B]$ (e.g. importance-weighted hockey-stick
+/// One-sided limits for the mean of values in $\[0,B\]$ (e.g. importance-weighted hockey-stick
 /// values): each side the better of the KL-Chernoff limit of the values divided by $B$ and the
 /// empirical Bernstein limit, each at half the error probability (so that taking the better of
 /// the two keeps the level).
