@@ -198,6 +198,7 @@ pub fn line(a: &Answer) -> String {
 /// The PLD accountant's answer for an event document (`epsilon --event`, `delta --event`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct EventAnswer {
+    /// The accountant that answered (PLD).
     pub accountant: Accountant,
     /// ε at the given δ (pessimistic: an upper bound).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -207,8 +208,11 @@ pub struct EventAnswer {
     pub delta: Option<f64>,
     /// [optimistic, pessimistic].
     pub bracket: [f64; 2],
+    /// PLD grid spacing.
     pub interval: f64,
+    /// Wall time of the answer.
     pub seconds: f64,
+    /// The neighbouring relation accounted for.
     pub relation: Neighbouring,
     /// The event, as read.
     pub event: Event,

@@ -455,6 +455,7 @@ fn event_accountant(
 }
 
 fn run(cli: Cli) -> Result<ExitCode, dpclaims::Error> {
+    let mut out = std::io::stdout().lock();
     match cli.command {
         Command::Claims(command) => dpclaims::cli::run(&claims::registry(), command),
         Command::Audit {

@@ -293,7 +293,10 @@ mod tests {
         assert_eq!(select(&[b, a], &[]).unwrap().len(), 2);
         match select(&[a, b, a], &[]) {
             Err(crate::Error::DuplicateClaim(id)) => assert_eq!(id, a.info().id),
-            other => panic!("expected a duplicate-id error, got {:?}", other.map(|v| v.len())),
+            other => panic!(
+                "expected a duplicate-id error, got {:?}",
+                other.map(|v| v.len())
+            ),
         }
         assert!(matches!(
             select(&[a], &["nothing.*".to_string()]),
