@@ -169,18 +169,22 @@ struct RunArgs {
     #[arg(long, value_enum, default_value = "poisson")]
     sampling: SamplingArg,
     /// Sampling rate (batch / dataset size); 1 with `--sampling none`.
-    #[arg(long, required_unless_present = "event")]
+    #[arg(long, required_unless_present_any = ["event", "phase"])]
     q: Option<f64>,
     /// Noise multiplier (noise std / clipping norm).
-    #[arg(long, required_unless_present = "event")]
+    #[arg(long, required_unless_present_any = ["event", "phase"])]
     sigma: Option<f64>,
     /// Number of steps.
-    #[arg(long, required_unless_present = "event")]
+    #[arg(long, required_unless_present_any = ["event", "phase"])]
     steps: Option<u64>,
     /// An event document (JSON, see the README; `-` for stdin) instead of --q/--sigma/--steps:
     /// answered by the PLD accountant, or refused naming the event it does not cover.
     #[arg(long, value_name = "FILE.json", conflicts_with_all = ["q", "sigma", "steps", "orders", "sampling", "relation"])]
     event: Option<std::path::PathBuf>,
+    /// A schedule instead of --q/--sigma/--steps: one phase `q,sigma,steps` per use, run in turn
+    /// (Poisson or no sampling; the PLD accountant composes the phases' dominating pairs).
+    #[arg(long, value_name = "Q,SIGMA,STEPS", conflicts_with_all = ["q", "sigma", "steps", "orders", "event"])]
+    phase: Vec<String>,
     /// Neighbouring relation.
     #[arg(long, value_enum, default_value = "add-remove")]
     relation: RelationArg,
@@ -366,6 +370,9 @@ fn accountants(run: RunArgs, query: Query) -> Result<ExitCode, dpclaims::Error> 
     if let Some(path) = &run.event {
         return event_accountant(path, &run, query);
     }
+    if !run.phase.is_empty() {
+        return schedule_accountant(&run, query);
+    }
     let (Some(q), Some(sigma), Some(steps)) = (run.q, run.sigma, run.steps) else {
         return Err(dpclaims::Error::Input(
             "give --q, --sigma and --steps, or --event FILE.json".into(),
@@ -419,17 +426,95 @@ fn accountants(run: RunArgs, query: Query) -> Result<ExitCode, dpclaims::Error> 
     Ok(ExitCode::SUCCESS)
 }
 
+/// `epsilon --phase q,sigma,steps ...`: a schedule, as the event document it is (a composition
+/// of self-composed, Poisson-sampled Gaussians), answered by the PLD accountant.
+fn schedule_accountant(run: &RunArgs, query: Query) -> Result<ExitCode, dpclaims::Error> {
+    use dpclaims_theorems::privacy::event::{Event, EventDoc};
+    let mut events = Vec::new();
+    for (i, text) in run.phase.iter().enumerate() {
+        let parts: Vec<&str> = text.split(',').map(str::trim).collect();
+        let bad = |why: &str| {
+            dpclaims::Error::Input(format!(
+                "--phase {text:?} (phase {}): {why}; expected q,sigma,steps",
+                i + 1
+            ))
+        };
+        let [q, sigma, steps] = parts[..] else {
+            return Err(bad("three comma-separated numbers"));
+        };
+        let q: f64 = q.parse().map_err(|_| bad("q is not a number"))?;
+        let sigma: f64 = sigma.parse().map_err(|_| bad("sigma is not a number"))?;
+        let steps: u64 = steps
+            .parse()
+            .map_err(|_| bad("steps is not a non-negative integer"))?;
+        // Validated as a DP-SGD run (q in (0, 1], sigma > 0, steps >= 1, q = 1 without sampling).
+        let sampling = match run.sampling {
+            SamplingArg::Poisson => Sampling::Poisson,
+            SamplingArg::None => Sampling::None,
+            SamplingArg::Wor => {
+                return Err(bad("schedules are supported for poisson and none sampling"));
+            }
+        };
+        DpSgd::new(q, sigma, steps, sampling, Neighbouring::AddRemove)?;
+        let gaussian = Event::Gaussian {
+            noise_multiplier: sigma,
+        };
+        let step = if sampling == Sampling::None {
+            gaussian
+        } else {
+            Event::PoissonSampled {
+                sampling_probability: q,
+                event: Box::new(gaussian),
+            }
+        };
+        events.push(Event::SelfComposed {
+            event: Box::new(step),
+            count: steps,
+        });
+    }
+    let doc = EventDoc {
+        version: 1,
+        neighbouring: match run.relation {
+            RelationArg::AddRemove => Neighbouring::AddRemove,
+            RelationArg::ReplaceOne => Neighbouring::ReplaceOne,
+        },
+        event: Event::Composed { events },
+    };
+    answer_event(&doc, run, query)
+}
+
+/// The PLD accountant's answer to an event document, printed.
+fn answer_event(
+    doc: &dpclaims_theorems::privacy::event::EventDoc,
+    run: &RunArgs,
+    query: Query,
+) -> Result<ExitCode, dpclaims::Error> {
+    if !matches!(run.accountant, AccountantArg::Pld | AccountantArg::All) {
+        return Err(dpclaims::Error::Input(
+            "--event and --phase are answered by the PLD accountant only (--accountant pld or all)"
+                .into(),
+        ));
+    }
+    let opts = PldOptions {
+        interval: run.interval,
+        ..PldOptions::default()
+    };
+    let answer = accounting::run_event(doc, query, &opts)?;
+    let text = if run.json {
+        serde_json::to_string(&answer).expect("answers serialize")
+    } else {
+        accounting::event_line(&answer)
+    };
+    let _ = writeln!(std::io::stdout().lock(), "{text}");
+    Ok(ExitCode::SUCCESS)
+}
+
 /// `epsilon --event` / `delta --event`: the PLD accountant on an event document.
 fn event_accountant(
     path: &std::path::Path,
     run: &RunArgs,
     query: Query,
 ) -> Result<ExitCode, dpclaims::Error> {
-    if !matches!(run.accountant, AccountantArg::Pld | AccountantArg::All) {
-        return Err(dpclaims::Error::Input(
-            "--event is answered by the PLD accountant only (--accountant pld or all)".into(),
-        ));
-    }
     let text = if path.as_os_str() == "-" {
         let mut s = String::new();
         std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
@@ -440,18 +525,7 @@ fn event_accountant(
             .map_err(|e| dpclaims::Error::Input(format!("cannot read {}: {e}", path.display())))?
     };
     let doc = dpclaims_theorems::privacy::event::EventDoc::parse(&text)?;
-    let opts = PldOptions {
-        interval: run.interval,
-        ..PldOptions::default()
-    };
-    let answer = accounting::run_event(&doc, query, &opts)?;
-    let text = if run.json {
-        serde_json::to_string(&answer).expect("answers serialize")
-    } else {
-        accounting::event_line(&answer)
-    };
-    let _ = writeln!(std::io::stdout().lock(), "{text}");
-    Ok(ExitCode::SUCCESS)
+    answer_event(&doc, run, query)
 }
 
 fn run(cli: Cli) -> Result<ExitCode, dpclaims::Error> {
