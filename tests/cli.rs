@@ -479,7 +479,14 @@ fn contraction_series_is_plot_ready_and_rejects_unknown_instances() {
 #[test]
 fn epsilon_accepts_a_schedule_of_phases() {
     let bracket = |args: &[&str]| -> [f64; 2] {
-        let mut all = vec!["epsilon", "--delta", "1e-5", "--accountant", "pld", "--json"];
+        let mut all = vec![
+            "epsilon",
+            "--delta",
+            "1e-5",
+            "--accountant",
+            "pld",
+            "--json",
+        ];
         all.extend_from_slice(args);
         let o = dpclaims(&all, None);
         assert!(o.status.success(), "{args:?}: {}", stderr(&o));
@@ -489,11 +496,17 @@ fn epsilon_accepts_a_schedule_of_phases() {
     };
     let one = bracket(&["--q", "0.01", "--sigma", "1", "--steps", "1000"]);
     let split = bracket(&["--phase", "0.01,1,400", "--phase", "0.01,1,600"]);
-    assert!((one[1] - split[1]).abs() < 1e-6 * one[1], "{one:?} vs {split:?}");
+    assert!(
+        (one[1] - split[1]).abs() < 1e-6 * one[1],
+        "{one:?} vs {split:?}"
+    );
     let low = bracket(&["--q", "0.005", "--sigma", "1.2", "--steps", "1000"]);
     let high = bracket(&["--q", "0.02", "--sigma", "0.9", "--steps", "1000"]);
     let mixed = bracket(&["--phase", "0.005,1.2,500", "--phase", "0.02,0.9,500"]);
-    assert!(low[1] < mixed[1] && mixed[1] < high[1], "{low:?} {mixed:?} {high:?}");
+    assert!(
+        low[1] < mixed[1] && mixed[1] < high[1],
+        "{low:?} {mixed:?} {high:?}"
+    );
     for bad in ["0.01,1", "2,1,5", "0.01,abc,5", "0.01,1,0"] {
         let o = dpclaims(&["epsilon", "--delta", "1e-5", "--phase", bad], None);
         assert_eq!(o.status.code(), Some(2), "{bad}: {}", stderr(&o));
