@@ -859,7 +859,12 @@ pub fn audit(
                 let (started, full) = (row.steps.div_ceil(k), row.steps / k);
                 let mu = 2.0 * (started as f64).sqrt() / row.sigma;
                 let plds = if full > 0 {
-                    shuffle::lower_plds(k, row.sigma, full, &opts.pld)?
+                    shuffle::lower_plds(
+                        k,
+                        row.sigma,
+                        full,
+                        &opts.pld.focused(pld::Focus::Delta(row.delta)),
+                    )?
                 } else {
                     Vec::new()
                 };
@@ -881,7 +886,8 @@ pub fn audit(
                 )
             }
             _ => {
-                let composed = std::rc::Rc::new(pld::compose_groups(&groups(row)?, &opts.pld)?);
+                let focused = opts.pld.focused(pld::Focus::Delta(row.delta));
+                let composed = std::rc::Rc::new(pld::compose_groups(&groups(row)?, &focused)?);
                 let b = composed.epsilon(row.delta);
                 let (c1, c2) = (composed.clone(), composed);
                 upper_delta = Some(Box::new(move |e| c1.delta(e).pessimistic));

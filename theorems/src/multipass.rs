@@ -190,7 +190,8 @@ impl Theorem2Schedule {
                 count,
             ));
         }
-        Ok(compose_groups(&doms, opts)?.epsilon(delta))
+        let focused = opts.focused(crate::privacy::pld::Focus::Delta(delta));
+        Ok(compose_groups(&doms, &focused)?.epsilon(delta))
     }
 }
 

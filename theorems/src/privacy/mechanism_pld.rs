@@ -35,7 +35,7 @@
 //! $\delta(\epsilon)=1-e^{(\epsilon-s/b)/2}$ for $0\le\epsilon<s/b$. Cell masses come from the
 //! Laplace CDF on whichever side of the cell is smaller (no $1-x$ cancellation).
 
-use super::pld::Pld;
+use super::pld::{Pld, Rounding};
 use crate::error::ParamError;
 use crate::numerics::{log_add_exp, log_sub_exp};
 
@@ -52,16 +52,10 @@ pub struct PldPair {
 impl PldPair {
     /// The mechanism that releases nothing: all mass at loss 0.
     pub fn identity(interval: f64) -> Self {
-        let p = Pld {
-            interval,
-            offset: 0,
-            pmf: vec![1.0],
-            infinity_mass: 0.0,
-            alias_mass: 0.0,
-        };
+        let p = |rounding| Pld::exact(interval, 0, vec![1.0], 0.0, rounding);
         Self {
-            pessimistic: p.clone(),
-            optimistic: p,
+            pessimistic: p(Rounding::Pessimistic),
+            optimistic: p(Rounding::Optimistic),
         }
     }
 }
@@ -136,7 +130,7 @@ pub fn place_atoms(
         .iter()
         .map(|&(l, m)| grid_up_down(l, interval).map(|(up, down)| (up, down, m)))
         .collect::<Result<_, _>>()?;
-    let build = |pick: fn(&(i64, i64, f64)) -> i64| -> Result<Pld, ParamError> {
+    let build = |pick: fn(&(i64, i64, f64)) -> i64, rounding| -> Result<Pld, ParamError> {
         let lo = idx.iter().map(pick).min().unwrap_or(0);
         let hi = idx.iter().map(pick).max().unwrap_or(0);
         let n = usize::try_from(hi - lo + 1).unwrap_or(usize::MAX);
@@ -147,17 +141,11 @@ pub fn place_atoms(
         for a in &idx {
             pmf[(pick(a) - lo) as usize] += a.2;
         }
-        Ok(Pld {
-            interval,
-            offset: lo,
-            pmf,
-            infinity_mass: infinity,
-            alias_mass: 0.0,
-        })
+        Ok(Pld::exact(interval, lo, pmf, infinity, rounding))
     };
     Ok(PldPair {
-        pessimistic: build(|a| a.0)?,
-        optimistic: build(|a| a.1)?,
+        pessimistic: build(|a| a.0, Rounding::Pessimistic)?,
+        optimistic: build(|a| a.1, Rounding::Optimistic)?,
     })
 }
 
@@ -328,16 +316,10 @@ fn discretise(
             pmf[i] = m.max(0.0);
         }
     }
-    let pld = |offset: i64| Pld {
-        interval,
-        offset,
-        pmf: pmf.clone(),
-        infinity_mass: 0.0,
-        alias_mass: 0.0,
-    };
+    let pld = |offset: i64, rounding| Pld::exact(interval, offset, pmf.clone(), 0.0, rounding);
     Ok(PldPair {
-        pessimistic: pld(j0),
-        optimistic: pld(j0 - 1),
+        pessimistic: pld(j0, Rounding::Pessimistic),
+        optimistic: pld(j0 - 1, Rounding::Optimistic),
     })
 }
 
@@ -435,8 +417,8 @@ mod tests {
             );
             assert!(pess - opt <= 2e-4, "{eps}: [{opt}, {pess}]");
         }
-        let two = pair.pessimistic.convolve(&pair.pessimistic).unwrap();
-        let two_opt = pair.optimistic.convolve(&pair.optimistic).unwrap();
+        let two = pair.pessimistic.convolve(&pair.pessimistic, 0.0).unwrap();
+        let two_opt = pair.optimistic.convolve(&pair.optimistic, 0.0).unwrap();
         let want = 20.0 / 64.0;
         let (opt, pess) = (two_opt.delta(ln5), two.delta(ln5));
         assert!(
@@ -459,8 +441,9 @@ mod tests {
     fn epsilon_delta_on_the_grid_is_exact() {
         let (atoms, inf) = epsilon_delta_atoms(0.5, 1e-6);
         let pair = place_atoms(&atoms, inf, 1e-4).unwrap();
+        let (a, b) = (&pair.pessimistic, &pair.optimistic);
         assert!(
-            pair.pessimistic == pair.optimistic,
+            (a.offset, &a.pmf, a.infinity_mass) == (b.offset, &b.pmf, b.infinity_mass),
             "the atoms at +-0.5 are grid losses"
         );
         // delta(eps') = delta + hi (1 - e^{eps' - eps}) below eps: eps(1.5e-6) in closed form.
@@ -468,10 +451,12 @@ mod tests {
         let want = 0.5 + (-0.5e-6 / hi).ln_1p();
         let got = pair.pessimistic.epsilon(1.5e-6);
         assert!((got - want).abs() <= 1e-11, "{got} vs {want}");
-        assert_eq!(pair.pessimistic.delta(0.5), 1e-6);
+        // (the bound adds only its 4u rounding margin)
+        assert!((pair.pessimistic.delta(0.5) - 1e-6).abs() <= 1e-20);
         // delta(0) = delta + (1 - delta) (e^eps - 1) / (1 + e^eps)
         let want = 1e-6 + (1.0 - 1e-6) * 0.5f64.exp_m1() / (1.0 + 0.5f64.exp());
-        assert!((pair.pessimistic.delta(0.0) - want).abs() <= 1e-15);
+        let got = pair.pessimistic.delta(0.0);
+        assert!((got - want).abs() <= 1e-15, "{got} vs {want}");
     }
 
     /// Poisson sampling of (eps, delta) under add/remove: at eps' = ln(1 + q(e^eps - 1)) the

@@ -22,6 +22,7 @@ pub mod mechanism_pld;
 pub mod pld;
 pub mod rdp;
 pub mod shuffle;
+pub mod tilted_fft;
 
 use crate::error::{ParamError, at_least, positive};
 use serde::{Deserialize, Serialize};

@@ -25,12 +25,18 @@
 //! as its symmetrisation ([`Pld::symmetrized`]).
 
 use super::dominating::{Dominating, StepBound};
+use super::tilted_fft;
 use super::{DpSgd, check_delta};
 use crate::error::ParamError;
 use crate::numerics::norm_cdf;
 use rustfft::FftPlanner;
-use rustfft::num_complex::Complex;
 use serde::{Deserialize, Serialize};
+
+/// The largest FFT length a composition may use.
+const MAX_FFT: usize = 1 << 27;
+
+/// Unit round-off of `f64`.
+const UNIT: f64 = f64::EPSILON / 2.0;
 
 /// Discretisation settings.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -40,6 +46,11 @@ pub struct PldOptions {
     /// Probability mass allowed outside the grid per step and outside the composed window
     /// per side; it is carried as $+\infty$ (pessimistic) or subtracted (optimistic).
     pub tail_mass: f64,
+    /// Where the composition is to be most accurate (the FFT's tilt, see
+    /// [`super::tilted_fft`]). Every answer is a bracket whatever the focus; away from it the
+    /// bracket is wider.
+    #[serde(default)]
+    pub focus: Focus,
 }
 
 impl Default for PldOptions {
@@ -47,6 +58,69 @@ impl Default for PldOptions {
         Self {
             interval: 1e-4,
             tail_mass: 1e-15,
+            focus: Focus::default(),
+        }
+    }
+}
+
+impl PldOptions {
+    /// The same options focused on `focus`.
+    pub fn focused(&self, focus: Focus) -> Self {
+        Self { focus, ..*self }
+    }
+}
+
+/// The region a composition is tuned for: the exponential tilt $\theta\ge0$ of its FFT.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Focus {
+    /// The losses where $\delta(\epsilon)$ is near this $\delta$ (saddle point
+    /// $\Lambda(\theta)-\theta\Lambda'(\theta)=\ln\delta$, $\Lambda$ the composed log-MGF).
+    Delta(f64),
+    /// The losses near this $\epsilon$ ($\Lambda'(\theta)=\epsilon$).
+    Epsilon(f64),
+    /// This tilt $\theta$ itself.
+    Tilt(f64),
+}
+
+impl Default for Focus {
+    fn default() -> Self {
+        Focus::Delta(1e-6)
+    }
+}
+
+impl Focus {
+    /// The tilt for a composition whose log-MGF is `log_mgf` (finite part).
+    pub fn tilt(&self, log_mgf: &dyn Fn(f64) -> f64) -> f64 {
+        const THETA_MAX: f64 = 16.0;
+        let slope = |t: f64| {
+            let h = 1e-5 * t.max(1.0);
+            (log_mgf(t + h) - log_mgf((t - h).max(0.0))) / (t + h - (t - h).max(0.0))
+        };
+        // Bisection of a non-decreasing g on [0, THETA_MAX] for g(θ) = 0.
+        let solve = |g: &dyn Fn(f64) -> f64| {
+            if !(g(0.0) < 0.0) {
+                return 0.0;
+            }
+            if g(THETA_MAX) <= 0.0 {
+                return THETA_MAX;
+            }
+            let (mut lo, mut hi) = (0.0, THETA_MAX);
+            for _ in 0..50 {
+                let mid = 0.5 * (lo + hi);
+                if g(mid) < 0.0 { lo = mid } else { hi = mid }
+            }
+            0.5 * (lo + hi)
+        };
+        match *self {
+            Focus::Tilt(t) => t.max(0.0),
+            Focus::Epsilon(e) => solve(&|t| slope(t) - e),
+            Focus::Delta(d) if d > 0.0 && d < 1.0 => {
+                let ln_d = d.ln();
+                // Λ(θ) − θΛ'(θ) decreases from 0: find where it reaches ln δ.
+                solve(&|t| ln_d - (log_mgf(t) - t * slope(t)))
+            }
+            Focus::Delta(_) => 0.0,
         }
     }
 }
@@ -183,10 +257,35 @@ pub struct Pld {
     pub infinity_mass: f64,
     /// Mass that may be misplaced by the composition window (subtracted from optimistic δ).
     pub alias_mass: f64,
+    /// Whether this PLD bounds $\delta(\epsilon)$ from above or from below.
+    pub rounding: Rounding,
+    /// The floating-point error of `pmf` (zero for a PLD built directly).
+    pub roundoff: RoundOff,
+}
+
+/// A bound on the floating-point error of a computed PLD: for every grid index $s$,
+/// $|p_s-\hat p_s|\le\rho\,\hat p_s+a_s$ with $\big(\sum_s(a_se^{\theta\ell_s})^2\big)^{1/2}\le e^{a}$,
+/// $p$ the PLD the computation stands for (`relative` $=\rho$, `ln_scale` $=a$, `tilt`
+/// $=\theta$; in particular $a_s\le e^{a-\theta\ell_s}$). [`Pld::delta`] and
+/// [`Pld::epsilon`] add it (pessimistic) or subtract it (optimistic).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RoundOff {
+    pub relative: f64,
+    pub ln_scale: f64,
+    pub tilt: f64,
+}
+
+impl RoundOff {
+    /// No error.
+    pub const EXACT: RoundOff = RoundOff {
+        relative: 0.0,
+        ln_scale: f64::NEG_INFINITY,
+        tilt: 0.0,
+    };
 }
 
 /// Which way losses are rounded.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Rounding {
     /// Up: an upper bound on δ(ε).
     Pessimistic,
@@ -243,16 +342,30 @@ fn connect_the_dots(profile: &dyn Fn(f64) -> f64, k_lo: i64, k_hi: i64, d: f64) 
     }
     let infinity_mass = deltas[n - 1];
     pmf[0] = (1.0 - infinity_mass - pmf[1..].iter().sum::<f64>()).max(0.0);
-    Pld {
-        interval: d,
-        offset: k_lo,
-        pmf,
-        infinity_mass,
-        alias_mass: 0.0,
-    }
+    Pld::exact(d, k_lo, pmf, infinity_mass, Rounding::Pessimistic)
 }
 
 impl Pld {
+    /// A PLD built directly (no floating-point error to carry): mass `pmf[i]` at loss
+    /// `(offset + i) * interval` and `infinity_mass` at $+\infty$.
+    pub fn exact(
+        interval: f64,
+        offset: i64,
+        pmf: Vec<f64>,
+        infinity_mass: f64,
+        rounding: Rounding,
+    ) -> Self {
+        Pld {
+            interval,
+            offset,
+            pmf,
+            infinity_mass,
+            alias_mass: 0.0,
+            rounding,
+            roundoff: RoundOff::EXACT,
+        }
+    }
+
     /// One step of `pair`, discretised with `rounding`.
     pub fn single(pair: &Pair, opts: &PldOptions, rounding: Rounding) -> Self {
         let d = opts.interval;
@@ -342,13 +455,7 @@ impl Pld {
                 }
             }
         }
-        Pld {
-            interval: d,
-            offset: k_lo,
-            pmf,
-            infinity_mass: 0.0,
-            alias_mass: 0.0,
-        }
+        Pld::exact(d, k_lo, pmf, 0.0, Rounding::Optimistic)
     }
 
     /// One step of the symmetrisation of `pair`, discretised pessimistically: the pair whose
@@ -383,7 +490,7 @@ impl Pld {
     /// end where $t\ell_k$ is largest, $\sum_kp_ke^{t\ell_k}=e^{t\ell_{\rm end}}\sum_jp_jr^j$ with
     /// $r=e^{-|t|\Delta_L}\le1$ (Horner). Inflated by $10^{-9}$ relative, which covers the
     /// rounding of the recurrence: it is used as an upper bound (Chernoff).
-    fn log_mgf(&self, t: f64) -> f64 {
+    pub fn log_mgf(&self, t: f64) -> f64 {
         let r = (-t.abs() * self.interval).exp();
         let mut sum = 0.0;
         let end = if t >= 0.0 {
@@ -400,22 +507,32 @@ impl Pld {
         t * end as f64 * self.interval + (sum * (1.0 + 1e-9)).ln()
     }
 
-    /// The $T$-fold composition by FFT on a Chernoff window of the composed support.
-    pub fn compose(
-        &self,
-        steps: u64,
-        tail_mass: f64,
-        rounding: Rounding,
-    ) -> Result<Pld, ParamError> {
-        self.compose_with(steps, tail_mass, rounding, &mut FftPlanner::new())
+    /// The log-MGF of the composition of `steps` copies, for choosing a [`Focus`]'s tilt.
+    pub fn log_mgf_of(&self, steps: u64) -> impl Fn(f64) -> f64 + '_ {
+        move |t| steps as f64 * self.log_mgf(t)
     }
 
-    /// [`Pld::compose`] reusing an FFT planner (its twiddle tables) across compositions.
+    /// The $T$-fold composition by a tilted FFT ([`super::tilted_fft`]) on a Chernoff window of
+    /// the composed support, tilted for `opts.focus`.
+    pub fn compose(&self, steps: u64, opts: &PldOptions) -> Result<Pld, ParamError> {
+        let tilt = opts.focus.tilt(&self.log_mgf_of(steps));
+        self.compose_with(steps, opts.tail_mass, tilt, &mut FftPlanner::new())
+    }
+
+    /// [`Pld::compose`] with the tilt $\theta$ given, reusing an FFT planner.
+    ///
+    /// Window: with $S$ the composed loss and $\ell_{lo}$ the window's bottom, the mass below
+    /// the window is at most $\tau$ by Chernoff, $P(S<l)\le e^{T\Lambda(-t)+tl}$; mass above the
+    /// top wraps around onto losses at least $nΔ$ lower, where untilting multiplies it by at most
+    /// $e^{\theta(S-\ell_{lo})}$, so the top is chosen with
+    /// $E[e^{\theta(S-\ell_{lo})};S>u]\le e^{T\Lambda(\theta+t)-\theta\ell_{lo}-tu}\le\tau$.
+    /// The optimistic result subtracts $2\tau$ (and `steps` times the input's own misplaced
+    /// mass); the pessimistic one carries $\tau$ at $+\infty$.
     pub fn compose_with(
         &self,
         steps: u64,
         tail_mass: f64,
-        rounding: Rounding,
+        tilt: f64,
         planner: &mut FftPlanner<f64>,
     ) -> Result<Pld, ParamError> {
         if steps == 1 {
@@ -425,69 +542,64 @@ impl Pld {
             .map_err(|_| ParamError::new("steps", steps, "at most 2^32 - 1"))?;
         let tf = steps as f64;
         let ln_tau = tail_mass.ln();
-        // Chernoff: P(S > u) <= exp(T ln M(t) - t u), P(S < l) <= exp(T ln M(-t) + t l),
-        // on a geometric grid of t (any t gives a valid bound).
         let log_mgf = |t: f64| self.log_mgf(t);
-        let mut upper = f64::INFINITY;
-        let mut lower = f64::NEG_INFINITY;
-        for i in 0..24 {
-            let t = 1e-3 * 2f64.powi(i);
-            upper = upper.min((tf * log_mgf(t) - ln_tau) / t);
-            lower = lower.max((ln_tau - tf * log_mgf(-t)) / t);
-        }
         let width = self.pmf.len() as i64;
         let full_lo = self.offset * steps as i64;
         let full_hi = (self.offset + width - 1) * steps as i64;
+        let mut lower = f64::NEG_INFINITY;
+        for i in 0..24 {
+            let t = 1e-3 * 2f64.powi(i);
+            lower = lower.max((ln_tau - tf * log_mgf(-t)) / t);
+        }
         let lo_idx = ((lower / self.interval).floor() as i64).clamp(full_lo, full_hi);
+        let lo_loss = lo_idx as f64 * self.interval;
+        let mut upper = f64::INFINITY;
+        for i in 0..24 {
+            let t = 1e-3 * 2f64.powi(i);
+            upper = upper.min((tf * log_mgf(tilt + t) - tilt * lo_loss - ln_tau) / t);
+        }
         let hi_idx = ((upper / self.interval).ceil() as i64).clamp(lo_idx, full_hi);
         let window = (hi_idx - lo_idx + 1) as usize;
         let n = window.max(self.pmf.len()).next_power_of_two();
-        if n > 1 << 27 {
+        if n > MAX_FFT {
             return Err(ParamError::new(
                 "interval",
                 self.interval,
                 "a coarser grid (the composed window needs more than 2^27 points)",
             ));
         }
-        let mut buf: Vec<Complex<f64>> = vec![Complex::new(0.0, 0.0); n];
-        for (i, p) in self.pmf.iter().enumerate() {
-            buf[i] = Complex::new(*p, 0.0);
-        }
-        planner.plan_fft_forward(n).process(&mut buf);
-        // |z|^T below e^-700 contributes nothing representable: skip the power (most of the
-        // spectrum of a smooth pmf).
-        let negligible = (-1400.0 / tf).exp();
-        buf.iter_mut().for_each(|z| {
-            *z = if z.norm_sqr() < negligible {
-                Complex::new(0.0, 0.0)
-            } else {
-                z.powu(t_steps)
-            }
-        });
-        planner.plan_fft_inverse(n).process(&mut buf);
-        let scale = 1.0 / n as f64;
+        let tilted = tilted_fft::tilt(self, tilt);
+        let (circular, fft_error) = tilted_fft::power(&tilted, t_steps, n, planner);
+        let (relative, propagated) = tilted_fft::propagated_power(&tilted, steps);
         let base = (lo_idx - full_lo).rem_euclid(n as i64) as usize;
-        let pmf: Vec<f64> = (0..window)
-            .map(|s| (buf[(base + s) % n].re * scale).max(0.0))
+        let values: Vec<f64> = (0..window)
+            .map(|s| circular[(base + s) % n].max(0.0))
             .collect();
         let inf_composed = -(tf * (-self.infinity_mass).ln_1p()).exp_m1();
-        let (infinity_mass, alias_mass) = match rounding {
+        let (infinity_mass, alias_mass) = match self.rounding {
             Rounding::Pessimistic => (inf_composed + tail_mass, 0.0),
-            Rounding::Optimistic => (inf_composed, 2.0 * tail_mass),
+            Rounding::Optimistic => (inf_composed, 2.0 * tail_mass + tf * self.alias_mass),
         };
-        Ok(Pld {
-            interval: self.interval,
-            offset: lo_idx,
-            pmf,
-            infinity_mass,
-            alias_mass,
-        })
+        Ok(tilted_fft::untilt(
+            &values,
+            tilted_fft::Untilt {
+                interval: self.interval,
+                offset: lo_idx,
+                ln_norm: tf * tilted.ln_norm,
+                theta: tilt,
+                relative,
+                absolute: fft_error * (1.0 + relative) + propagated,
+                infinity_mass,
+                alias_mass,
+                rounding: self.rounding,
+            },
+        ))
     }
 
     /// The composition of two different mechanisms: the PLD of the sum of their losses (full
-    /// linear convolution by FFT, no truncation; masses at $+\infty$ combine as
-    /// $1-(1-a)(1-b)$, alias masses add). Pessimistic inputs give a pessimistic result.
-    pub fn convolve(&self, other: &Pld) -> Result<Pld, ParamError> {
+    /// linear convolution by a tilted FFT, no truncation; masses at $+\infty$ combine as
+    /// $1-(1-a)(1-b)$, alias masses add). Both must have the same grid and rounding.
+    pub fn convolve(&self, other: &Pld, tilt: f64) -> Result<Pld, ParamError> {
         if self.interval != other.interval {
             return Err(ParamError::new(
                 "interval",
@@ -495,61 +607,117 @@ impl Pld {
                 format!("the same grid spacing as the first PLD ({})", self.interval),
             ));
         }
+        if self.rounding != other.rounding {
+            return Err(ParamError::new(
+                "rounding",
+                format!("{:?}", other.rounding),
+                format!("the rounding of the first PLD ({:?})", self.rounding),
+            ));
+        }
         let len = self.pmf.len() + other.pmf.len() - 1;
-        let n = len.next_power_of_two();
-        if n > 1 << 27 {
+        if len.next_power_of_two() > MAX_FFT {
             return Err(ParamError::new(
                 "interval",
                 self.interval,
                 "a coarser grid (the convolution needs more than 2^27 points)",
             ));
         }
-        let mut planner = FftPlanner::new();
-        let mut spectrum = |pmf: &[f64]| {
-            let mut buf = vec![Complex::new(0.0, 0.0); n];
-            buf.iter_mut()
-                .zip(pmf)
-                .for_each(|(b, p)| *b = Complex::new(*p, 0.0));
-            planner.plan_fft_forward(n).process(&mut buf);
-            buf
-        };
-        let (a, b) = (spectrum(&self.pmf), spectrum(&other.pmf));
-        let mut buf: Vec<Complex<f64>> = a.iter().zip(&b).map(|(x, y)| x * y).collect();
-        planner.plan_fft_inverse(n).process(&mut buf);
-        let scale = 1.0 / n as f64;
-        Ok(Pld {
-            interval: self.interval,
-            offset: self.offset + other.offset,
-            pmf: buf[..len].iter().map(|z| (z.re * scale).max(0.0)).collect(),
-            infinity_mass: 1.0 - (1.0 - self.infinity_mass) * (1.0 - other.infinity_mass),
-            alias_mass: self.alias_mass + other.alias_mass,
-        })
+        let (a, b) = (tilted_fft::tilt(self, tilt), tilted_fft::tilt(other, tilt));
+        let (values, fft_error) = tilted_fft::convolution(&a, &b, &mut FftPlanner::new());
+        let (relative, propagated) = tilted_fft::propagated_convolution(&a, &b);
+        let values: Vec<f64> = values.iter().map(|v| v.max(0.0)).collect();
+        Ok(tilted_fft::untilt(
+            &values,
+            tilted_fft::Untilt {
+                interval: self.interval,
+                offset: self.offset + other.offset,
+                ln_norm: a.ln_norm + b.ln_norm,
+                theta: tilt,
+                relative,
+                absolute: fft_error * (1.0 + relative) + propagated,
+                infinity_mass: 1.0 - (1.0 - self.infinity_mass) * (1.0 - other.infinity_mass),
+                alias_mass: self.alias_mass + other.alias_mass,
+                rounding: self.rounding,
+            },
+        ))
     }
 
-    /// $\delta(\epsilon)=P(L=\infty)+\sum_k p_k(1-e^{\epsilon-\ell_k})_+$ (minus the alias mass
-    /// for optimistic distributions, floored at 0).
-    pub fn delta(&self, epsilon: f64) -> f64 {
-        let first = ((epsilon / self.interval).floor() as i64 + 1 - self.offset).max(0) as usize;
-        let mut sum = 0.0;
-        for (i, p) in self.pmf.iter().enumerate().skip(first) {
-            let l = (self.offset + i as i64) as f64 * self.interval;
-            sum += p * -(epsilon - l).exp_m1();
+    /// A bound on $\sum_{i\ge\text{first}}a_i$, the absolute part of the round-off envelope
+    /// above an index: by Cauchy–Schwarz, $e^{a}\big(\sum_{i\ge\text{first}}e^{-2\theta\ell_i}\big)^{1/2}$
+    /// (a geometric sum; inflated by $10^{-6}$ for the rounding of its exponent).
+    fn envelope_from(&self, first: usize) -> f64 {
+        let r = &self.roundoff;
+        let n = self.pmf.len();
+        if r.ln_scale == f64::NEG_INFINITY || first >= n {
+            return 0.0;
         }
-        (self.infinity_mass + sum - self.alias_mass).clamp(0.0, 1.0)
+        let count = (n - first) as f64;
+        let l_first = (self.offset + first as i64) as f64 * self.interval;
+        let l_last = (self.offset + n as i64 - 1) as f64 * self.interval;
+        let step = 2.0 * r.tilt.abs() * self.interval;
+        // The largest term of sum e^{-2θℓ_i}, times the sum of a geometric series of ratio
+        // e^{-2|θ|Δ}.
+        let top = if r.tilt >= 0.0 {
+            -2.0 * r.tilt * l_first
+        } else {
+            -2.0 * r.tilt * l_last
+        };
+        let series = if step == 0.0 {
+            count
+        } else {
+            (-step * count).exp_m1() / (-step).exp_m1()
+        };
+        (r.ln_scale + 0.5 * (top + series.ln())).exp() * (1.0 + 1e-6)
     }
 
-    /// The smallest $\epsilon\ge0$ with $\delta(\epsilon)\le\delta$ ($+\infty$ if none).
+    /// A computed $\delta$-sum `sum` (the finite part, before the corrections) moved in the
+    /// safe direction: its own rounding `sum_error`, the relative envelope on `positive` (the
+    /// sum of the masses it weights), the absolute envelope above index `first`, the alias mass.
+    fn bounded(&self, sum: f64, sum_error: f64, positive: f64, first: usize) -> f64 {
+        let margin = sum_error + self.roundoff.relative * positive + self.envelope_from(first);
+        match self.rounding {
+            Rounding::Pessimistic => {
+                ((self.infinity_mass + sum + margin) * (1.0 + 4.0 * UNIT)).min(1.0)
+            }
+            Rounding::Optimistic => ((self.infinity_mass + sum - margin - self.alias_mass)
+                * (1.0 - 4.0 * UNIT))
+                .max(0.0),
+        }
+    }
+
+    /// $\delta(\epsilon)=P(L=\infty)+\sum_k p_k(1-e^{\epsilon-\ell_k})_+$, moved in the safe
+    /// direction by the round-off envelope (and, for optimistic PLDs, the alias mass).
+    pub fn delta(&self, epsilon: f64) -> f64 {
+        let first = ((epsilon / self.interval).floor() as i64 + 1 - self.offset)
+            .clamp(0, self.pmf.len() as i64) as usize;
+        let (mut sum, mut positive, mut terms) = (0.0, 0.0, 0.0);
+        for (i, p) in self.pmf.iter().enumerate().skip(first) {
+            if *p > 0.0 {
+                let l = (self.offset + i as i64) as f64 * self.interval;
+                sum += p * -(epsilon - l).exp_m1();
+                positive += p;
+                terms += 1.0; // (zeros add no rounding)
+            }
+        }
+        self.bounded(sum, (terms + 4.0) * UNIT * sum, positive, first)
+    }
+
+    /// The smallest $\epsilon\ge0$ with $\delta(\epsilon)\le\delta$ ($+\infty$ if none), for the
+    /// bounded $\delta$ of [`Pld::delta`]: for a pessimistic PLD an upper bound on the true
+    /// $\epsilon(\delta)$, for an optimistic one a lower bound (the bisection returns the side of
+    /// its last interval that keeps the bound).
     pub fn epsilon(&self, delta: f64) -> f64 {
         if self.infinity_mass >= delta {
             return f64::INFINITY;
         }
-        if self.delta(0.0) <= delta {
+        if self.rounding == Rounding::Pessimistic && self.delta(0.0) <= delta {
             return 0.0;
         }
         // For eps >= 0: delta(eps) = inf + sum_{l_k > eps} p_k - e^eps sum_{l_k > eps} p_k e^{-l_k};
         // suffix sums over l_k > 0 make each evaluation O(1). The second is kept as
         // w_i = sum_{j >= i} p_j e^{-(l_j - l_i)} <= 1 (Horner from the top, no transcendental
-        // per point, no overflow), so that e^eps sum = e^{eps - l_i} w_i.
+        // per point, no overflow), so that e^eps sum = e^{eps - l_i} w_i. Both carry at most
+        // 3(n - i)u relative error.
         let first = (1 - self.offset).max(0) as usize;
         let n = self.pmf.len();
         let r = (-self.interval).exp();
@@ -564,9 +732,27 @@ impl Pld {
                 .min(n);
             let l_i = (self.offset + i as i64) as f64 * self.interval;
             let tail = if i < n { (eps - l_i).exp() * w[i] } else { 0.0 };
-            (self.infinity_mass + sp[i] - tail - self.alias_mass).max(0.0)
+            let error = (3.0 * (n - i) as f64 + 6.0) * UNIT * (sp[i] + tail);
+            self.bounded(sp[i] - tail, error, sp[i], i)
         };
-        let (mut lo, mut hi) = (0.0, (self.offset + n as i64) as f64 * self.interval);
+        let top = (self.offset + n as i64) as f64 * self.interval;
+        let (mut lo, mut hi) = (0.0, top);
+        if self.rounding == Rounding::Optimistic {
+            // The bounded δ need not be monotone (the envelope grows away from the tilt's
+            // focus), and any ε with bounded δ(ε) > δ is a lower bound on the true ε(δ): start
+            // from the largest such point of a scan down from the top.
+            const SCAN: usize = 512;
+            let Some(j) = (0..SCAN)
+                .rev()
+                .find(|j| delta_at(top * *j as f64 / SCAN as f64) > delta)
+            else {
+                return 0.0;
+            };
+            (lo, hi) = (
+                top * j as f64 / SCAN as f64,
+                top * (j + 1) as f64 / SCAN as f64,
+            );
+        }
         for _ in 0..200 {
             let mid = 0.5 * (lo + hi);
             if delta_at(mid) > delta {
@@ -578,7 +764,10 @@ impl Pld {
                 break;
             }
         }
-        hi
+        match self.rounding {
+            Rounding::Pessimistic => hi,
+            Rounding::Optimistic => lo,
+        }
     }
 }
 
@@ -609,15 +798,8 @@ fn validate(opts: &PldOptions) -> Result<(), ParamError> {
 
 /// The `steps`-fold pessimistic and optimistic compositions of one pair (one FFT planner).
 fn composed_pair(pair: &Pair, steps: u64, opts: &PldOptions) -> Result<(Pld, Pld), ParamError> {
-    let mut planner = FftPlanner::new();
-    let mut one = |rounding: Rounding| {
-        Pld::single(pair, opts, rounding).compose_with(
-            steps,
-            opts.tail_mass,
-            rounding,
-            &mut planner,
-        )
-    };
+    let one =
+        |rounding: Rounding| compose_plds(&[(Pld::single(pair, opts, rounding), steps)], opts);
     Ok((one(Rounding::Pessimistic)?, one(Rounding::Optimistic)?))
 }
 
@@ -674,30 +856,22 @@ pub fn compose_groups(
             "groups of one sampling scheme and relation",
         ));
     }
-    let run = |single: &(dyn Fn(&Dominating) -> Pld + Sync), rounding: Rounding| {
+    let run = |single: &(dyn Fn(&Dominating) -> Pld + Sync)| {
         let singles: Vec<(Pld, u64)> = groups.iter().map(|(d, c)| (single(d), *c)).collect();
-        compose_plds(&singles, opts, rounding)
+        compose_plds(&singles, opts)
     };
     std::thread::scope(|scope| {
         let uppers: Vec<_> = (0..n_upper)
             .map(|i| {
                 let run = &run;
-                scope.spawn(move || {
-                    run(
-                        &|d: &Dominating| Pld::upper_step(&d.upper[i], opts),
-                        Rounding::Pessimistic,
-                    )
-                })
+                scope.spawn(move || run(&|d: &Dominating| Pld::upper_step(&d.upper[i], opts)))
             })
             .collect();
         let lowers: Vec<_> = (0..n_lower)
             .map(|i| {
                 let run = &run;
                 scope.spawn(move || {
-                    run(
-                        &|d: &Dominating| Pld::single(&d.lower[i], opts, Rounding::Optimistic),
-                        Rounding::Optimistic,
-                    )
+                    run(&|d: &Dominating| Pld::single(&d.lower[i], opts, Rounding::Optimistic))
                 })
             })
             .collect();
@@ -725,7 +899,7 @@ pub fn dp_sgd_epsilon(
     opts: &PldOptions,
 ) -> Result<PldBracket, ParamError> {
     check_delta(delta)?;
-    Ok(composed(mech, opts)?.epsilon(delta))
+    Ok(composed(mech, &opts.focused(Focus::Delta(delta)))?.epsilon(delta))
 }
 
 /// $\delta(\epsilon)$ of $T$ compositions of one pair: [optimistic, pessimistic].
@@ -740,7 +914,7 @@ pub fn pair_delta(
     if !epsilon.is_finite() {
         return Err(ParamError::new("epsilon", epsilon, "a finite number"));
     }
-    let (pess, opt) = composed_pair(pair, steps, opts)?;
+    let (pess, opt) = composed_pair(pair, steps, &opts.focused(Focus::Epsilon(epsilon)))?;
     Ok(PldBracket {
         optimistic: opt.delta(epsilon),
         pessimistic: pess.delta(epsilon),
@@ -748,23 +922,26 @@ pub fn pair_delta(
 }
 
 /// Single-step PLDs composed in turn, `count` of each (each group by FFT, the groups
-/// convolved), all discretised with `rounding`.
-pub fn compose_plds(
-    groups: &[(Pld, u64)],
-    opts: &PldOptions,
-    rounding: Rounding,
-) -> Result<Pld, ParamError> {
+/// convolved), all with the tilt `opts.focus` gives for the whole composition.
+pub fn compose_plds(groups: &[(Pld, u64)], opts: &PldOptions) -> Result<Pld, ParamError> {
     validate(opts)?;
+    let log_mgf = |t: f64| {
+        groups
+            .iter()
+            .map(|(single, count)| *count as f64 * single.log_mgf(t))
+            .sum::<f64>()
+    };
+    let tilt = opts.focus.tilt(&log_mgf);
     let mut planner = FftPlanner::new();
     let mut total: Option<Pld> = None;
     for (single, count) in groups {
         if *count == 0 {
             continue;
         }
-        let group = single.compose_with(*count, opts.tail_mass, rounding, &mut planner)?;
+        let group = single.compose_with(*count, opts.tail_mass, tilt, &mut planner)?;
         total = Some(match total {
             None => group,
-            Some(t) => t.convolve(&group)?,
+            Some(t) => t.convolve(&group, tilt)?,
         });
     }
     total.ok_or_else(|| ParamError::new("groups", 0, "at least one step"))
@@ -781,7 +958,7 @@ pub fn compose_heterogeneous(
         .iter()
         .map(|(pair, count)| (Pld::single(pair, opts, rounding), *count))
         .collect();
-    compose_plds(&singles, opts, rounding)
+    compose_plds(&singles, opts)
 }
 
 /// $\delta(\epsilon)$ of DP-SGD: [the realised pairs' optimistic, the upper bounds' pessimistic].
@@ -793,7 +970,7 @@ pub fn dp_sgd_delta(
     if !epsilon.is_finite() {
         return Err(ParamError::new("epsilon", epsilon, "a finite number"));
     }
-    Ok(composed(mech, opts)?.delta(epsilon))
+    Ok(composed(mech, &opts.focused(Focus::Epsilon(epsilon)))?.delta(epsilon))
 }
 
 #[cfg(test)]
@@ -880,7 +1057,7 @@ mod tests {
         let pair = Pair::Remove { q: 0.2, sigma: 1.0 };
         let opts = PldOptions {
             interval: 1e-5,
-            tail_mass: 1e-15,
+            ..PldOptions::default()
         };
         let (pess, opt) = (
             Pld::single(&pair, &opts, Rounding::Pessimistic),
@@ -918,6 +1095,60 @@ mod tests {
             b.optimistic <= exact + 1e-9 && exact <= b.pessimistic + 1e-9,
             "{b:?} vs {exact}"
         );
+    }
+
+    /// Issue 20: at δ ≤ 1e-9 the untilted FFT's round-off (≈1e-19 per entry over 10^6 entries
+    /// above ε) pushed the optimistic ε above the true one. Case 1: dp_accounting's pessimistic
+    /// PLD (interval 1e-4) gives 74.586626 and an independent re-composition 74.586603; the old
+    /// optimistic value was 74.588847. Case 2 (replace-one) was an inverted bracket [58.132180,
+    /// 58.132133].
+    #[test]
+    fn brackets_hold_at_tiny_delta() {
+        let opts = PldOptions::default();
+        let m = mech(
+            0.2073591675289381,
+            0.9391322456076023,
+            634,
+            Neighbouring::AddRemove,
+        );
+        let b = dp_sgd_epsilon(&m, 4.543600885656287e-12, &opts).unwrap();
+        assert!(
+            b.optimistic <= 74.586603 && 74.586626 <= b.pessimistic,
+            "{b:?}"
+        );
+        assert!(b.pessimistic - b.optimistic < 0.05, "{b:?}");
+        let m = mech(
+            0.12889592378378928,
+            3.482168989767144,
+            7546,
+            Neighbouring::ReplaceOne,
+        );
+        let b = dp_sgd_epsilon(&m, 1.0739076412757122e-9, &opts).unwrap();
+        assert!(b.optimistic <= b.pessimistic, "{b:?}");
+        assert!(b.pessimistic - b.optimistic < 1e-3, "{b:?}");
+    }
+
+    /// The Gaussian mechanism composed T times is the Gaussian mechanism with σ/√T: its exact
+    /// ε(δ) (Balle & Wang) lies in the bracket at tiny δ, whatever the tilt (the round-off
+    /// envelope keeps an untilted composition a bracket too, only a wider one), and the bracket
+    /// focused on δ is narrow.
+    #[test]
+    fn gaussian_composition_brackets_exact_at_tiny_delta() {
+        let m = mech(1.0, 20.0, 400, Neighbouring::AddRemove);
+        for delta in [1e-12, 1e-10, 1e-9] {
+            let exact = crate::privacy::gaussian::epsilon(1.0, delta).unwrap();
+            for focus in [Focus::Tilt(0.0), Focus::Tilt(3.0), Focus::Delta(delta)] {
+                let opts = PldOptions::default().focused(focus);
+                let b = composed(&m, &opts).unwrap().epsilon(delta);
+                assert!(
+                    b.optimistic <= exact && exact <= b.pessimistic,
+                    "δ {delta} {focus:?}: {b:?} vs {exact}"
+                );
+                if let Focus::Delta(_) = focus {
+                    assert!(b.pessimistic - b.optimistic < 1e-3, "{b:?}");
+                }
+            }
+        }
     }
 
     /// ACCOUNTING.md / issue: tight PLD values, Poisson, add/remove, δ = 1e-5.
@@ -968,7 +1199,7 @@ mod tests {
         };
         for rounding in [Rounding::Pessimistic, Rounding::Optimistic] {
             let whole = Pld::single(&pair, &opts, rounding)
-                .compose(30, opts.tail_mass, rounding)
+                .compose(30, &opts)
                 .unwrap();
             let split = compose_heterogeneous(&[(pair, 10), (pair, 20)], &opts, rounding).unwrap();
             for eps in [0.1, 0.5, 1.0] {

@@ -94,13 +94,7 @@ pub fn max_statistic_pld(
     for (l, p) in cells {
         pmf[((l / d).floor() as i64 - k_min) as usize] += p;
     }
-    Ok(Pld {
-        interval: d,
-        offset: k_min,
-        pmf,
-        infinity_mass: 0.0,
-        alias_mass: 0.0,
-    })
+    Ok(Pld::exact(d, k_min, pmf, 0.0, Rounding::Optimistic))
 }
 
 /// A certified lower bound on $\epsilon(\delta)$ of `epochs` shuffled epochs of `batches`
@@ -130,13 +124,7 @@ pub fn lower_plds(
     at_least("epochs", epochs, 1)?;
     [false, true]
         .iter()
-        .map(|&reversed| {
-            max_statistic_pld(batches, sigma, opts, reversed)?.compose(
-                epochs,
-                opts.tail_mass,
-                Rounding::Optimistic,
-            )
-        })
+        .map(|&reversed| max_statistic_pld(batches, sigma, opts, reversed)?.compose(epochs, opts))
         .collect()
 }
 
