@@ -69,6 +69,9 @@ pub struct Answer {
     /// Why this accountant does not apply to the run (the other fields are then empty).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// What the accountant changed to answer (a coarser PLD grid than asked for, and why).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
     /// Sampling rate of the run.
     pub q: f64,
     /// Noise multiplier of the run.
@@ -92,6 +95,7 @@ fn answer(acc: Accountant, mech: &DpSgd) -> Answer {
         interval: None,
         seconds: 0.0,
         error: None,
+        note: None,
         q: mech.q,
         sigma: mech.sigma,
         steps: mech.steps,
@@ -141,23 +145,26 @@ pub fn run(
             }
             Accountant::Pld => {
                 dpclaims_theorems::privacy::dominating::Dominating::of(mech)?; // applicability
-                let b = match query {
-                    Query::Epsilon { delta } => pld::dp_sgd_epsilon(mech, delta, opts)?,
-                    Query::Delta { epsilon } => pld::dp_sgd_delta(mech, epsilon, opts)?,
-                };
+                let (b, interval, note) = coarsening(opts, pld::is_too_fine, |o| match query {
+                    Query::Epsilon { delta } => pld::dp_sgd_epsilon(mech, delta, o),
+                    Query::Delta { epsilon } => pld::dp_sgd_delta(mech, epsilon, o),
+                })?;
                 match query {
                     Query::Epsilon { .. } => a.epsilon = Some(b.pessimistic),
                     Query::Delta { .. } => a.delta = Some(b.pessimistic),
                 }
                 a.bracket = Some([b.optimistic, b.pessimistic]);
-                a.interval = Some(opts.interval);
+                a.interval = Some(interval);
+                a.note = note;
             }
         }
         Ok(())
     })();
     if let Err(e) = result {
-        // Applicability errors name `sampling` or `relation`; anything else is bad input.
-        if e.name == "sampling" || e.name == "relation" {
+        // Applicability errors name `sampling` or `relation`, and a run no grid within the
+        // point budget covers is this accountant's limit (the others still answer); anything
+        // else is bad input.
+        if e.name == "sampling" || e.name == "relation" || pld::is_too_fine(&e) {
             a.error = Some(e.to_string());
         } else {
             return Err(e);
@@ -192,7 +199,40 @@ pub fn line(a: &Answer) -> String {
         ));
     }
     s.push_str(&format!("  {:.3} s", a.seconds));
+    if let Some(note) = &a.note {
+        s.push_str(&format!("\n             note: {note}"));
+    }
     s
+}
+
+/// The CLI's default point budget of one PLD composition ($2^{25}$: half a gigabyte per FFT
+/// buffer); past it [`coarsening`] coarsens the grid.
+pub const ANSWER_MAX_POINTS: usize = 1 << 25;
+
+/// Runs `f` at `opts.interval` within `opts.max_points`, and, while the grid is too fine for
+/// that budget (`too_fine`), at grids 4 times coarser (up to spacing 1). Returns the
+/// result, the spacing used and, when it is not the one asked for, a note saying so.
+pub fn coarsening<T, E>(
+    opts: &PldOptions,
+    too_fine: impl Fn(&E) -> bool,
+    f: impl Fn(&PldOptions) -> Result<T, E>,
+) -> Result<(T, f64, Option<String>), E> {
+    let mut o = *opts;
+    loop {
+        match f(&o) {
+            Ok(t) => {
+                let note = (o.interval != opts.interval).then(|| {
+                    format!(
+                        "answered at interval {} (at {} a composition needs more than {} points)",
+                        o.interval, opts.interval, o.max_points
+                    )
+                });
+                return Ok((t, o.interval, note));
+            }
+            Err(e) if too_fine(&e) && o.interval < 1.0 => o.interval = (4.0 * o.interval).min(1.0),
+            Err(e) => return Err(e),
+        }
+    }
 }
 
 /// The PLD accountant's answer for an event document (`epsilon --event`, `delta --event`).
@@ -214,6 +254,9 @@ pub struct EventAnswer {
     pub seconds: f64,
     /// The neighbouring relation accounted for.
     pub relation: Neighbouring,
+    /// A coarser grid than asked for, and why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
     /// The event, as read.
     pub event: Event,
 }
@@ -226,10 +269,11 @@ pub fn run_event(
     opts: &PldOptions,
 ) -> Result<EventAnswer, EventPldError> {
     let start = Instant::now();
-    let b = match query {
-        Query::Epsilon { delta } => event_pld::epsilon(doc, delta, opts)?,
-        Query::Delta { epsilon } => event_pld::delta(doc, epsilon, opts)?,
-    };
+    let too_fine = |e: &EventPldError| matches!(e, EventPldError::Param { source, .. } if pld::is_too_fine(source));
+    let (b, interval, note) = coarsening(opts, too_fine, |o| match query {
+        Query::Epsilon { delta } => event_pld::epsilon(doc, delta, o),
+        Query::Delta { epsilon } => event_pld::delta(doc, epsilon, o),
+    })?;
     let (epsilon, delta) = match query {
         Query::Epsilon { .. } => (Some(b.pessimistic), None),
         Query::Delta { .. } => (None, Some(b.pessimistic)),
@@ -239,9 +283,10 @@ pub fn run_event(
         epsilon,
         delta,
         bracket: [b.optimistic, b.pessimistic],
-        interval: opts.interval,
+        interval,
         seconds: start.elapsed().as_secs_f64(),
         relation: doc.neighbouring,
+        note,
         event: doc.event.clone(),
     })
 }
@@ -257,12 +302,16 @@ pub fn event_line(a: &EventAnswer) -> String {
         Neighbouring::AddRemove => "add-remove",
         Neighbouring::ReplaceOne => "replace-one",
     };
-    format!(
+    let mut s = format!(
         "pld          {label} = {v:.6}  bracket [{:.6}, {:.6}] at interval {}  ({relation}, {})  {:.3} s",
         a.bracket[0],
         a.bracket[1],
         a.interval,
         a.event.type_name(),
         a.seconds
-    )
+    );
+    if let Some(note) = &a.note {
+        s.push_str(&format!("\n             note: {note}"));
+    }
+    s
 }

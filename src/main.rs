@@ -194,6 +194,10 @@ struct RunArgs {
     /// PLD grid spacing of the privacy loss.
     #[arg(long, default_value_t = 1e-4)]
     interval: f64,
+    /// PLD point budget of one composition: past it the grid is coarsened (4x at a time) and
+    /// the answer says so.
+    #[arg(long, default_value_t = accounting::ANSWER_MAX_POINTS)]
+    max_points: usize,
     /// One JSON object per accountant.
     #[arg(long)]
     json: bool,
@@ -396,6 +400,7 @@ fn accountants(run: RunArgs, query: Query) -> Result<ExitCode, dpclaims::Error> 
     };
     let opts = PldOptions {
         interval: run.interval,
+        max_points: run.max_points,
         ..PldOptions::default()
     };
     if let Some(bad) = run
@@ -497,6 +502,7 @@ fn answer_event(
     }
     let opts = PldOptions {
         interval: run.interval,
+        max_points: run.max_points,
         ..PldOptions::default()
     };
     let answer = accounting::run_event(doc, query, &opts)?;

@@ -512,3 +512,58 @@ fn epsilon_accepts_a_schedule_of_phases() {
         assert_eq!(o.status.code(), Some(2), "{bad}: {}", stderr(&o));
     }
 }
+
+/// Issue 20: a PLD grid too fine for the point budget is coarsened (and said so) instead of
+/// refused, and the RDP answers still come with `--accountant all`.
+#[test]
+fn pld_coarsens_past_the_point_budget() {
+    let args = [
+        "epsilon",
+        "--q",
+        "0.5",
+        "--sigma",
+        "0.5",
+        "--steps",
+        "2000",
+        "--delta",
+        "1e-5",
+        "--max-points",
+        "65536",
+        "--json",
+    ];
+    let o = dpclaims(&args, None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let answers: Vec<serde_json::Value> = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON answer per line"))
+        .collect();
+    let by = |name: &str| {
+        answers
+            .iter()
+            .find(|a| a["accountant"] == name)
+            .unwrap_or_else(|| panic!("no {name} answer in {answers:?}"))
+    };
+    let pld = by("pld");
+    assert!(pld["interval"].as_f64().unwrap() > 1e-4, "{pld}");
+    assert!(
+        pld["note"]
+            .as_str()
+            .unwrap()
+            .contains("answered at interval"),
+        "{pld}"
+    );
+    let [lo, hi] = [0, 1].map(|i| pld["bracket"][i].as_f64().unwrap());
+    assert!(lo <= hi && hi.is_finite(), "{pld}");
+    // RDP (an upper bound) is above the coarser bracket's lower end.
+    let rdp = by("rdp")["epsilon"].as_f64().unwrap();
+    assert!(lo <= rdp, "{lo} vs rdp {rdp}");
+    // Without the budget the default grid answers without a note.
+    let plain: Vec<&str> = args
+        .iter()
+        .copied()
+        .filter(|a| *a != "--max-points" && *a != "65536")
+        .collect();
+    let o = dpclaims(&plain, None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(!String::from_utf8_lossy(&o.stdout).contains("note"));
+}

@@ -180,6 +180,7 @@ pub fn plds(doc: &EventDoc, opts: &PldOptions) -> Result<Directions, EventPldErr
             "a grid spacing in (0, 1]",
         )));
     }
+    let opts = &opts.for_steps(runs(&doc.event));
     let walk = |opts: &PldOptions| {
         Walker {
             relation: doc.neighbouring,
@@ -246,6 +247,19 @@ fn compositions(event: &Event) -> usize {
             }
         }
         _ => 0,
+    }
+}
+
+/// The number of mechanism runs in `event` (for the tail mass, [`PldOptions::for_steps`]).
+fn runs(event: &Event) -> f64 {
+    match event {
+        Event::PoissonSampled { event, .. } | Event::SampledWithoutReplacement { event, .. } => {
+            runs(event)
+        }
+        Event::SelfComposed { event, count } => *count as f64 * runs(event),
+        Event::Composed { events } => events.iter().map(runs).sum(),
+        Event::NoOp => 0.0,
+        _ => 1.0,
     }
 }
 

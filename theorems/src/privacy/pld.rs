@@ -33,7 +33,30 @@ use rustfft::FftPlanner;
 use serde::{Deserialize, Serialize};
 
 /// The largest FFT length a composition may use.
-const MAX_FFT: usize = 1 << 27;
+pub const MAX_FFT: usize = 1 << 27;
+
+/// The window of a composition: its bottom grid index, its length and the FFT length.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Window {
+    pub lo_idx: i64,
+    pub len: usize,
+    pub fft_len: usize,
+}
+
+/// The error for a grid too fine for the point budget (`name` "interval": callers may retry
+/// with a coarser grid, see [`is_too_fine`]).
+fn too_fine(interval: f64, points: usize, limit: usize) -> ParamError {
+    ParamError::new(
+        "interval",
+        interval,
+        format!("a coarser grid (the composition needs {points} points, more than {limit})"),
+    )
+}
+
+/// Whether `e` says the grid is too fine for the point budget (a coarser grid would do).
+pub fn is_too_fine(e: &ParamError) -> bool {
+    e.name == "interval" && e.to_string().contains("a coarser grid")
+}
 
 /// Unit round-off of `f64`.
 const UNIT: f64 = f64::EPSILON / 2.0;
@@ -51,6 +74,14 @@ pub struct PldOptions {
     /// bracket is wider.
     #[serde(default)]
     pub focus: Focus,
+    /// The most points one composition's FFT may use (at most [`MAX_FFT`]); past it the
+    /// composition is refused with an error [`is_too_fine`] recognises.
+    #[serde(default = "default_max_points")]
+    pub max_points: usize,
+}
+
+fn default_max_points() -> usize {
+    MAX_FFT
 }
 
 impl Default for PldOptions {
@@ -59,6 +90,7 @@ impl Default for PldOptions {
             interval: 1e-4,
             tail_mass: 1e-15,
             focus: Focus::default(),
+            max_points: MAX_FFT,
         }
     }
 }
@@ -67,6 +99,19 @@ impl PldOptions {
     /// The same options focused on `focus`.
     pub fn focused(&self, focus: Focus) -> Self {
         Self { focus, ..*self }
+    }
+
+    /// For a composition of `steps` steps: with a [`Focus::Delta`] focus, the tail mass lowered
+    /// to at most $10^{-3}\delta/T$, so that the $T$ steps' mass beyond the grid (carried at
+    /// $+\infty$ by the pessimistic bound) stays far below $\delta$.
+    pub fn for_steps(&self, steps: f64) -> Self {
+        match self.focus {
+            Focus::Delta(d) if d > 0.0 && steps >= 1.0 => Self {
+                tail_mass: self.tail_mass.min(1e-3 * d / steps).max(1e-300),
+                ..*self
+            },
+            _ => *self,
+        }
     }
 }
 
@@ -516,30 +561,12 @@ impl Pld {
     /// the composed support, tilted for `opts.focus`.
     pub fn compose(&self, steps: u64, opts: &PldOptions) -> Result<Pld, ParamError> {
         let tilt = opts.focus.tilt(&self.log_mgf_of(steps));
-        self.compose_with(steps, opts.tail_mass, tilt, &mut FftPlanner::new())
+        self.compose_with(steps, opts, tilt, &mut FftPlanner::new())
     }
 
-    /// [`Pld::compose`] with the tilt $\theta$ given, reusing an FFT planner.
-    ///
-    /// Window: with $S$ the composed loss and $\ell_{lo}$ the window's bottom, the mass below
-    /// the window is at most $\tau$ by Chernoff, $P(S<l)\le e^{T\Lambda(-t)+tl}$; mass above the
-    /// top wraps around onto losses at least $nΔ$ lower, where untilting multiplies it by at most
-    /// $e^{\theta(S-\ell_{lo})}$, so the top is chosen with
-    /// $E[e^{\theta(S-\ell_{lo})};S>u]\le e^{T\Lambda(\theta+t)-\theta\ell_{lo}-tu}\le\tau$.
-    /// The optimistic result subtracts $2\tau$ (and `steps` times the input's own misplaced
-    /// mass); the pessimistic one carries $\tau$ at $+\infty$.
-    pub fn compose_with(
-        &self,
-        steps: u64,
-        tail_mass: f64,
-        tilt: f64,
-        planner: &mut FftPlanner<f64>,
-    ) -> Result<Pld, ParamError> {
-        if steps == 1 {
-            return Ok(self.clone());
-        }
-        let t_steps = u32::try_from(steps)
-            .map_err(|_| ParamError::new("steps", steps, "at most 2^32 - 1"))?;
+    /// The window of the `steps`-fold composition (see [`Pld::compose_with`]) and its FFT
+    /// length.
+    pub fn window(&self, steps: u64, tail_mass: f64, tilt: f64) -> Window {
         let tf = steps as f64;
         let ln_tau = tail_mass.ln();
         let log_mgf = |t: f64| self.log_mgf(t);
@@ -559,15 +586,46 @@ impl Pld {
             upper = upper.min((tf * log_mgf(tilt + t) - tilt * lo_loss - ln_tau) / t);
         }
         let hi_idx = ((upper / self.interval).ceil() as i64).clamp(lo_idx, full_hi);
-        let window = (hi_idx - lo_idx + 1) as usize;
-        let n = window.max(self.pmf.len()).next_power_of_two();
-        if n > MAX_FFT {
-            return Err(ParamError::new(
-                "interval",
-                self.interval,
-                "a coarser grid (the composed window needs more than 2^27 points)",
-            ));
+        let len = (hi_idx - lo_idx + 1) as usize;
+        Window {
+            lo_idx,
+            len,
+            fft_len: len.max(self.pmf.len()).next_power_of_two(),
         }
+    }
+
+    /// [`Pld::compose`] with the tilt $\theta$ given, reusing an FFT planner.
+    ///
+    /// Window: with $S$ the composed loss and $\ell_{lo}$ the window's bottom, the mass below
+    /// the window is at most $\tau$ by Chernoff, $P(S<l)\le e^{T\Lambda(-t)+tl}$; mass above the
+    /// top wraps around onto losses at least $nΔ$ lower, where untilting multiplies it by at most
+    /// $e^{\theta(S-\ell_{lo})}$, so the top is chosen with
+    /// $E[e^{\theta(S-\ell_{lo})};S>u]\le e^{T\Lambda(\theta+t)-\theta\ell_{lo}-tu}\le\tau$.
+    /// The optimistic result subtracts $2\tau$ (and `steps` times the input's own misplaced
+    /// mass); the pessimistic one carries $\tau$ at $+\infty$.
+    pub fn compose_with(
+        &self,
+        steps: u64,
+        opts: &PldOptions,
+        tilt: f64,
+        planner: &mut FftPlanner<f64>,
+    ) -> Result<Pld, ParamError> {
+        if steps == 1 {
+            return Ok(self.clone());
+        }
+        let t_steps = u32::try_from(steps)
+            .map_err(|_| ParamError::new("steps", steps, "at most 2^32 - 1"))?;
+        let tf = steps as f64;
+        let tail_mass = opts.tail_mass;
+        let Window {
+            lo_idx,
+            len: window,
+            fft_len: n,
+        } = self.window(steps, tail_mass, tilt);
+        if n > opts.max_points {
+            return Err(too_fine(self.interval, n, opts.max_points));
+        }
+        let full_lo = self.offset * steps as i64;
         let tilted = tilted_fft::tilt(self, tilt);
         let (circular, fft_error) = tilted_fft::power(&tilted, t_steps, n, planner);
         let (relative, propagated) = tilted_fft::propagated_power(&tilted, steps);
@@ -616,11 +674,7 @@ impl Pld {
         }
         let len = self.pmf.len() + other.pmf.len() - 1;
         if len.next_power_of_two() > MAX_FFT {
-            return Err(ParamError::new(
-                "interval",
-                self.interval,
-                "a coarser grid (the convolution needs more than 2^27 points)",
-            ));
+            return Err(too_fine(self.interval, len.next_power_of_two(), MAX_FFT));
         }
         let (a, b) = (tilted_fft::tilt(self, tilt), tilted_fft::tilt(other, tilt));
         let (values, fft_error) = tilted_fft::convolution(&a, &b, &mut FftPlanner::new());
@@ -786,6 +840,13 @@ fn validate(opts: &PldOptions) -> Result<(), ParamError> {
             "a grid spacing in (0, 1]",
         ));
     }
+    if !(opts.max_points >= 2) {
+        return Err(ParamError::new(
+            "max_points",
+            opts.max_points,
+            "at least 2 points",
+        ));
+    }
     if !(opts.tail_mass > 0.0 && opts.tail_mass < 1e-3) {
         return Err(ParamError::new(
             "tail_mass",
@@ -856,24 +917,30 @@ pub fn compose_groups(
             "groups of one sampling scheme and relation",
         ));
     }
-    let run = |single: &(dyn Fn(&Dominating) -> Pld + Sync)| {
-        let singles: Vec<(Pld, u64)> = groups.iter().map(|(d, c)| (single(d), *c)).collect();
-        compose_plds(&singles, opts)
+    let total: f64 = groups.iter().map(|(_, c)| *c as f64).sum();
+    let opts = &opts.for_steps(total);
+    // Every bound's single steps first, then the point budget checked for all of them before
+    // any FFT runs (a refusal comes at once, not after the other bounds' compositions).
+    let singles = |single: &dyn Fn(&Dominating) -> Pld| -> Vec<(Pld, u64)> {
+        groups.iter().map(|(d, c)| (single(d), *c)).collect()
     };
+    let uppers: Vec<Vec<(Pld, u64)>> = (0..n_upper)
+        .map(|i| singles(&|d: &Dominating| Pld::upper_step(&d.upper[i], opts)))
+        .collect();
+    let lowers: Vec<Vec<(Pld, u64)>> = (0..n_lower)
+        .map(|i| singles(&|d: &Dominating| Pld::single(&d.lower[i], opts, Rounding::Optimistic)))
+        .collect();
+    for s in uppers.iter().chain(&lowers) {
+        check_points(s, opts)?;
+    }
     std::thread::scope(|scope| {
-        let uppers: Vec<_> = (0..n_upper)
-            .map(|i| {
-                let run = &run;
-                scope.spawn(move || run(&|d: &Dominating| Pld::upper_step(&d.upper[i], opts)))
-            })
+        let uppers: Vec<_> = uppers
+            .iter()
+            .map(|s| scope.spawn(move || compose_plds(s, opts)))
             .collect();
-        let lowers: Vec<_> = (0..n_lower)
-            .map(|i| {
-                let run = &run;
-                scope.spawn(move || {
-                    run(&|d: &Dominating| Pld::single(&d.lower[i], opts, Rounding::Optimistic))
-                })
-            })
+        let lowers: Vec<_> = lowers
+            .iter()
+            .map(|s| scope.spawn(move || compose_plds(s, opts)))
             .collect();
         let join = |hs: Vec<std::thread::ScopedJoinHandle<'_, Result<Pld, ParamError>>>| {
             hs.into_iter()
@@ -885,6 +952,46 @@ pub fn compose_groups(
             optimistic: join(lowers)?,
         })
     })
+}
+
+/// The tilt `opts.focus` gives for the composition of `groups`.
+fn tilt_of(groups: &[(Pld, u64)], opts: &PldOptions) -> f64 {
+    let log_mgf = |t: f64| {
+        groups
+            .iter()
+            .map(|(single, count)| *count as f64 * single.log_mgf(t))
+            .sum::<f64>()
+    };
+    opts.focus.tilt(&log_mgf)
+}
+
+/// Refuses (with an [`is_too_fine`] error) a composition of `groups` whose FFTs would need
+/// more than `opts.max_points` points: each group's window, and their sum for the
+/// convolutions.
+fn check_points(groups: &[(Pld, u64)], opts: &PldOptions) -> Result<(), ParamError> {
+    let tilt = tilt_of(groups, opts);
+    let mut sum = 0usize;
+    for (single, count) in groups.iter().filter(|(_, c)| *c > 0) {
+        let w = if *count == 1 {
+            Window {
+                lo_idx: single.offset,
+                len: single.pmf.len(),
+                fft_len: single.pmf.len().next_power_of_two(),
+            }
+        } else {
+            single.window(*count, opts.tail_mass, tilt)
+        };
+        sum += w.len;
+        let need = w.fft_len.max(sum.next_power_of_two());
+        if need > opts.max_points.min(MAX_FFT) {
+            return Err(too_fine(
+                single.interval,
+                need,
+                opts.max_points.min(MAX_FFT),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The composed PLDs of DP-SGD's [`Dominating`] pairs over its `steps`.
@@ -925,20 +1032,15 @@ pub fn pair_delta(
 /// convolved), all with the tilt `opts.focus` gives for the whole composition.
 pub fn compose_plds(groups: &[(Pld, u64)], opts: &PldOptions) -> Result<Pld, ParamError> {
     validate(opts)?;
-    let log_mgf = |t: f64| {
-        groups
-            .iter()
-            .map(|(single, count)| *count as f64 * single.log_mgf(t))
-            .sum::<f64>()
-    };
-    let tilt = opts.focus.tilt(&log_mgf);
+    check_points(groups, opts)?;
+    let tilt = tilt_of(groups, opts);
     let mut planner = FftPlanner::new();
     let mut total: Option<Pld> = None;
     for (single, count) in groups {
         if *count == 0 {
             continue;
         }
-        let group = single.compose_with(*count, opts.tail_mass, tilt, &mut planner)?;
+        let group = single.compose_with(*count, opts, tilt, &mut planner)?;
         total = Some(match total {
             None => group,
             Some(t) => t.convolve(&group, tilt)?,
