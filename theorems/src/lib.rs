@@ -15,10 +15,6 @@ pub mod error;
 pub mod last_iterate;
 pub mod multipass;
 pub mod numerics;
-// TODO(issue 16): document the public items of `privacy`; it is being changed elsewhere (events,
-// dominating pairs), so its docs wait for that change instead of conflicting with it.
-// The new event modules write $[0,1]$ in math, which rustdoc reads as links: same TODO.
-#[allow(missing_docs, rustdoc::broken_intra_doc_links)]
 pub mod privacy;
 pub mod renyi_discretization;
 pub mod stability;

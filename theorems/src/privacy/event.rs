@@ -16,9 +16,9 @@
 //! | `NoOp` | — | an operation without privacy cost |
 //! | `Gaussian` | `noise_multiplier` $>0$ | $\sum_iv_i+\mathcal N(0,\sigma^2I)$ with $\|v_i\|_2\le C$, $\sigma/C$ = noise_multiplier |
 //! | `Laplace` | `noise_multiplier` $>0$ | $\sum_iv_i+\mathrm{Lap}(0,b)$ coordinate-wise with $\|v_i\|_1\le C$, $b/C$ = noise_multiplier |
-//! | `RandomizedResponse` | `noise_parameter` $p\in[0,1]$, `num_buckets` $k\ge1$ | the input bucket with probability $1-p$, else a uniform bucket |
-//! | `EpsilonDelta` | `epsilon` $\ge0$, `delta` $\in[0,1]$ | some $(\epsilon,\delta)$-DP mechanism |
-//! | `PoissonSampled` | `sampling_probability` $q\in[0,1]$, `event` | each record kept with probability $q$, then `event` on the sample |
+//! | `RandomizedResponse` | `noise_parameter` $p\in\[0,1\]$, `num_buckets` $k\ge1$ | the input bucket with probability $1-p$, else a uniform bucket |
+//! | `EpsilonDelta` | `epsilon` $\ge0$, `delta` $\in\[0,1\]$ | some $(\epsilon,\delta)$-DP mechanism |
+//! | `PoissonSampled` | `sampling_probability` $q\in\[0,1\]$, `event` | each record kept with probability $q$, then `event` on the sample |
 //! | `SampledWithoutReplacement` | `source_dataset_size` $n\ge1$, `sample_size` $0\le m\le n$, `event` | a uniform subset of $m$ of the $n$ records, then `event` |
 //! | `SelfComposed` | `event`, `count` $\ge0$ | `count` adaptive repetitions of `event` |
 //! | `Composed` | `events` (a list) | the events one after the other, adaptively |
@@ -49,35 +49,58 @@ pub const MAX_DEPTH: usize = 32;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type")]
 pub enum Event {
+    /// An operation without privacy cost.
     NoOp,
+    /// The Gaussian mechanism $\sum_iv_i+\mathcal N(0,\sigma^2I)$ with $\|v_i\|_2\le C$.
     Gaussian {
+        /// $\sigma/C>0$.
         noise_multiplier: f64,
     },
+    /// The Laplace mechanism $\sum_iv_i+\mathrm{Lap}(0,b)$ (coordinate-wise) with $\|v_i\|_1\le C$.
     Laplace {
+        /// $b/C>0$ (accepted on input as `parameter` too).
         noise_multiplier: f64,
     },
+    /// $k$-ary randomized response: the input bucket with probability $1-p$, else a uniform one.
     RandomizedResponse {
+        /// $p\in\[0,1\]$, the probability of answering a uniform bucket.
         noise_parameter: f64,
+        /// The number of buckets $k\ge1$.
         num_buckets: u64,
     },
+    /// Some $(\epsilon,\delta)$-DP mechanism (under the document's relation).
     EpsilonDelta {
+        /// $\epsilon\ge0$.
         epsilon: f64,
+        /// $\delta\in\[0,1\]$.
         delta: f64,
     },
+    /// Each record kept independently with probability $q$, then `event` on the sample.
     PoissonSampled {
+        /// $q\in\[0,1\]$.
         sampling_probability: f64,
+        /// The event run on the sample.
         event: Box<Event>,
     },
+    /// A uniform subset of $m$ of the $n$ records, then `event` on it.
     SampledWithoutReplacement {
+        /// $n\ge1$.
         source_dataset_size: u64,
+        /// $0\le m\le n$.
         sample_size: u64,
+        /// The event run on the sample.
         event: Box<Event>,
     },
+    /// `count` adaptive repetitions of `event`.
     SelfComposed {
+        /// The repeated event.
         event: Box<Event>,
+        /// The number of repetitions ($\ge0$).
         count: u64,
     },
+    /// The events one after the other, adaptively.
     Composed {
+        /// The events, in order.
         events: Vec<Event>,
     },
 }
@@ -85,36 +108,62 @@ pub enum Event {
 /// A versioned event document: the relation and the event.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct EventDoc {
+    /// The format version ([`FORMAT_VERSION`]).
     pub version: u64,
+    /// The neighbouring relation every `EpsilonDelta` event and every answer refers to.
     pub neighbouring: Neighbouring,
+    /// The top-level event.
     pub event: Event,
 }
 
 /// What is wrong at a JSON path.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum EventErrorKind {
+    /// The text is not JSON (`serde_json`'s message).
     #[error("not valid JSON: {0}")]
     Syntax(String),
+    /// A value of the wrong JSON type.
     #[error("expected {expected}, found {found}")]
     WrongType {
+        /// What the format requires here.
         expected: &'static str,
+        /// What the document has, e.g. `the string "1"`.
         found: String,
     },
+    /// A required field is absent.
     #[error("missing field")]
     Missing,
+    /// A field this object does not have.
     #[error("unknown field (allowed here: {allowed})")]
-    UnknownField { allowed: String },
+    UnknownField {
+        /// The allowed field names, comma-separated.
+        allowed: String,
+    },
+    /// A Laplace event gives both `noise_multiplier` and `parameter`.
     #[error("both `noise_multiplier` and its synonym `parameter` given")]
     Duplicate,
+    /// A `type` that is not one of the event types.
     #[error("unknown event type `{found}` (known: {known})")]
-    UnknownType { found: String, known: String },
+    UnknownType {
+        /// The type given.
+        found: String,
+        /// The known types, comma-separated.
+        known: String,
+    },
+    /// A number outside its allowed range (including an unknown format version).
     #[error("{value} is out of range: expected {expected}")]
     OutOfRange {
+        /// The value given, as written.
         value: String,
+        /// The allowed range, in words.
         expected: &'static str,
     },
+    /// Events nested deeper than [`MAX_DEPTH`].
     #[error("events nested deeper than {limit} levels")]
-    TooDeep { limit: usize },
+    TooDeep {
+        /// The depth limit ([`MAX_DEPTH`]).
+        limit: usize,
+    },
 }
 
 /// A malformed event document: the JSON path of the problem and what it is.
@@ -123,6 +172,7 @@ pub struct EventError {
     /// Dotted path with list indices, e.g. `event.events[2].event.sampling_probability`
     /// (empty for the document itself).
     pub path: String,
+    /// What is wrong there.
     pub kind: EventErrorKind,
 }
 

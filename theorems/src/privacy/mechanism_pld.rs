@@ -45,7 +45,9 @@ pub const MAX_POINTS: usize = 1 << 24;
 /// A pessimistic (upper) and an optimistic (lower) PLD of the same mechanism.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PldPair {
+    /// Rounded up: its privacy profile is an upper bound on the mechanism's.
     pub pessimistic: Pld,
+    /// Rounded down: its privacy profile is a lower bound on the mechanism's.
     pub optimistic: Pld,
 }
 

