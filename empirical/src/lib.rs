@@ -21,10 +21,6 @@ pub mod adaptive;
 pub mod algorithms;
 pub mod contraction;
 pub mod langevin;
-// TODO(issue 16): escape the `[0,1]` of this module's math (rustdoc reads them as links) and
-// document its public fields; the module is being changed elsewhere (audit), so both wait for
-// that change instead of conflicting with it.
-#[allow(rustdoc::broken_intra_doc_links, missing_docs)]
 pub mod privacy_loss;
 pub mod problems;
 pub mod rng;

@@ -4,7 +4,7 @@
 //! (is the differing record in the batch) and $v$ its clipped contribution (units of the
 //! clipping norm). For a pair of neighbouring datasets with output laws $P$, $Q$ the privacy
 //! loss is $L=\ln\frac{p(x)}{q(x)}$, $x\sim P$, and $T$ steps add independent losses. Then
-//! $\delta(\epsilon)=\mathbb E[(1-e^{\epsilon-\sum_tL_t})_+]$ — a mean of values in $[0,1]$,
+//! $\delta(\epsilon)=\mathbb E[(1-e^{\epsilon-\sum_tL_t})_+]$ — a mean of values in $\[0,1\]$,
 //! estimated here from simulated outputs of the mechanism (an independent route to the
 //! accountants' $\delta$).
 
@@ -55,7 +55,7 @@ impl LossPair {
         }
     }
 
-    /// One trial of $T$ steps: $(1-e^{\epsilon-\sum_tL_t})_+\in[0,1]$.
+    /// One trial of $T$ steps: $(1-e^{\epsilon-\sum_tL_t})_+\in\[0,1\]$.
     pub fn hockey_stick_trial(
         &self,
         q: f64,
@@ -122,8 +122,11 @@ impl Tilt {
 /// A phase of a schedule: `steps` steps at rate `q` and noise multiplier `sigma`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Phase {
+    /// Sampling rate $q\in(0,1]$.
     pub q: f64,
+    /// Noise multiplier $\sigma>0$ (noise std / clipping norm).
     pub sigma: f64,
+    /// Number of steps in the phase.
     pub steps: u64,
 }
 
@@ -234,7 +237,7 @@ pub fn shuffled_epoch_loss(batches: usize, sigma: f64, rng: &mut TrialRng) -> f6
     lse_p - lse_q
 }
 
-/// One trial of `epochs` shuffled epochs: $(1-e^{\epsilon-\sum L})_+\in[0,1]$.
+/// One trial of `epochs` shuffled epochs: $(1-e^{\epsilon-\sum L})_+\in\[0,1\]$.
 pub fn shuffled_hockey_stick_trial(
     batches: usize,
     sigma: f64,
