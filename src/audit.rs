@@ -32,11 +32,13 @@ use serde_json::Value;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum BatchSampling {
+    /// Each record independently with probability $q$ at every step.
     Poisson,
     /// Fixed-size batches cut from a fresh random permutation every epoch.
     Shuffle,
     /// Fixed-size batches drawn without replacement independently at every step.
     Wor,
+    /// Every record every step ($q=1$).
     None,
 }
 
@@ -45,16 +47,24 @@ pub enum BatchSampling {
 pub struct Row {
     /// 1-based line number in the input.
     pub line: usize,
+    /// The row's `name` (default `line N`).
     pub name: String,
+    /// How the run draws its batches.
     pub sampling: BatchSampling,
+    /// Sampling rate $q\in(0,1]$: `q`, or `batch`/`n` (1 without sampling).
     pub q: f64,
     /// Batches per epoch (shuffle only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub batches_per_epoch: Option<u64>,
+    /// Noise multiplier $\sigma>0$ (noise std / clipping norm).
     pub sigma: f64,
+    /// Number of steps $T\ge1$: `steps`, or `epochs`$/q$ rounded up.
     pub steps: u64,
+    /// The claimed $\delta\in(0,1)$.
     pub delta: f64,
+    /// The claimed $\epsilon\ge0$ (`None` until an accountant run by `--command` supplies it).
     pub epsilon: Option<f64>,
+    /// The neighbouring relation (replace-one for fixed-size batches).
     pub relation: Neighbouring,
     /// A schedule (Poisson or no sampling): phases of (q, sigma, steps) run in turn; `q`,
     /// `sigma` and `steps` above then summarise it (largest q, smallest sigma, total steps).
@@ -68,7 +78,9 @@ pub struct Row {
 /// A row that could not be audited.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RowError {
+    /// 1-based line number in the input.
     pub line: usize,
+    /// What is wrong with the row, naming the field.
     pub reason: String,
 }
 
@@ -314,7 +326,9 @@ pub fn parse_phases(value: &Value) -> Result<Vec<Phase>, String> {
 /// Input formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
+    /// One JSON object per line.
     JsonLines,
+    /// A header line of field names, then one row per line (no quoting).
     Csv,
 }
 
@@ -393,9 +407,11 @@ pub struct AuditOptions {
     /// Keep the data of a δ(ε) plot per row ([`Audit::curves`]; the Monte Carlo is then also
     /// evaluated on nine more ε from the same paths).
     pub plot: bool,
+    /// Seed of the Monte Carlo streams.
     pub seed: u64,
     /// Family-wise confidence of the Monte Carlo bounds over all rows.
     pub confidence: f64,
+    /// Discretisation of the PLD references (focused on each row's $\delta$).
     pub pld: PldOptions,
 }
 
@@ -416,16 +432,22 @@ impl Default for AuditOptions {
     }
 }
 
+/// The verdict on a row's claimed $(\epsilon,\delta)$ (module documentation).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum AuditVerdict {
+    /// Refuted: below the lower reference, or the Monte Carlo limit on $\delta$ exceeds the claim.
     Unsound,
+    /// At or above the upper reference, by at most the tolerance.
     SoundTight,
+    /// Above the upper reference by more than the tolerance.
     SoundLoose,
+    /// Below the upper reference and not refuted.
     Unverified,
 }
 
 impl AuditVerdict {
+    /// The kebab-case name (as in the JSON output).
     pub fn as_str(&self) -> &'static str {
         match self {
             AuditVerdict::Unsound => "unsound",
@@ -439,12 +461,15 @@ impl AuditVerdict {
 /// The Monte Carlo lower confidence bound on δ(claimed ε).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct MonteCarlo {
+    /// The (untruncated, importance-weighted) mean estimate of δ(claimed ε).
     pub delta_mean: f64,
+    /// The one-sided lower confidence limit on δ(claimed ε).
     pub delta_lower: f64,
     /// Trials of the main run (the pilot's are not used in the estimate).
     pub trials: u64,
     /// One-sided level of this pair's limit (the row's level split over its pairs).
     pub confidence: f64,
+    /// Seed of the run ([`AuditOptions::seed`]).
     pub seed: u64,
     /// The simulated pair.
     pub pair: String,
@@ -460,28 +485,42 @@ pub struct MonteCarlo {
 /// The audit of one row.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Audit {
+    /// The row's line number ([`Row::line`]).
     pub line: usize,
+    /// The row's name ([`Row::name`]).
     pub name: String,
+    /// The row's batch sampling.
     pub sampling: BatchSampling,
+    /// The row's neighbouring relation.
     pub relation: Neighbouring,
+    /// The row's sampling rate ([`Row::q`]).
     pub q: f64,
+    /// The row's noise multiplier ([`Row::sigma`]).
     pub sigma: f64,
+    /// The row's number of steps.
     pub steps: u64,
+    /// The claimed $\delta$.
     pub delta: f64,
+    /// The claimed $\epsilon$ (from the row or the `--command` accountant).
     pub claimed_epsilon: f64,
-    /// Certified upper reference ε and how it was computed.
+    /// Certified upper reference ε (`None` with `--no-reference`).
     pub upper_reference: Option<f64>,
+    /// How the upper reference was computed.
     pub upper_method: Option<&'static str>,
-    /// Certified lower reference ε and how it was computed.
+    /// Certified lower reference ε (`None` with `--no-reference`).
     pub lower_reference: Option<f64>,
+    /// How the lower reference was computed.
     pub lower_method: Option<&'static str>,
     /// The plot's data (`--plot`).
     #[serde(skip)]
     pub curves: Option<Curves>,
+    /// The Monte Carlo limit of the simulated pair with the largest lower limit.
     pub monte_carlo: MonteCarlo,
+    /// The verdict.
     pub verdict: AuditVerdict,
     /// claimed ε / upper reference.
     pub ratio: Option<f64>,
+    /// Why the verdict is what it is, in words (empty for `sound-tight`).
     pub reasons: Vec<String>,
 }
 
@@ -817,8 +856,11 @@ fn monte_carlo(
 /// A Monte Carlo estimate of δ(ε) at one ε (the largest lower limit over the simulated pairs).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct McPoint {
+    /// The $\epsilon$ at which $\delta(\epsilon)$ is estimated.
     pub epsilon: f64,
+    /// The mean estimate of $\delta(\epsilon)$ (of the pair with the largest lower limit).
     pub mean: f64,
+    /// The lower confidence limit on $\delta(\epsilon)$.
     pub lower: f64,
 }
 

@@ -40,7 +40,9 @@ use std::time::Duration;
 /// One query of the suite.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Request {
+    /// The event document asked about.
     pub doc: EventDoc,
+    /// ε at a δ, or δ at an ε.
     pub query: Query,
 }
 
@@ -80,6 +82,7 @@ impl Request {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "kebab-case", tag = "kind", content = "value")]
 pub enum Reply {
+    /// The answer ($+\infty$ for `null`).
     Value(f64),
     /// `{"error": ...}`: the accountant does not support the event (skipped).
     Refused(String),
@@ -211,7 +214,10 @@ pub enum Relation {
     /// The first is at most the second.
     AtMost,
     /// One answer, valid (>= 0, not NaN; finite where `finite`).
-    Valid { finite: bool },
+    Valid {
+        /// The answer must also be finite (a Gaussian event).
+        finite: bool,
+    },
     /// One answer, compared with dpclaims' bracket.
     Reference,
 }
@@ -219,16 +225,22 @@ pub enum Relation {
 /// One property instance: queries (indices into the suite's requests) and their relation.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Check {
+    /// The property's name, e.g. `self-composition` (module documentation).
     pub property: &'static str,
+    /// `ordinary` or `extreme` (small σ, q or δ, or many steps).
     pub regime: &'static str,
+    /// Indices into [`Suite::requests`], in the order the relation reads them.
     pub queries: Vec<usize>,
+    /// How their answers must relate.
     pub relation: Relation,
 }
 
 /// The requests and checks of a suite.
 #[derive(Debug, Clone, Default)]
 pub struct Suite {
+    /// The queries, each sent once (protocol `id` = index).
     pub requests: Vec<Request>,
+    /// The property instances over them.
     pub checks: Vec<Check>,
 }
 
@@ -462,6 +474,8 @@ pub fn generate(seed: u64, n: usize, full: bool) -> Suite {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Verdict {
+    /// The property holds (for `reference`: within the bracket, or above it by at most the
+    /// tolerance).
     Pass,
     /// Some query was refused by the accountant.
     Skipped,
@@ -476,13 +490,18 @@ pub enum Verdict {
 /// A check's result: verdict, the numbers, and what to run to see it again.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Outcome {
+    /// The check's property ([`Check::property`]).
     pub property: &'static str,
+    /// The check's regime ([`Check::regime`]).
     pub regime: &'static str,
+    /// The verdict.
     pub verdict: Verdict,
+    /// The accountant's answers, one per query (`None`: refused or broken).
     pub answers: Vec<Option<f64>>,
     /// `reference`: dpclaims' [optimistic, pessimistic].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bracket: Option<[f64; 2]>,
+    /// The comparison made, or why the check was skipped or broken, in words.
     pub detail: String,
     /// The protocol lines of the check's queries.
     pub queries: Vec<String>,
@@ -593,12 +612,19 @@ pub fn judge(suite: &Suite, replies: &[Reply], tolerance: f64, opts: &PldOptions
 /// A scorecard row: counts per property and regime.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Score {
+    /// The property.
     pub property: String,
+    /// The regime.
     pub regime: String,
+    /// Checks that passed.
     pub pass: usize,
+    /// Checks skipped (a query refused, or no reference).
     pub skipped: usize,
+    /// `reference` checks above the certified upper value by more than the tolerance.
     pub loose: usize,
+    /// Checks whose property does not hold.
     pub findings: usize,
+    /// Checks with a crashed, hung or unreadable answer.
     pub broken: usize,
 }
 

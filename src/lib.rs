@@ -18,14 +18,9 @@
 #![warn(missing_docs)]
 
 pub mod accounting;
-// TODO(issue 16): document `audit`'s public items; it is being reworked (audit/conformance), so
-// its docs wait for that change instead of conflicting with it.
-#[allow(missing_docs)]
 pub mod audit;
 pub mod claims;
 pub mod cli;
-// TODO(issue 16): document the public items of `conformance` (new, being worked on elsewhere).
-#[allow(missing_docs)]
 pub mod conformance;
 pub mod harness;
 pub mod params;

@@ -7,9 +7,6 @@ pub mod accounting;
 pub mod adaptive;
 pub mod contraction;
 pub mod last_iterate;
-// TODO(issue 16): document the claim structs of `multipass`; the module is being changed (the
-// dominating pairs), so its docs wait for that change instead of conflicting with it.
-#[allow(missing_docs)]
 pub mod multipass;
 pub mod renyi;
 pub mod renyi_exact;

@@ -47,6 +47,7 @@ fn schedule(kind: &str, eta: f64, horizon: usize) -> Vec<f64> {
         .collect()
 }
 
+/// The claim `multipass.prop1` (its statement and source are in its [`ClaimInfo`]).
 pub struct Prop1;
 
 static PROP1_INFO: ClaimInfo = ClaimInfo {
@@ -178,6 +179,7 @@ fn epsilon_of(case: &Params) -> Result<f64, ParamError> {
     }
 }
 
+/// The claim `multipass.thm2.dp` (its statement and source are in its [`ClaimInfo`]).
 pub struct Theorem2Dp;
 
 static THEOREM2_DP_INFO: ClaimInfo = ClaimInfo {
@@ -248,6 +250,7 @@ impl Claim for Theorem2Dp {
     }
 }
 
+/// The claim `multipass.thm2.dp_from_prop3` (its statement and source are in its [`ClaimInfo`]).
 pub struct Theorem2FromProp3;
 
 static THEOREM2_FROM_PROP3_INFO: ClaimInfo = ClaimInfo {
@@ -305,6 +308,7 @@ const COR2_NOISE_X10000: Mutant = Mutant {
     description: "algorithm side: the stationary noise variance 10^4 beta0 in the simulation while the bound uses beta0",
 };
 
+/// The claim `multipass.cor2` (its statement and source are in its [`ClaimInfo`]).
 pub struct Cor2;
 
 static COR2_INFO: ClaimInfo = ClaimInfo {
@@ -453,6 +457,7 @@ impl Claim for Cor2 {
     }
 }
 
+/// The claim `multipass.prop3.step` (its statement and source are in its [`ClaimInfo`]).
 pub struct Prop3Steps;
 
 const E_OVER_N_AS_ONE_OVER_N: Mutant = Mutant {
@@ -532,6 +537,7 @@ impl Claim for Prop3Steps {
     }
 }
 
+/// The claim `multipass.lemma6` (its statement and source are in its [`ClaimInfo`]).
 pub struct Lemma6;
 
 const STEP_NOISE_HALVED: Mutant = Mutant {
@@ -623,6 +629,7 @@ impl Claim for Lemma6 {
     }
 }
 
+/// The claims of this family, in registry order.
 pub fn claims() -> Vec<&'static dyn Claim> {
     vec![
         &Prop1,
