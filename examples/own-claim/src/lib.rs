@@ -9,7 +9,13 @@
 //! start $\theta_0\sim\mathcal N(0,\frac{2\sigma^2}\lambda I)$ is $(\alpha,\varepsilon)$-RDP with
 //! $$\varepsilon=\frac{\alpha S_g^2}{\lambda\sigma^2n^2}\big(1-e^{-\lambda\eta K/2}\big)$$
 //! after $K$ steps: the privacy loss converges instead of growing with $K$. (Constants as we
-//! read the theorem; the paper is not among dpclaims' seed papers.)
+//! read the theorem; the paper is not among dpclaims' seed papers, and its text, page and
+//! equation numbers were not at hand when this was checked. The same conventions and
+//! constants, noise $\sqrt{2\eta}\,\sigma$, start $\Pi_C(\mathcal N(0,\frac{2\sigma^2}\lambda I))$,
+//! $\eta<1/\beta$ and $\varepsilon=\frac{4\alpha L^2}{\lambda\sigma^2n^2}(1-e^{-\lambda\eta K/2})$
+//! for an $L$-Lipschitz loss ($S_g\le2L$), are those of the implementation of the related SGLD
+//! bound of Ryffel, Bach & Pointcheval (2022, arXiv 2201.11980): github.com/LaRiffle/langevin,
+//! `privacy/compute.py` and `procedure/train.py`.)
 //!
 //! **Check.** On $\ell(\theta;x)=\frac\lambda2\|\theta-x\|^2$ with $\|x\|\le R$ ($\beta=\lambda$,
 //! $S_g=2\lambda R$) noisy GD is ULA on $f=\mathcal L_D/\sigma^2$ with step $h=\eta\sigma^2$, so
