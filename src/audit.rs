@@ -442,7 +442,7 @@ pub enum AuditVerdict {
     SoundTight,
     /// Above the upper reference by more than the tolerance.
     SoundLoose,
-    /// Below the upper reference and not refuted.
+    /// Not refuted, and not certified: below the upper reference, or no reference computed.
     Unverified,
 }
 
