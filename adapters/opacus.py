@@ -1,0 +1,140 @@
+"""Opacus' accountants (RDP, PRV, GDP) behind the `dpclaims conformance` protocol, without torch.
+
+    python3 adapters/opacus.py rdp|prv|gdp [--supports]
+
+opacus/accountants/{rdp,prv,gdp}.py import opacus.optimizers, hence torch: they cannot be
+loaded without it. Their computations live in opacus/accountants/analysis/ (numpy and scipy
+only), loaded here by file path (importlib.util.spec_from_file_location) under a private
+package name; the one torch-bound name they import (RDPAccountant, used by the PRV domain
+size) is replaced by `_RdpStub`, the same sum of `analysis.rdp.compute_rdp` over the default
+orders. The adapter keeps Opacus' history, a list of (noise multiplier, sample rate, steps)
+merged as `step()` merges consecutive equal steps, and answers as the accountants'
+get_epsilon(delta) would (PRV: eps_error 0.01, delta_error delta/1000, the upper bound).
+Opacus accounts DP-SGD only: PoissonSampled(Gaussian) and Gaussian (q = 1) under add-remove,
+composed or self-composed (PoissonSampled with q = 1 is the identity); GDP only a constant (sigma, q); epsilon only (no get_delta).
+"""
+import importlib.util
+import os
+import sys
+import types
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != HERE]
+
+
+def _load(name, path, package_dir=None):
+    spec = importlib.util.spec_from_file_location(
+        name, path, submodule_search_locations=[package_dir] if package_dir else None)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+protocol = _load("dpclaims_protocol", os.path.join(HERE, "protocol.py"))
+Unsupported, serve = protocol.Unsupported, protocol.serve
+
+ACCOUNTANTS = os.path.join(
+    importlib.util.find_spec("opacus").submodule_search_locations[0], "accountants")
+ANALYSIS = os.path.join(ACCOUNTANTS, "analysis")
+PKG = "opacus_accountants_by_path"
+for name, path in ((PKG, ACCOUNTANTS), (PKG + ".analysis", ANALYSIS)):
+    sys.modules[name] = types.ModuleType(name)
+    sys.modules[name].__path__ = [path]
+rdp = _load(PKG + ".analysis.rdp", os.path.join(ANALYSIS, "rdp.py"))
+gdp = _load(PKG + ".analysis.gdp", os.path.join(ANALYSIS, "gdp.py"))
+
+# Opacus' RDPAccountant.DEFAULT_ALPHAS: orders 1.1, 1.2, ..., 10.9 and 12, ..., 63.
+ALPHAS = [1 + k / 10.0 for k in range(1, 100)] + list(range(12, 64))
+
+
+class _RdpStub:
+    """What analysis/prv/domain.py uses of RDPAccountant: `history` and get_epsilon(delta)."""
+
+    def __init__(self):
+        self.history = []
+
+    def get_epsilon(self, delta):
+        total = sum(rdp.compute_rdp(q=q, noise_multiplier=s, steps=n, orders=ALPHAS)
+                    for s, q, n in self.history)
+        return rdp.get_privacy_spent(orders=ALPHAS, rdp=total, delta=delta)[0]
+
+
+sys.modules[PKG + ".rdp"] = types.ModuleType(PKG + ".rdp")
+sys.modules[PKG + ".rdp"].RDPAccountant = _RdpStub
+prv = _load(PKG + ".analysis.prv", os.path.join(ANALYSIS, "prv", "__init__.py"),
+            os.path.join(ANALYSIS, "prv"))
+
+
+def history(e, relation, count=1, out=None):
+    """Opacus' history of the event: [(noise_multiplier, sample_rate, steps)]."""
+    out = [] if out is None else out
+    kind = e["type"]
+    if relation != "add-remove":
+        raise Unsupported("Opacus accounts add-remove only")
+    if kind == "SelfComposed":
+        if e["count"]:
+            history(e["event"], relation, count * e["count"], out)
+    elif kind == "Composed":
+        for x in e["events"]:
+            history(x, relation, count, out)
+    elif kind == "PoissonSampled" and e["sampling_probability"] == 1.0:
+        history(e["event"], relation, count, out)  # q = 1: no sampling
+    elif kind in ("Gaussian", "PoissonSampled"):
+        q, g = (1.0, e) if kind == "Gaussian" else (e["sampling_probability"], e["event"])
+        if g["type"] != "Gaussian":
+            raise Unsupported(f"PoissonSampled({g['type']})")
+        if out and out[-1][:2] == (g["noise_multiplier"], q):
+            out[-1] = (out[-1][0], q, out[-1][2] + count)
+        else:
+            out.append((g["noise_multiplier"], q, count))
+    elif kind != "NoOp":
+        raise Unsupported(kind)
+    return out
+
+
+def rdp_epsilon(steps, delta):
+    acc = _RdpStub()
+    acc.history = steps
+    return acc.get_epsilon(delta)
+
+
+def prv_epsilon(steps, delta, eps_error=0.01):
+    delta_error = delta / 1000
+    prvs = [prv.PoissonSubsampledGaussianPRV(q, s) for s, q, _ in steps]
+    counts = [n for _, _, n in steps]
+    size = prv.compute_safe_domain_size(prvs, counts, eps_error=eps_error, delta_error=delta_error)
+    mesh = eps_error / (sum(counts) * rdp.np.log(12 / delta_error) / 2) ** 0.5
+    domain = prv.Domain.create_aligned(-size, size, mesh)
+    dprvs = [prv.discretize(prv.TruncatedPrivacyRandomVariable(p, domain.t_min, domain.t_max),
+                            domain) for p in prvs]
+    composed = prv.compose_heterogeneous(dprvs=dprvs, num_self_compositions=counts)
+    return composed.compute_epsilon(delta, delta_error, eps_error)[2]
+
+
+def gdp_epsilon(steps, delta):
+    if len(steps) != 1:
+        raise Unsupported("Opacus' GDP accountant needs one constant (sigma, q)")
+    (s, q, n), = steps
+    return gdp.compute_eps_poisson(steps=n, noise_multiplier=s, sample_rate=q, delta=delta)
+
+
+MODES = {"rdp": rdp_epsilon, "prv": prv_epsilon, "gdp": gdp_epsilon}
+
+
+def main():
+    mode = sys.argv[1] if len(sys.argv) > 1 else ""
+    if mode not in MODES:
+        sys.exit("usage: opacus.py rdp|prv|gdp [--supports]")
+
+    def answer(relation, event, query, value):
+        if query != "epsilon":
+            raise Unsupported("Opacus' accountants answer epsilon only")
+        steps = history(event, relation)
+        return MODES[mode](steps, value) if steps else 0.0
+
+    serve(answer, ["Composed", "Gaussian", "NoOp", "PoissonSampled", "SelfComposed"])
+
+
+if __name__ == "__main__":
+    main()
