@@ -16,6 +16,8 @@
 //! - `monotone-count`: $\epsilon$ non-decreasing in the count; `monotone-sigma`: non-increasing in
 //!   $\sigma$; `monotone-delta`: non-increasing in $\delta$;
 //! - `valid`: $\epsilon\ge0$, not NaN, finite for a Gaussian event;
+//! - `epsilon-delta-round-trip`: $\epsilon(\delta(\epsilon_0))=\epsilon_0$ for the accountant's own
+//!   $\epsilon_0=\epsilon(\delta)$ (asked in rounds: [`ask_in_rounds`]);
 //! - `reference`: the answer at or above dpclaims' optimistic (lower) PLD value — below it the
 //!   accountant is `unsound`; within `tolerance` of the pessimistic value `tight`, above it
 //!   `loose` (reported with the ratio, not a finding).
@@ -205,6 +207,71 @@ pub fn ask_command(command: &str, requests: &[Request], timeout: Duration) -> Ve
     replies
 }
 
+/// Asks every request of the suite through `ask` (a batch of requests in, one reply each out),
+/// in rounds: first those that depend on nothing, then each follow-up once the answer it
+/// depends on is known, with that answer as its parameter (written into `suite.requests`, so
+/// the reproducers show it). A follow-up of a refused, broken or unusable answer (not finite,
+/// or a δ outside (0, 1)) is not asked: it is refused, and its check skipped.
+pub fn ask_in_rounds(
+    suite: &mut Suite,
+    mut ask: impl FnMut(&[Request]) -> Vec<Reply>,
+) -> Vec<Reply> {
+    let n = suite.requests.len();
+    let source = |i: usize| {
+        suite
+            .follow_ups
+            .iter()
+            .find(|f| f.request == i)
+            .map(|f| f.from)
+    };
+    let sources: Vec<Option<usize>> = (0..n).map(source).collect();
+    let mut replies: Vec<Option<Reply>> = vec![None; n];
+    loop {
+        let ready: Vec<usize> = (0..n)
+            .filter(|&i| replies[i].is_none() && sources[i].is_none_or(|j| replies[j].is_some()))
+            .collect();
+        if ready.is_empty() {
+            break;
+        }
+        let mut asked = Vec::new();
+        for i in ready {
+            let Some(j) = sources[i] else {
+                asked.push(i);
+                continue;
+            };
+            let r = &mut suite.requests[i];
+            match (&replies[j], &mut r.query) {
+                (Some(Reply::Value(x)), Query::Delta { epsilon }) if x.is_finite() && *x >= 0.0 => {
+                    *epsilon = *x;
+                    asked.push(i);
+                }
+                (Some(Reply::Value(x)), Query::Epsilon { delta }) if *x > 0.0 && *x < 1.0 => {
+                    *delta = *x;
+                    asked.push(i);
+                }
+                (answer, _) => {
+                    replies[i] = Some(Reply::Refused(format!(
+                        "not asked: it follows up on the answer {answer:?}"
+                    )))
+                }
+            }
+        }
+        let batch: Vec<Request> = asked.iter().map(|&i| suite.requests[i].clone()).collect();
+        let got = if batch.is_empty() {
+            Vec::new()
+        } else {
+            ask(&batch)
+        };
+        for (i, r) in asked.into_iter().zip(got) {
+            replies[i] = Some(r);
+        }
+    }
+    replies
+        .into_iter()
+        .map(|r| r.unwrap_or_else(|| Reply::Broken("no reply".into())))
+        .collect()
+}
+
 /// How the answers of a check's queries must relate.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -235,6 +302,14 @@ pub struct Check {
     pub relation: Relation,
 }
 
+/// A request whose parameter (`epsilon` of a δ query, `delta` of an ε query) is the answer to
+/// an earlier one, `from`: it is asked in a later round.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FollowUp {
+    pub request: usize,
+    pub from: usize,
+}
+
 /// The requests and checks of a suite.
 #[derive(Debug, Clone, Default)]
 pub struct Suite {
@@ -242,6 +317,7 @@ pub struct Suite {
     pub requests: Vec<Request>,
     /// The property instances over them.
     pub checks: Vec<Check>,
+    pub follow_ups: Vec<FollowUp>,
 }
 
 impl Suite {
@@ -391,6 +467,29 @@ pub fn generate(seed: u64, n: usize, full: bool) -> Suite {
             },
         );
         s.check("reference", regime, vec![b], Relation::Reference);
+        // delta at the answered epsilon, then epsilon at that delta (parameters set in rounds).
+        let d_at = s.push(
+            doc(relation, base.clone()),
+            Query::Delta { epsilon: f64::NAN },
+        );
+        let e_at = s.push(
+            doc(relation, base.clone()),
+            Query::Epsilon { delta: f64::NAN },
+        );
+        s.follow_ups.push(FollowUp {
+            request: d_at,
+            from: b,
+        });
+        s.follow_ups.push(FollowUp {
+            request: e_at,
+            from: d_at,
+        });
+        s.check(
+            "epsilon-delta-round-trip",
+            regime,
+            vec![e_at, b, d_at],
+            Relation::Equal,
+        );
         // SelfComposed(unit, k) against k copies one by one.
         let k = 2 + (i as u64 % 4);
         let sc = s.push(doc(relation, self_composed(unit.clone(), k)), eps_q);
@@ -729,6 +828,9 @@ mod tests {
     fn protocol_lines_round_trip() {
         let suite = generate(3, 6, false);
         for (i, r) in suite.requests.iter().enumerate() {
+            if suite.follow_ups.iter().any(|f| f.request == i) {
+                continue; // its parameter is set when it is asked
+            }
             let (id, back) = Request::parse_line(&r.line(i)).unwrap();
             assert_eq!((id, &back), (i, r));
         }
@@ -768,6 +870,7 @@ mod tests {
             let one = Suite {
                 requests: suite.requests.clone(),
                 checks: vec![c.clone()],
+                follow_ups: suite.follow_ups.clone(),
             };
             let o = &judge(&one, &replies, 1e-3, &opts)[0];
             assert_eq!(o.verdict, Verdict::Finding, "{} {:?}", c.property, o);

@@ -639,22 +639,25 @@ fn run(cli: Cli) -> Result<ExitCode, dpclaims::Error> {
                 interval,
                 ..PldOptions::default()
             };
-            let suite = conformance::generate(seed, events, full);
+            let mut suite = conformance::generate(seed, events, full);
             let (replies, name) = match &command {
                 Some(cmd) if !self_check => (
-                    conformance::ask_command(
-                        cmd,
-                        &suite.requests,
-                        std::time::Duration::from_secs_f64(timeout),
-                    ),
+                    conformance::ask_in_rounds(&mut suite, |batch| {
+                        conformance::ask_command(
+                            cmd,
+                            batch,
+                            std::time::Duration::from_secs_f64(timeout),
+                        )
+                    }),
                     cmd.clone(),
                 ),
                 _ => (
-                    suite
-                        .requests
-                        .par_iter()
-                        .map(|r| conformance::self_reply(r, &opts))
-                        .collect(),
+                    conformance::ask_in_rounds(&mut suite, |batch| {
+                        batch
+                            .par_iter()
+                            .map(|r| conformance::self_reply(r, &opts))
+                            .collect()
+                    }),
                     format!("dpclaims answer --interval {interval}"),
                 ),
             };

@@ -49,6 +49,7 @@ fn dpclaims_passes_its_own_suite() {
         "monotone-delta",
         "composition-order",
         "monotone-sigma",
+        "epsilon-delta-round-trip",
     ] {
         let passed = all
             .iter()
@@ -63,18 +64,19 @@ fn dpclaims_passes_its_own_suite() {
 /// report carries a reproducer for each finding.
 #[test]
 fn an_accountant_that_ignores_the_count_is_caught() {
-    use dpclaims::conformance::{Verdict, generate, judge, render};
+    use dpclaims::conformance::{Verdict, ask_in_rounds, generate, judge, render};
     use dpclaims_theorems::privacy::pld::PldOptions;
     let opts = PldOptions {
         interval: 1e-3,
         ..PldOptions::default()
     };
-    let suite = generate(1, 6, false);
-    let replies: Vec<_> = suite
-        .requests
-        .iter()
-        .map(|r| broken_accountant::broken_reply(r, &opts))
-        .collect();
+    let mut suite = generate(1, 6, false);
+    let replies = ask_in_rounds(&mut suite, |batch| {
+        batch
+            .iter()
+            .map(|r| broken_accountant::broken_reply(r, &opts))
+            .collect()
+    });
     let outcomes = judge(&suite, &replies, 1e-3, &opts);
     let caught = |property: &str| {
         outcomes
@@ -97,14 +99,65 @@ fn an_accountant_that_ignores_the_count_is_caught() {
     assert!(text.contains("Finding self-composition"), "{text}");
     assert!(text.contains("}' | broken_accountant"), "{text}");
     // The correct accountant gives no finding on the same suite.
-    let good: Vec<_> = suite
-        .requests
-        .iter()
-        .map(|r| dpclaims::conformance::self_reply(r, &opts))
-        .collect();
+    let mut suite = generate(1, 6, false);
+    let good = ask_in_rounds(&mut suite, |batch| {
+        batch
+            .iter()
+            .map(|r| dpclaims::conformance::self_reply(r, &opts))
+            .collect()
+    });
     assert!(!dpclaims::conformance::failed(&judge(
         &suite, &good, 1e-3, &opts
     )));
+}
+
+/// `epsilon-delta-round-trip`: dpclaims' accountant passes it (its δ(ε) and ε(δ) are inverse
+/// to the tolerance); an accountant whose δ answers are 10 times too large fails it, and the
+/// broken accountant, consistent with itself, passes it while it fails `self-composition`.
+#[test]
+fn the_epsilon_delta_round_trip_catches_an_inconsistent_delta() {
+    use dpclaims::accounting::Query;
+    use dpclaims::conformance::{Reply, Verdict, ask_in_rounds, generate, judge, self_reply};
+    use dpclaims_theorems::privacy::pld::PldOptions;
+    let opts = PldOptions {
+        interval: 1e-3,
+        ..PldOptions::default()
+    };
+    let verdicts = |reply: &dyn Fn(&dpclaims::conformance::Request) -> Reply| {
+        let mut suite = generate(2, 6, false);
+        let replies = ask_in_rounds(&mut suite, |batch| batch.iter().map(reply).collect());
+        let outcomes = judge(&suite, &replies, 1e-3, &opts);
+        let count = |property: &str, verdict: Verdict| {
+            outcomes
+                .iter()
+                .filter(|o| o.property == property && o.verdict == verdict)
+                .count()
+        };
+        (
+            count("epsilon-delta-round-trip", Verdict::Pass),
+            count("epsilon-delta-round-trip", Verdict::Finding),
+            count("self-composition", Verdict::Finding),
+        )
+    };
+    let (pass, found, _) = verdicts(&|r| self_reply(r, &opts));
+    assert!(
+        pass >= 4 && found == 0,
+        "dpclaims: {pass} pass, {found} findings"
+    );
+    let (_, found, _) = verdicts(&|r| match (r.query, self_reply(r, &opts)) {
+        (Query::Delta { .. }, Reply::Value(d)) => Reply::Value((10.0 * d).min(1.0)),
+        (_, reply) => reply,
+    });
+    assert!(found > 0, "a delta 10 times too large was not caught");
+    let (pass, found, count_findings) = verdicts(&|r| broken_accountant::broken_reply(r, &opts));
+    assert!(
+        pass > 0 && found == 0,
+        "broken: {pass} pass, {found} findings"
+    );
+    assert!(
+        count_findings > 0,
+        "the broken accountant no longer fails self-composition"
+    );
 }
 
 /// dpclaims' own accountant behind the line protocol (`dpclaims answer`) passes too, and its
