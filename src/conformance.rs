@@ -250,9 +250,11 @@ pub fn ask_in_rounds(
                     asked.push(i);
                 }
                 (answer, _) => {
-                    replies[i] = Some(Reply::Refused(format!(
-                        "not asked: it follows up on the answer {answer:?}"
-                    )))
+                    let why = match answer {
+                        Some(Reply::Value(x)) => format!("it follows up on the answer {x}"),
+                        _ => "the query it follows up on has no answer".into(),
+                    };
+                    replies[i] = Some(Reply::Refused(format!("not asked: {why}")));
                 }
             }
         }
