@@ -308,7 +308,9 @@ pub struct Check {
 /// an earlier one, `from`: it is asked in a later round.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct FollowUp {
+    /// The later request (index into [`Suite::requests`]).
     pub request: usize,
+    /// The request whose answer becomes its parameter.
     pub from: usize,
 }
 
@@ -319,6 +321,7 @@ pub struct Suite {
     pub requests: Vec<Request>,
     /// The property instances over them.
     pub checks: Vec<Check>,
+    /// Requests asked after the answers they depend on.
     pub follow_ups: Vec<FollowUp>,
 }
 
