@@ -16,13 +16,25 @@ fn outcomes(o: &Output) -> Vec<serde_json::Value> {
         .collect()
 }
 
+/// The outcomes of a run that must exit 0 (the stdout shown if it does not).
+fn passing(args: &[&str]) -> Vec<serde_json::Value> {
+    let o = dpclaims(args);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    outcomes(&o)
+}
+
 #[path = "../examples/broken_accountant.rs"]
 mod broken_accountant;
 
 /// dpclaims' own PLD accountant passes its suite (small size; the full size is in the README).
 #[test]
 fn dpclaims_passes_its_own_suite() {
-    let o = dpclaims(&[
+    let all = passing(&[
         "conformance",
         "--self",
         "--events",
@@ -31,13 +43,6 @@ fn dpclaims_passes_its_own_suite() {
         "1e-3",
         "--json",
     ]);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stdout)
-    );
-    let all = outcomes(&o);
     assert!(all.len() >= 12 * 8, "{} checks", all.len());
     for property in [
         "valid",
@@ -165,7 +170,7 @@ fn the_epsilon_delta_round_trip_catches_an_inconsistent_delta() {
 #[test]
 fn the_protocol_round_trips_through_dpclaims_answer() {
     let cmd = format!("{} answer --interval 1e-3", env!("CARGO_BIN_EXE_dpclaims"));
-    let o = dpclaims(&[
+    let by_command = passing(&[
         "conformance",
         "--command",
         &cmd,
@@ -175,13 +180,6 @@ fn the_protocol_round_trips_through_dpclaims_answer() {
         "1e-3",
         "--json",
     ]);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stdout)
-    );
-    let by_command = outcomes(&o);
     let o = dpclaims(&[
         "conformance",
         "--self",

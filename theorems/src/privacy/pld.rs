@@ -933,17 +933,24 @@ pub fn compose_groups(
     let lowers: Vec<Vec<(Pld, u64)>> = (0..n_lower)
         .map(|i| singles(&|d: &Dominating| Pld::single(&d.lower[i], opts, Rounding::Optimistic)))
         .collect();
-    for s in uppers.iter().chain(&lowers) {
-        check_points(s, opts)?;
-    }
+    let tilted = |all: Vec<Vec<(Pld, u64)>>| -> Result<Vec<(Vec<(Pld, u64)>, f64)>, ParamError> {
+        all.into_iter()
+            .map(|s| {
+                let tilt = tilt_of(&s, opts);
+                check_points(&s, opts, tilt)?;
+                Ok((s, tilt))
+            })
+            .collect()
+    };
+    let (uppers, lowers) = (tilted(uppers)?, tilted(lowers)?);
     std::thread::scope(|scope| {
         let uppers: Vec<_> = uppers
             .iter()
-            .map(|s| scope.spawn(move || compose_plds(s, opts)))
+            .map(|(s, tilt)| scope.spawn(move || compose_tilted(s, opts, *tilt)))
             .collect();
         let lowers: Vec<_> = lowers
             .iter()
-            .map(|s| scope.spawn(move || compose_plds(s, opts)))
+            .map(|(s, tilt)| scope.spawn(move || compose_tilted(s, opts, *tilt)))
             .collect();
         let join = |hs: Vec<std::thread::ScopedJoinHandle<'_, Result<Pld, ParamError>>>| {
             hs.into_iter()
@@ -969,10 +976,9 @@ fn tilt_of(groups: &[(Pld, u64)], opts: &PldOptions) -> f64 {
 }
 
 /// Refuses (with an [`is_too_fine`] error) a composition of `groups` whose FFTs would need
-/// more than `opts.max_points` points: each group's window, and their sum for the
-/// convolutions.
-fn check_points(groups: &[(Pld, u64)], opts: &PldOptions) -> Result<(), ParamError> {
-    let tilt = tilt_of(groups, opts);
+/// more than `opts.max_points` points at tilt `tilt`: each group's window, and their sum for
+/// the convolutions.
+fn check_points(groups: &[(Pld, u64)], opts: &PldOptions, tilt: f64) -> Result<(), ParamError> {
     let mut sum = 0usize;
     for (single, count) in groups.iter().filter(|(_, c)| *c > 0) {
         let w = if *count == 1 {
@@ -1035,8 +1041,13 @@ pub fn pair_delta(
 /// convolved), all with the tilt `opts.focus` gives for the whole composition.
 pub fn compose_plds(groups: &[(Pld, u64)], opts: &PldOptions) -> Result<Pld, ParamError> {
     validate(opts)?;
-    check_points(groups, opts)?;
     let tilt = tilt_of(groups, opts);
+    check_points(groups, opts, tilt)?;
+    compose_tilted(groups, opts, tilt)
+}
+
+/// [`compose_plds`] at a given tilt, its point budget already checked.
+fn compose_tilted(groups: &[(Pld, u64)], opts: &PldOptions, tilt: f64) -> Result<Pld, ParamError> {
     let mut planner = FftPlanner::new();
     let mut total: Option<Pld> = None;
     for (single, count) in groups {
