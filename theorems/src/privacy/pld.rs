@@ -605,7 +605,7 @@ impl Pld {
     /// $e^{\theta(S-\ell_{lo})}$, so the top is chosen with
     /// $E[e^{\theta(S-\ell_{lo})};S>u]\le e^{T\Lambda(\theta+t)-\theta\ell_{lo}-tu}\le\tau$.
     /// The optimistic result subtracts $2\tau$ (and `steps` times the input's own misplaced
-    /// mass); the pessimistic one carries $\tau$ at $+\infty$.
+    /// mass); the pessimistic one carries $2\tau$ at $+\infty$ (both tails may be dropped).
     pub fn compose_with(
         &self,
         steps: u64,
@@ -625,7 +625,7 @@ impl Pld {
             len: window,
             fft_len: n,
         } = self.window(steps, tail_mass, tilt);
-        if n > opts.max_points {
+        if n > opts.max_points.min(MAX_FFT) {
             return Err(too_fine(self.interval, n, opts.max_points));
         }
         let full_lo = self.offset * steps as i64;
@@ -638,7 +638,7 @@ impl Pld {
             .collect();
         let inf_composed = -(tf * (-self.infinity_mass).ln_1p()).exp_m1();
         let (infinity_mass, alias_mass) = match self.rounding {
-            Rounding::Pessimistic => (inf_composed + tail_mass, 0.0),
+            Rounding::Pessimistic => (inf_composed + 2.0 * tail_mass, 0.0),
             Rounding::Optimistic => (inf_composed, 2.0 * tail_mass + tf * self.alias_mass),
         };
         Ok(tilted_fft::untilt(
@@ -699,6 +699,12 @@ impl Pld {
         ))
     }
 
+    /// The largest $|\ell|$ of the grid.
+    fn max_abs_loss(&self) -> f64 {
+        let end = (self.offset + self.pmf.len() as i64 - 1) as f64 * self.interval;
+        (self.offset as f64 * self.interval).abs().max(end.abs())
+    }
+
     /// A bound on $\sum_{i\ge\text{first}}a_i$, the absolute part of the round-off envelope
     /// above an index: by Cauchy–Schwarz, $e^{a}\big(\sum_{i\ge\text{first}}e^{-2\theta\ell_i}\big)^{1/2}$
     /// (a geometric sum; inflated by $10^{-6}$ for the rounding of its exponent).
@@ -756,7 +762,9 @@ impl Pld {
                 terms += 1.0; // (zeros add no rounding)
             }
         }
-        self.bounded(sum, (terms + 4.0) * UNIT * sum, positive, first)
+        // Each ℓ = (offset + i)Δ carries u|ℓ| of rounding, and e^{ε-ℓ} relative u(|ε| + |ℓ|).
+        let spread = 2.0 * (epsilon.abs() + self.max_abs_loss());
+        self.bounded(sum, (terms + 4.0 + spread) * UNIT * sum, positive, first)
     }
 
     /// The smallest $\epsilon\ge0$ with $\delta(\epsilon)\le\delta$ ($+\infty$ if none), for the
@@ -764,7 +772,7 @@ impl Pld {
     /// $\epsilon(\delta)$, for an optimistic one a lower bound (the bisection returns the side of
     /// its last interval that keeps the bound).
     pub fn epsilon(&self, delta: f64) -> f64 {
-        if self.infinity_mass >= delta {
+        if self.infinity_mass * (1.0 + 4.0 * UNIT) >= delta {
             return f64::INFINITY;
         }
         if self.rounding == Rounding::Pessimistic && self.delta(0.0) <= delta {
@@ -783,13 +791,15 @@ impl Pld {
             sp[i] = sp[i + 1] + self.pmf[i];
             w[i] = self.pmf[i] + r * w[i + 1];
         }
+        let max_loss = self.max_abs_loss();
         let delta_at = |eps: f64| {
             let i = (((eps / self.interval).floor() as i64 + 1 - self.offset).max(first as i64)
                 as usize)
                 .min(n);
             let l_i = (self.offset + i as i64) as f64 * self.interval;
             let tail = if i < n { (eps - l_i).exp() * w[i] } else { 0.0 };
-            let error = (3.0 * (n - i) as f64 + 6.0) * UNIT * (sp[i] + tail);
+            let spread = 2.0 * (eps.abs() + max_loss);
+            let error = (3.0 * (n - i) as f64 + 6.0 + spread) * UNIT * (sp[i] + tail);
             self.bounded(sp[i] - tail, error, sp[i], i)
         };
         let top = (self.offset + n as i64) as f64 * self.interval;
@@ -843,11 +853,11 @@ fn validate(opts: &PldOptions) -> Result<(), ParamError> {
             "a grid spacing in (0, 1]",
         ));
     }
-    if !(opts.max_points >= 2) {
+    if !(2..=MAX_FFT).contains(&opts.max_points) {
         return Err(ParamError::new(
             "max_points",
             opts.max_points,
-            "at least 2 points",
+            format!("between 2 and {MAX_FFT} points"),
         ));
     }
     if !(opts.tail_mass > 0.0 && opts.tail_mass < 1e-3) {

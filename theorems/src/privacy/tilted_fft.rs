@@ -26,11 +26,11 @@
 //!   \gamma_n\lVert y\rVert_2$, $\gamma_n=\log_2 n\cdot\eta$ (Higham 2002, Thm. 24.2, with
 //!   $\eta=\mu+\gamma_4(\sqrt2+\mu)\approx6u$); we take $\eta=20u$ for rustfft's mixed radices.
 //!   The spectrum's error $e$ propagates through the power as $|\hat y^T-y^T|\le T|e|Y^{T-1}$,
-//!   $Y=\lVert\tilde p\rVert_1+\lVert e\rVert_2$; `powu` adds $(4\lceil\log_2T\rceil+4)u$
-//!   relative; spectral entries below $e^{-700}$ are set to 0 (an error of $e^{-700}$ each); the
+//!   $Y=\lVert\tilde p\rVert_1+\lVert e\rVert_2$; `powu` (repeated squaring) adds
+//!   $(3(T-1)+4)u$ relative; spectral entries below $e^{-700}$ are set to 0 (an error of $e^{-700}$ each); the
 //!   inverse FFT adds $\gamma_n$ again; Parseval and Young ($\lVert f^{*T}\rVert_2\le
-//!   \lVert f\rVert_2\lVert f\rVert_1^{T-1}$) turn spectral 2-norms into a bound $R$ on every
-//!   output entry;
+//!   \lVert f\rVert_2\lVert f\rVert_1^{T-1}$) turn spectral 2-norms into a bound $R$ on the 2-norm
+//!   of the output's error (so on every entry);
 //! - *untilting* multiplies by $e^{T\ln M-\theta\ell_s}$, exactly in the envelope's exponent and
 //!   with relative rounding $3u(745+|T\ln M|+\theta\max|\ell|)$ in the values.
 //!
@@ -161,7 +161,9 @@ pub(crate) fn power(
     let e_fwd = gamma * sqrt_n * l2 * (1.0 + gamma); // ||ŷ − y||_2
     let y = l1 + e_fwd; // |ŷ_k|, |y_k| <= y
     let y_pow = ((tf - 1.0) * y.ln()).exp(); // y^{T−1}
-    let pow_rel = (4.0 * tf.log2().ceil() + 4.0) * U;
+    // `powu` squares repeatedly, and each squaring doubles the relative error so far: up to
+    // (T − 1) complex products of relative error sqrt(2)·γ_2 < 3u each.
+    let pow_rel = (3.0 * (tf - 1.0) + 4.0) * U;
     let w_norm = sqrt_n * l2 * l1.powf(tf - 1.0); // ||y^T||_2 (Parseval + Young)
     let spectral = tf * e_fwd * y_pow * (1.0 + pow_rel)
         + pow_rel * (w_norm + tf * e_fwd * y_pow)
