@@ -1,5 +1,6 @@
 //! `dpclaims epsilon` / `dpclaims delta`: the reference accountants on one DP-SGD run.
 
+use crate::report::six;
 use dpclaims_theorems::ParamError;
 use dpclaims_theorems::privacy::event::{Event, EventDoc};
 use dpclaims_theorems::privacy::event_pld::{self, EventPldError};
@@ -188,13 +189,15 @@ pub fn line(a: &Answer) -> String {
     } else {
         ("delta", a.delta.unwrap_or(f64::NAN))
     };
-    let mut s = format!("{name:<12} {label} = {v:.6}");
+    let mut s = format!("{name:<12} {label} = {}", six(v));
     if let Some(alpha) = a.alpha {
         s.push_str(&format!("  (order {alpha:.4})"));
     }
     if let Some([lo, hi]) = a.bracket {
         s.push_str(&format!(
-            "  bracket [{lo:.6}, {hi:.6}] at interval {}",
+            "  bracket [{}, {}] at interval {}",
+            six(lo),
+            six(hi),
             a.interval.unwrap_or(f64::NAN)
         ));
     }
@@ -303,9 +306,10 @@ pub fn event_line(a: &EventAnswer) -> String {
         Neighbouring::ReplaceOne => "replace-one",
     };
     let mut s = format!(
-        "pld          {label} = {v:.6}  bracket [{:.6}, {:.6}] at interval {}  ({relation}, {})  {:.3} s",
-        a.bracket[0],
-        a.bracket[1],
+        "pld          {label} = {}  bracket [{}, {}] at interval {}  ({relation}, {})  {:.3} s",
+        six(v),
+        six(a.bracket[0]),
+        six(a.bracket[1]),
         a.interval,
         a.event.type_name(),
         a.seconds

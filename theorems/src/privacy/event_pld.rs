@@ -295,9 +295,10 @@ pub fn delta(doc: &EventDoc, epsilon: f64, opts: &PldOptions) -> Result<PldBrack
             "a finite number",
         )));
     }
-    plds(doc, &opts.focused(Focus::Epsilon(epsilon)))?
-        .delta(epsilon)
-        .map_err(param(""))
+    let opts = opts.focused(Focus::Epsilon(epsilon));
+    pld::delta_with_tails_below_it(&opts, runs(&doc.event), |o| {
+        plds(doc, o)?.delta(epsilon).map_err(param(""))
+    })
 }
 
 /// A Gaussian event, possibly sampled: what [`DpSgd`] describes.
