@@ -1,6 +1,10 @@
 """dp_accounting (Google) behind the `dpclaims conformance` protocol.
 
-    python3 adapters/dp_accounting.py rdp|pld [--supports]
+    python3 adapters/dp_accounting.py rdp|pld [--compose-count] [--supports]
+
+With --compose-count a top-level `SelfComposed(e, k)` is accounted as `compose(e, count=k)`
+(the accountant's own count argument) instead of as a `SelfComposedDpEvent`, so that the
+suite's `self-composition` property checks that path too.
 
 Events map to dp_accounting's own dp_event classes through the whitelist `BUILD` (type name ->
 constructor); the neighbouring relation maps to its NeighboringRelation. The accountant decides
@@ -57,14 +61,18 @@ def build(e):
 def main():
     mode = sys.argv[1] if len(sys.argv) > 1 else ""
     if mode not in ACCOUNTANT:
-        sys.exit("usage: dp_accounting.py rdp|pld [--supports]")
+        sys.exit("usage: dp_accounting.py rdp|pld [--compose-count] [--supports]")
+    compose_count = "--compose-count" in sys.argv[2:]
 
     def answer(relation, event, query, value):
         accountant = ACCOUNTANT[mode](RELATION[relation])
+        count = 1
+        if compose_count and event["type"] == "SelfComposed":
+            event, count = event["event"], event["count"]
         dp = build(event)
         if not accountant.supports(dp):
             raise Unsupported(f"dp_accounting's {mode} accountant refuses it under {relation}")
-        accountant.compose(dp)
+        accountant.compose(dp, count)
         if query == "epsilon":
             return accountant.get_epsilon(value)
         return accountant.get_delta(value)

@@ -30,10 +30,10 @@ export PATH="$PWD/$venv/bin:$PATH"   # `python3` below is the environment's
 extra=("$@")
 summary=$out/summary.md
 { echo "# Conformance of released accountants"; echo; sed 's/^/    /' "$out/versions.txt"; } > "$summary"
-for run in "dp_accounting rdp" "dp_accounting pld" "prv_accountant" "opacus rdp" "opacus prv" "opacus gdp"; do
+for run in "dp_accounting rdp" "dp_accounting pld" "dp_accounting pld --compose-count" "prv_accountant" "opacus rdp" "opacus prv" "opacus gdp"; do
   set -- $run
-  name=$1${2:+-$2}
-  cmd="python3 adapters/$1.py${2:+ $2}"
+  name=$1${2:+-$2}${3:+$3}
+  cmd="python3 adapters/$1.py${2:+ $2}${3:+ $3}"
   echo "== $name: $cmd (supports $($cmd --supports))"
   start=$(date +%s)
   # Exit 1 means findings: a result, not a failure of this script.

@@ -1056,54 +1056,51 @@ pub fn audit(
 }
 
 /// Runs an external accountant: rows (without `epsilon`) as JSON lines on its stdin, one
-/// `{"epsilon": ...}` per line on its stdout.
-pub fn ask_command(command: &str, rows: &mut [Row]) -> Result<(), String> {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new("sh")
-        .arg("-c")
-        .arg(command)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot run `{command}`: {e}"))?;
-    let input: String = rows
+/// `{"epsilon": ...}` per line on its stdout, through [`crate::line_protocol`] (a hang past
+/// `timeout` or a crash on a row is that row's error; the command is started again on the rows
+/// after it). Rows answered are filled in; the others come back as errors.
+pub fn ask_command(
+    command: &str,
+    rows: &mut Vec<Row>,
+    timeout: std::time::Duration,
+) -> Vec<RowError> {
+    let lines: Vec<String> = rows
         .iter()
         .map(|r| {
             let mut obj = r.raw.clone();
             obj.remove("epsilon");
-            serde_json::to_string(&Value::Object(obj)).expect("rows serialize") + "\n"
+            serde_json::to_string(&Value::Object(obj)).expect("rows serialize")
         })
         .collect();
-    // Write from a thread so a command that answers as it reads cannot deadlock us.
-    let mut stdin = child.stdin.take().expect("piped stdin");
-    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-    let output = child
-        .wait_with_output()
-        .map_err(|e| format!("`{command}` failed: {e}"))?;
-    let _ = writer.join();
-    if !output.status.success() {
-        return Err(format!("`{command}` exited with {}", output.status));
+    let answers = crate::line_protocol::ask_lines(command, &lines, timeout);
+    let mut errors = Vec::new();
+    let mut kept = Vec::with_capacity(rows.len());
+    for (mut row, answer) in rows.drain(..).zip(answers) {
+        let eps = answer.and_then(|line| {
+            let v: Value = serde_json::from_str(&line)
+                .map_err(|e| format!("`{command}` answered {line:?}: {e}"))?;
+            v.get("epsilon")
+                .and_then(Value::as_f64)
+                .filter(|e| e.is_finite() && *e >= 0.0)
+                .ok_or_else(|| {
+                    format!(
+                        "`{command}` answered {line:?}: expected {{\"epsilon\": <number >= 0>}}"
+                    )
+                })
+        });
+        match eps {
+            Ok(e) => {
+                row.epsilon = Some(e);
+                kept.push(row);
+            }
+            Err(reason) => errors.push(RowError {
+                line: row.line,
+                reason,
+            }),
+        }
     }
-    let text = String::from_utf8_lossy(&output.stdout);
-    let answers: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-    if answers.len() != rows.len() {
-        return Err(format!(
-            "`{command}` answered {} lines for {} rows",
-            answers.len(),
-            rows.len()
-        ));
-    }
-    for (row, line) in rows.iter_mut().zip(answers) {
-        let v: Value = serde_json::from_str(line)
-            .map_err(|e| format!("`{command}` answered {line:?} for line {}: {e}", row.line))?;
-        let eps = v
-            .get("epsilon")
-            .and_then(Value::as_f64)
-            .filter(|e| e.is_finite() && *e >= 0.0);
-        row.epsilon = Some(eps.ok_or_else(|| format!("`{command}` answered {line:?} for line {}: expected {{\"epsilon\": <number >= 0>}}", row.line))?);
-    }
-    Ok(())
+    *rows = kept;
+    errors
 }
 
 /// A table of audits.

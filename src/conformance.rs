@@ -34,9 +34,6 @@ use dpclaims_theorems::privacy::pld::{PldBracket, PldOptions};
 use rand::RngExt;
 use serde::Serialize;
 use serde_json::Value;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
-use std::sync::mpsc;
 use std::time::Duration;
 
 /// One query of the suite.
@@ -141,70 +138,23 @@ fn bracket(req: &Request, opts: &PldOptions) -> Result<PldBracket, EventPldError
     }
 }
 
-/// Sends every request to `sh -c command` and collects one reply per request; after the first
-/// timeout (`timeout` per query) the remaining ones are `Broken`.
+/// Sends every request to `sh -c command` and collects one reply per request, through
+/// [`crate::line_protocol`]: a hang past `timeout` or a crash is a `Broken` reply to that
+/// request, and the command is started again on the ones after it.
 pub fn ask_command(command: &str, requests: &[Request], timeout: Duration) -> Vec<Reply> {
-    let broken_all = |why: String| vec![Reply::Broken(why); requests.len()];
-    let mut child = match Command::new("sh")
-        .arg("-c")
-        .arg(command)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-    {
-        Ok(c) => c,
-        Err(e) => return broken_all(format!("cannot run `{command}`: {e}")),
-    };
-    let input: String = requests
+    let lines: Vec<String> = requests
         .iter()
         .enumerate()
-        .map(|(i, r)| r.line(i) + "\n")
+        .map(|(i, r)| r.line(i))
         .collect();
-    let mut stdin = child.stdin.take().expect("piped stdin");
-    // Written from a thread so that an accountant answering as it reads cannot deadlock us.
-    std::thread::spawn(move || {
-        let _ = stdin.write_all(input.as_bytes());
-    });
-    let stdout = child.stdout.take().expect("piped stdout");
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            match line {
-                Ok(l) if l.trim().is_empty() => continue,
-                Ok(l) => {
-                    if tx.send(l).is_err() {
-                        break;
-                    }
-                }
-                Err(_) => break,
-            }
-        }
-    });
-    let mut replies = Vec::with_capacity(requests.len());
-    for r in requests {
-        match rx.recv_timeout(timeout) {
-            Ok(line) => replies.push(parse_reply(&line, r.query)),
-            Err(mpsc::RecvTimeoutError::Timeout) => {
-                replies.push(Reply::Broken(format!("no answer within {timeout:?}")));
-                break;
-            }
-            Err(mpsc::RecvTimeoutError::Disconnected) => {
-                replies.push(Reply::Broken(
-                    "the accountant exited before answering".into(),
-                ));
-                break;
-            }
-        }
-    }
-    let _ = child.kill();
-    let _ = child.wait();
-    while replies.len() < requests.len() {
-        replies.push(Reply::Broken(
-            "not asked: the accountant had stopped answering".into(),
-        ));
-    }
-    replies
+    crate::line_protocol::ask_lines(command, &lines, timeout)
+        .into_iter()
+        .zip(requests)
+        .map(|(answer, r)| match answer {
+            Ok(line) => parse_reply(&line, r.query),
+            Err(why) => Reply::Broken(why),
+        })
+        .collect()
 }
 
 /// Asks every request of the suite through `ask` (a batch of requests in, one reply each out),

@@ -23,6 +23,7 @@ pub mod claims;
 pub mod cli;
 pub mod conformance;
 pub mod harness;
+pub mod line_protocol;
 pub mod params;
 pub mod report;
 pub mod testing;

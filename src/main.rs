@@ -43,6 +43,10 @@ enum Command {
         /// JSON lines, one `{"epsilon": ...}` per line on its stdout.
         #[arg(long)]
         command: Option<String>,
+        /// Seconds allowed per row when asking --command (a row past it, or one the command
+        /// crashes on, is reported as that row's error; the command is started again).
+        #[arg(long, default_value_t = 300.0)]
+        timeout: f64,
         /// Relative tolerance for sound-tight.
         #[arg(long, default_value_t = 0.05)]
         tolerance: f64,
@@ -128,8 +132,9 @@ enum Command {
         /// Relative tolerance of the equalities and of `tight`.
         #[arg(long, default_value_t = 1e-3)]
         tolerance: f64,
-        /// Seconds allowed per query.
-        #[arg(long, default_value_t = 60.0)]
+        /// Seconds allowed per query (a query past it is a `hang` finding; the command is
+        /// started again on the queries after it).
+        #[arg(long, default_value_t = 300.0)]
         timeout: f64,
         /// PLD grid spacing of dpclaims' reference (and of `--self`).
         #[arg(long, default_value_t = 1e-4)]
@@ -231,11 +236,10 @@ enum RelationArg {
 }
 
 #[allow(clippy::too_many_arguments)]
-#[allow(clippy::too_many_arguments)]
 fn audit(
     file: Option<std::path::PathBuf>,
     format: Option<FormatArg>,
-    command: Option<String>,
+    command: Option<(String, f64)>,
     opts: audit::AuditOptions,
     plot: Option<std::path::PathBuf>,
     json: bool,
@@ -301,8 +305,14 @@ fn audit(
             Err(e) => errors.push(e),
         }
     }
-    if let Some(cmd) = &command {
-        audit::ask_command(cmd, &mut rows).map_err(dpclaims::Error::Input)?;
+    if let Some((cmd, timeout)) = &command {
+        if !(*timeout > 0.0 && timeout.is_finite()) {
+            return Err(dpclaims::Error::Input(format!(
+                "--timeout {timeout} is out of range: expected seconds > 0"
+            )));
+        }
+        let timeout = std::time::Duration::from_secs_f64(*timeout);
+        errors.extend(audit::ask_command(cmd, &mut rows, timeout));
     }
     let audits = audit::audit(&rows, &opts, progress)?;
     if let Some(dir) = &plot {
@@ -542,6 +552,7 @@ fn run(cli: Cli) -> Result<ExitCode, dpclaims::Error> {
             file,
             format,
             command,
+            timeout,
             tolerance,
             max_steps,
             budget_seconds,
@@ -570,7 +581,7 @@ fn run(cli: Cli) -> Result<ExitCode, dpclaims::Error> {
             audit(
                 file,
                 format,
-                command,
+                command.map(|c| (c, timeout)),
                 opts,
                 plot,
                 json,
