@@ -193,6 +193,28 @@ impl LogisticPool {
         (objective(&w), w)
     }
 
+    /// $\tilde H=\frac1{4|I|}\sum_{i\in I}x_ix_i^\top$ over the points `indices` (with
+    /// repetitions), or over the whole pool ($\tilde H_{\mathcal D}$) when `indices` is `None`:
+    /// the logistic loss's Hessian majorant, $\nabla^2\ell(w)\preceq\tilde H$ for every $w$.
+    pub fn h_tilde(&self, indices: Option<&[usize]>) -> nalgebra::DMatrix<f64> {
+        let mut h = nalgebra::DMatrix::<f64>::zeros(self.d, self.d);
+        let mut add = |i: usize| {
+            let x = nalgebra::DVector::from_column_slice(self.x(i));
+            h += &x * x.transpose();
+        };
+        let count = match indices {
+            Some(idx) => {
+                idx.iter().for_each(|&i| add(i));
+                idx.len()
+            }
+            None => {
+                (0..self.ys.len()).for_each(&mut add);
+                self.ys.len()
+            }
+        };
+        h * (0.25 / count.max(1) as f64)
+    }
+
     /// $\mathrm{tr}\tilde H_{\mathcal D}=\frac14\mathbb E\|x\|^2$, the Hessian majorant's trace.
     pub fn h_tilde_trace(&self) -> f64 {
         0.25 * self.xs.iter().map(|v| v * v).sum::<f64>() / self.ys.len() as f64

@@ -8,6 +8,7 @@ pub mod adaptive;
 pub mod contraction;
 pub mod last_iterate;
 pub mod multipass;
+pub mod proof_steps_000;
 pub mod renyi;
 pub mod renyi_exact;
 pub mod stability;
@@ -215,6 +216,7 @@ pub fn registry() -> Vec<&'static dyn Claim> {
     all.extend(adaptive::claims());
     all.extend(contraction::claims());
     all.extend(subspace::claims());
+    all.extend(proof_steps_000::claims());
     all
 }
 
