@@ -22,7 +22,7 @@
 use crate::claims::Claim;
 use crate::harness::{self, CheckOptions};
 use crate::verdict::Outcome;
-use crate::{params, report};
+use crate::{params, proofs, report};
 use clap::{Parser, Subcommand};
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -58,6 +58,29 @@ pub enum ClaimCommand {
         /// Output directory (with --shard: where DIR/shard-K-of-N.json is written).
         #[arg(long)]
         out: std::path::PathBuf,
+    },
+    /// Print the proof maps: each proof's steps in order, the verdict of each step claim (run at
+    /// a small size) or why a step is not checkable, and a summary per paper.
+    ///
+    /// Exit code 0 unless a step expected to hold failed (1); 2 on bad input.
+    Proofs {
+        /// Proof-map ids or globs (e.g. `multipass.*`); all maps when none is given.
+        patterns: Vec<String>,
+        /// One JSON document: {"maps": [...], "papers": [...]}.
+        #[arg(long)]
+        json: bool,
+        /// Markdown (the report's "Proofs" section) instead of plain text.
+        #[arg(long, conflicts_with = "json")]
+        markdown: bool,
+        /// Cap on the trials of every case of a step claim that simulates.
+        #[arg(long, default_value_t = 200)]
+        max_trials: u64,
+        /// Run seed.
+        #[arg(long, default_value_t = harness::DEFAULT_SEED)]
+        seed: u64,
+        /// Family-wise confidence level over all outcomes of the step claims (Bonferroni).
+        #[arg(long, default_value_t = harness::DEFAULT_CONFIDENCE)]
+        confidence: f64,
     },
     /// Combine the shard files of one `check --shard K/N` run into what `check` prints.
     Merge {
@@ -197,6 +220,40 @@ pub fn run(claims: &[&dyn Claim], command: ClaimCommand) -> Result<ExitCode, cra
                 return Ok(ExitCode::SUCCESS);
             }
             print_outcomes(&mut out, &harness::check(&claims, &opts)?, json)
+        }
+        ClaimCommand::Proofs {
+            patterns,
+            json,
+            markdown,
+            max_trials,
+            seed,
+            confidence,
+        } => {
+            let maps = proofs::select(&proofs::maps(), &patterns)?;
+            let opts = CheckOptions {
+                max_trials: Some(max_trials.max(2)),
+                seed,
+                confidence,
+                ..CheckOptions::default()
+            };
+            let results = proofs::run(claims, &maps, &opts)?;
+            let rendered = if json {
+                format!("{}\n", proofs::json(&results))
+            } else if markdown {
+                proofs::markdown(&results, "#")
+            } else {
+                proofs::text(&results)
+            };
+            let _ = write!(out, "{rendered}");
+            let unexpected = results
+                .iter()
+                .flat_map(|r| &r.results)
+                .any(|s| s.unexpected());
+            Ok(if unexpected {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            })
         }
         ClaimCommand::Merge {
             files,

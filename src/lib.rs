@@ -25,6 +25,8 @@ pub mod conformance;
 pub mod harness;
 pub mod line_protocol;
 pub mod params;
+pub mod proofs;
+mod proofs_000;
 pub mod report;
 pub mod testing;
 pub mod verdict;

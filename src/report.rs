@@ -319,6 +319,21 @@ pub fn markdown_report(outcomes: &[Outcome], claims: &[&dyn Claim], trials: Opti
                 .join("; ")
         ));
     }
+    // The proof maps whose step claims were run, judged from the same outcomes.
+    let maps: Vec<_> = crate::proofs::maps()
+        .into_iter()
+        .filter(|m| {
+            crate::proofs::claim_ids(&[m])
+                .iter()
+                .any(|id| outcomes.iter().any(|o| o.claim == *id))
+        })
+        .collect();
+    if !maps.is_empty() {
+        md.push_str(&crate::proofs::markdown(
+            &crate::proofs::judge(&maps, outcomes),
+            "##",
+        ));
+    }
     md
 }
 

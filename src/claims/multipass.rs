@@ -159,7 +159,7 @@ const SAMPLING_IGNORED: Mutant = Mutant {
 };
 
 /// Theorem 2's schedule of a case (`T-floor`).
-fn schedule_of(case: &Params) -> Result<bounds::Theorem2Schedule, ParamError> {
+pub(crate) fn schedule_of(case: &Params) -> Result<bounds::Theorem2Schedule, ParamError> {
     bounds::Theorem2Schedule::from_privacy(
         case.u64("n")?,
         case.f64("delta")?,
@@ -172,7 +172,7 @@ fn schedule_of(case: &Params) -> Result<bounds::Theorem2Schedule, ParamError> {
 }
 
 /// The case's $\epsilon$: a number, or `"n^-1/4"` (Theorem 2's headline choice).
-fn epsilon_of(case: &Params) -> Result<f64, ParamError> {
+pub(crate) fn epsilon_of(case: &Params) -> Result<f64, ParamError> {
     match case.str("epsilon") {
         Ok("n^-1/4") => Ok((case.u64("n")? as f64).powf(-0.25)),
         _ => case.f64("epsilon"),

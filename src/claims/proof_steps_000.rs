@@ -13,7 +13,7 @@ use super::{Claim, ClaimInfo, Measurement, Mutant, RunSpec, Statistic};
 use crate::params;
 use crate::params::Params;
 use crate::verdict::Relation;
-use dpclaims_theorems::multipass::{HorizonRounding, Theorem2Schedule, lemma6_printed};
+use dpclaims_theorems::multipass::{Theorem2Schedule, lemma6_printed};
 use dpclaims_theorems::privacy::gaussian;
 use dpclaims_theorems::{ParamError, error};
 
@@ -550,23 +550,10 @@ static THM1_PRIVACY_TERM_LARGE_EPS: StepClaim = StepClaim {
 // Lemma 5 and Proposition 2 (Section 5.2), on P-lin with Theorem 2's schedule
 // ---------------------------------------------------------------------------------------------
 
-/// Theorem 2's schedule of a case: `n`, `delta`, `epsilon` (a number or `"n^-1/4"`), `alpha`,
-/// `eta0`, `G`, T rounded down.
+/// Theorem 2's schedule of a case (see [`super::multipass::schedule_of`]), capped at 2*10^6
+/// steps for a calculator.
 fn theorem2_schedule(case: &Params) -> Result<Theorem2Schedule, ParamError> {
-    let n = case.u64("n")?;
-    let eps = match case.str("epsilon") {
-        Ok("n^-1/4") => (n as f64).powf(-0.25),
-        _ => case.f64("epsilon")?,
-    };
-    let s = Theorem2Schedule::from_privacy(
-        n,
-        case.f64("delta")?,
-        eps,
-        case.f64("alpha")?,
-        case.f64("eta0")?,
-        case.f64("G")?,
-        HorizonRounding::Floor,
-    )?;
+    let s = super::multipass::schedule_of(case)?;
     if s.horizon > 2_000_000 {
         return Err(ParamError::new(
             "T",
@@ -678,6 +665,67 @@ static LEMMA5_RECURSION: StepClaim = StepClaim {
             worst,
             64.0,
             worst.max(1.0),
+        )])
+    },
+};
+
+const WITHOUT_T_TERM: Mutant = Mutant {
+    name: "bound-without-t-term",
+    description: "bound side: Lemma 5 without its t/n^2 term",
+};
+
+static LEMMA5_SUM: StepClaim = StepClaim {
+    info: ClaimInfo {
+        id: "stability.lemma5.step.sum",
+        paper: PAPER,
+        result: "Lemma 5's proof, last step: 'by summing over s = 2 to s = t, we obtain the desired result' [as printed], exact on P-lin (the coupled E||Delta_t||^2 of stability.lemma5.derived, an equality there)",
+        statement: "exact E||w_t - w_t'||^2 on P-lin <= 4G^2(t/n^2 + 1/n) sum_{s<=t} eta_s^2, on Theorem 2's schedule (t = T) and on a constant step (t = 400, where it is tightest)",
+        mutants: &[WITHOUT_T_TERM],
+        known_false: false,
+    },
+    cases: || {
+        let mut v = theorem2_cases();
+        v.iter_mut()
+            .for_each(|p| p.set("schedule", "theorem2".into()));
+        for t in [50u64, 400] {
+            v.push(params! { "schedule" => "constant", "n" => 100, "eta" => 0.1, "T" => t, "G" => 1.0 });
+        }
+        v
+    },
+    measure: |case, run| {
+        let (eta, n, g) = match case.choice("schedule", &["theorem2", "constant"])?.as_str() {
+            "theorem2" => {
+                let s = theorem2_schedule(case)?;
+                (s.etas(), s.n, s.g)
+            }
+            _ => {
+                let t = horizon(case, 2, 10_000_000)?;
+                (
+                    vec![error::positive("eta", case.f64("eta")?)?; t as usize],
+                    case.u64("n")?,
+                    case.f64("G")?,
+                )
+            }
+        };
+        // idx-A with c_s = eta_s/eta_{s-1} (1 for the constant step, lambda_s = 0).
+        let h = &eta[1..];
+        let c: Vec<f64> = (1..eta.len()).map(|i| eta[i] / eta[i - 1]).collect();
+        let exact = dpclaims_theorems::stability::lemma5_derived_bound(g, n, h, &c)?;
+        let bound = if is(run, &WITHOUT_T_TERM) {
+            dpclaims_theorems::stability::lemma5_bound(g, n, &eta)?
+                / (1.0 + eta.len() as f64 / n as f64)
+        } else {
+            dpclaims_theorems::stability::lemma5_bound(g, n, &eta)?
+        };
+        let mut p = case.clone();
+        p.set("T", (eta.len() as u64).into());
+        Ok(vec![computed(
+            p,
+            bound,
+            Relation::AtMost,
+            exact,
+            4.0 * eta.len() as f64,
+            exact,
         )])
     },
 };
@@ -1752,11 +1800,153 @@ static LEMMA6_GAUSSIAN: StepClaim = StepClaim {
     },
 };
 
+// ---------------------------------------------------------------------------------------------
+// Corrected steps beside the earlier known-false step claims
+// ---------------------------------------------------------------------------------------------
+
+const PRINTED_THEOREM2_LEVEL: Mutant = Mutant {
+    name: "printed-theorem2-level",
+    description: "bound side: Theorem 2's printed 3 eps sqrt(ln(2/delta)) + 3 eps^2 in place of the corrected level",
+};
+
+static THM2_DP_CORRECTED: StepClaim = StepClaim {
+    info: ClaimInfo {
+        id: "multipass.thm2.step.dp_from_prop3.corrected",
+        paper: PAPER,
+        result: "Theorem 2's DP part, corrected [derived]: what Proposition 3 implies at T = n^alpha eps^2",
+        statement: "Proposition 3's level reproduces sqrt(2) e eps n^(alpha/2 - 1) sqrt(ln(2/delta)) + e^2 eps^2 n^(alpha - 2) within 1e-4 (equal at T = n^alpha eps^2; T is rounded down), on multipass.thm2.dp_from_prop3's grid",
+        mutants: &[PRINTED_THEOREM2_LEVEL],
+        known_false: false,
+    },
+    cases: || super::multipass::Theorem2FromProp3.cases(),
+    measure: |case, run| {
+        let s = super::multipass::schedule_of(case)?;
+        let (eps, delta) = (super::multipass::epsilon_of(case)?, s.delta);
+        let alpha = case.f64("alpha")?;
+        let (n, e) = (s.n as f64, std::f64::consts::E);
+        let bound = if is(run, &PRINTED_THEOREM2_LEVEL) {
+            dpclaims_theorems::multipass::theorem2_epsilon(eps, delta)?
+        } else {
+            2f64.sqrt() * e * eps * n.powf(alpha / 2.0 - 1.0) * (2.0 / delta).ln().sqrt()
+                + e * e * eps * eps * n.powf(alpha - 2.0)
+        };
+        let value = dpclaims_theorems::multipass::prop3_epsilon(s.n, s.horizon, delta)?;
+        let mut p = case.clone();
+        p.set("T", s.horizon.into());
+        // Equal at T = n^alpha eps^2. Rounding T down lowers the level by at most the relative
+        // amount (n^alpha eps^2 - T)/T (the level is at most linear in T), which the interval
+        // carries; it is below 1e-4 on this grid (T >= 1000).
+        let raw = n.powf(alpha) * eps * eps;
+        let mut m = computed(
+            p,
+            bound,
+            Relation::Reproduces { tolerance: 1e-4 },
+            value,
+            16.0,
+            value,
+        );
+        if let Statistic::Computed { error, .. } = &mut m.statistic {
+            *error += value * (raw - s.horizon as f64) / s.horizon as f64;
+        }
+        Ok(vec![m])
+    },
+};
+
+const STATEMENT_SIZES: Mutant = Mutant {
+    name: "statement-sizes",
+    description: "instance side: the statement's ceil(sqrt(T/(2(T-t+1)))) in place of the proof's sqrt(T/(T-t+1))",
+};
+
+static PROP4_FACTOR_PROOF_SIZES: StepClaim = StepClaim {
+    info: ClaimInfo {
+        id: "last_iterate.prop4.step.factor.proof_sizes",
+        paper: PAPER,
+        result: "Proposition 4's last step with the proof's own batch sizes sqrt(T/(T - tau + 1)) [as printed in the proof]",
+        statement: "F_T = max_tau 1/(|M_tau|^2 H_{tau:T}) reproduces 1 (attained at tau = T) for |M_tau| = sqrt(T/(T - tau + 1)); with them Proposition 4's level follows",
+        mutants: &[STATEMENT_SIZES],
+        known_false: false,
+    },
+    cases: || {
+        [10u64, 100, 1000, 10_000]
+            .iter()
+            .map(|t| params! { "T" => t })
+            .collect()
+    },
+    measure: |case, run| {
+        use dpclaims_theorems::last_iterate::{BatchSizes, prop4_factor};
+        let t = horizon(case, 1, 100_000_000)?;
+        let sizes = if is(run, &STATEMENT_SIZES) {
+            BatchSizes::Ceil
+        } else {
+            BatchSizes::Proof
+        };
+        let f = prop4_factor(sizes, t)?;
+        Ok(vec![computed(
+            case.clone(),
+            1.0,
+            Relation::Reproduces { tolerance: 1e-9 },
+            f,
+            4.0 * t as f64,
+            1.0,
+        )])
+    },
+};
+
+const PRINTED_COUNT: Mutant = Mutant {
+    name: "printed-count",
+    description: "bound side: the printed 'at most T samples' in place of the corrected count",
+};
+
+static SAMPLES_CORRECTED: StepClaim = StepClaim {
+    info: ClaimInfo {
+        id: "last_iterate.samples.corrected",
+        paper: PAPER,
+        result: "Corollary 3 / Theorem 1's sample count, corrected [derived]: sum_t sqrt(T/(2(T-t+1))) = sqrt(T/2) sum_{j<=T} j^{-1/2} <= sqrt(2) T, and the ceilings add at most T",
+        statement: "sum_t |M_t| <= sqrt(2) T (real sizes) and <= (1 + sqrt(2)) T (ceilings), over t = 1..T",
+        mutants: &[PRINTED_COUNT],
+        known_false: false,
+    },
+    cases: || {
+        let mut v = Vec::new();
+        for batch in ["real", "ceil"] {
+            for t in [10u64, 100, 10_000, 1_000_000] {
+                v.push(params! { "batch" => batch, "T" => t });
+            }
+        }
+        v
+    },
+    measure: |case, run| {
+        use dpclaims_theorems::last_iterate::{BatchSizes, samples_used};
+        let t = horizon(case, 1, 100_000_000)?;
+        let ceil = case.choice("batch", &["real", "ceil"])? == "ceil";
+        let sizes = if ceil {
+            BatchSizes::Ceil
+        } else {
+            BatchSizes::Real
+        };
+        let used = samples_used(sizes, t, true)?;
+        let bound = if is(run, &PRINTED_COUNT) {
+            t as f64
+        } else {
+            (2f64.sqrt() + if ceil { 1.0 } else { 0.0 }) * t as f64
+        };
+        Ok(vec![computed(
+            case.clone(),
+            bound,
+            Relation::AtMost,
+            used,
+            4.0 * t as f64,
+            used,
+        )])
+    },
+};
+
 /// The step claims of seed 000, in registry order.
 pub fn claims() -> Vec<&'static dyn Claim> {
     vec![
         &LEMMA5_YOUNG,
         &LEMMA5_RECURSION,
+        &LEMMA5_SUM,
         &PROP2_FROM_LEMMA5,
         &COR3_LAMBDA,
         &COR3_LAMBDA_CORRECTED,
@@ -1786,5 +1976,8 @@ pub fn claims() -> Vec<&'static dyn Claim> {
         &PROP5_BUDGET,
         &PROP5_DRV,
         &LEMMA6_GAUSSIAN,
+        &THM2_DP_CORRECTED,
+        &PROP4_FACTOR_PROOF_SIZES,
+        &SAMPLES_CORRECTED,
     ]
 }
