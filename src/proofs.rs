@@ -425,7 +425,7 @@ pub fn markdown(results: &[MapResult], heading: &str) -> String {
     md.push('\n');
     for r in results {
         md.push_str(&format!(
-            "{heading}# `{}` — {}\n\nHypotheses: {}\n\nStatement checked by: {}.\n\n",
+            "{heading}# {} — {}\n\nHypotheses: {}\n\nStatement checked by: {}.\n\n",
             r.map.id,
             r.map.result,
             r.map.hypotheses,

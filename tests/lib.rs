@@ -14,6 +14,7 @@ mod contraction;
 mod dominating;
 mod events;
 mod multipass;
+mod proofs;
 mod properties;
 mod renyi;
 

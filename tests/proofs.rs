@@ -1,0 +1,167 @@
+//! Proof maps: every map refers to registered claims, covers the results it must, and its
+//! steps come out as registered (failed exactly where the printed step is known false, with a
+//! corrected step that holds); `dpclaims proofs --json` lists them.
+
+use dpclaims::claims::registry;
+use dpclaims::harness::CheckOptions;
+use dpclaims::proofs::{self, Check, StepStatus};
+
+/// The results of seed 000's Sections 4-5 (and the cited results they apply) that must have a map.
+const SEED_000_RESULTS: &[&str] = &[
+    "last_iterate.thm1",
+    "multipass.thm2",
+    "last_iterate.lemma1",
+    "multipass.lemma2",
+    "multipass.lemma3",
+    "multipass.lemma4",
+    "stability.lemma5",
+    "multipass.lemma6",
+    "multipass.prop1",
+    "stability.prop2",
+    "multipass.prop3",
+    "last_iterate.prop4",
+    "multipass.prop5",
+    "multipass.cor1",
+    "multipass.cor2",
+    "last_iterate.cor3",
+    "last_iterate.fkt",
+];
+
+#[test]
+fn maps_refer_to_registered_claims_and_cover_seed_000() {
+    let all = registry();
+    let maps = proofs::maps();
+    for id in proofs::claim_ids(&maps) {
+        assert!(
+            all.iter().any(|c| c.info().id == id),
+            "proof step claim {id} is not registered"
+        );
+    }
+    for r in SEED_000_RESULTS {
+        assert!(maps.iter().any(|m| m.id == *r), "no proof map for {r}");
+    }
+    for m in &maps {
+        assert!(!m.steps.is_empty(), "{} has no step", m.id);
+        for s in m.steps {
+            match s.check {
+                Check::NotCheckable { reason } => {
+                    assert!(!reason.trim().is_empty(), "{}: a step without reason", m.id)
+                }
+                Check::Claim { id, corrected } => {
+                    let info = all.iter().find(|c| c.info().id == id).unwrap().info();
+                    // A printed step known false has its corrected step beside it, and only then.
+                    assert_eq!(
+                        info.known_false,
+                        corrected.is_some(),
+                        "{}: step claim {id} known_false = {} but corrected = {corrected:?}",
+                        m.id,
+                        info.known_false
+                    );
+                    if let Some(c) = corrected {
+                        let fix = all.iter().find(|x| x.info().id == c).unwrap().info();
+                        assert!(!fix.known_false && !fix.mutants.is_empty(), "{c}");
+                    }
+                }
+            }
+        }
+    }
+    let selected = proofs::select(
+        &maps,
+        &[
+            "last_iterate.*".to_string(),
+            "multipass.*".to_string(),
+            "stability.*".to_string(),
+        ],
+    )
+    .unwrap();
+    let steps: usize = selected.iter().map(|m| m.steps.len()).sum();
+    assert!(steps >= 40, "only {steps} steps");
+    assert!(proofs::select(&maps, &["nothing.*".to_string()]).is_err());
+}
+
+#[test]
+fn steps_fail_exactly_where_known_false_and_corrections_hold() {
+    let all = registry();
+    let maps = proofs::maps();
+    let opts = CheckOptions {
+        seed: crate::SEED,
+        max_trials: Some(200),
+        ..CheckOptions::default()
+    };
+    let results = proofs::run(&all, &maps, &opts).unwrap();
+    let mut record = serde_json::Map::new();
+    for r in &results {
+        for s in &r.results {
+            match s.status {
+                StepStatus::NotCheckable => {}
+                StepStatus::Failed => {
+                    assert!(s.known_false, "{} failed unexpectedly", s.step);
+                    assert_eq!(
+                        s.corrected_status,
+                        Some(StepStatus::Held),
+                        "{}: its corrected step",
+                        s.step
+                    );
+                }
+                StepStatus::Held => assert!(!s.known_false, "{} held", s.step),
+                other => panic!("{}: {other:?}", s.step),
+            }
+            assert!(!s.unexpected());
+            record.insert(s.step.clone(), s.status.as_str().into());
+        }
+    }
+    let papers = proofs::paper_summaries(&results);
+    assert_eq!(papers.len(), 1);
+    let s = papers[0].summary;
+    assert_eq!(s.steps, s.checked + s.not_checkable);
+    assert_eq!(s.checked, s.held + s.failed);
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(concat!(env!("CARGO_MANIFEST_DIR"), "/snapshots"));
+    settings.set_prepend_module_to_snapshot(false);
+    settings.bind(|| {
+        insta::assert_json_snapshot!(
+            "proofs.seed000",
+            serde_json::json!({ "steps": record, "papers": papers })
+        )
+    });
+    // The report's section renders the same maps.
+    let md = proofs::markdown(&results, "##");
+    assert!(md.starts_with("## Proofs"));
+    assert!(md.contains("`multipass.lemma4.step.gauss_integral.norm` (corrected: `multipass.lemma4.step.gauss_integral`)"));
+}
+
+#[test]
+fn cli_lists_every_map_as_json() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_dpclaims"))
+        .args([
+            "proofs",
+            "last_iterate.*",
+            "multipass.*",
+            "stability.*",
+            "--json",
+            "--seed",
+            "7",
+        ])
+        .output()
+        .expect("the binary runs");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let maps = doc["maps"].as_array().unwrap();
+    assert_eq!(maps.len(), SEED_000_RESULTS.len());
+    let steps: usize = maps
+        .iter()
+        .map(|m| m["results"].as_array().unwrap().len())
+        .sum();
+    assert!(steps >= 40);
+    assert_eq!(doc["papers"][0]["steps"].as_u64(), Some(steps as u64));
+    let bad = std::process::Command::new(env!("CARGO_BIN_EXE_dpclaims"))
+        .args(["proofs", "nothing.*"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+}
