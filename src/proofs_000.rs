@@ -166,9 +166,9 @@ pub static MAPS: [ProofMap; 17] = [
                 "The synchronous coupling (same randomness; z_n' when z_n is drawn) gives E||w_s - w_s'||^2 >= W2(p_s, p_s')^2",
                 "definition of W2 as a minimum over couplings",
             ),
-            none(
-                "If M_{s-1} does not contain n: ||w~ - w~'|| <= ||w - w'|| 'since eta_t <= 1/L'",
-                "co-coercivity of convex L-smooth gradients (holds for eta <= 2/L); printed hypothesis eta_1 <= 1/L covers later steps only for non-increasing schedules (THEOREMS_NOTES.md, Lemma 5)",
+            claim(
+                "If M_{s-1} does not contain n: ||w~ - w~'|| <= ||w - w'|| 'since eta_t <= 1/L' (the printed hypothesis eta_1 <= 1/L covers later steps only for non-increasing schedules, THEOREMS_NOTES.md)",
+                "stability.lemma5.step.nonexpansive",
             ),
             none(
                 "If it contains n: ||delta_s|| = ||grad l(w, z_n) - grad l(w', z_n')|| <= 2G",
@@ -431,9 +431,9 @@ pub static MAPS: [ProofMap; 17] = [
                 "Apply Theorem 3 with step eta and sigma_t^2 = eta lambda_t beta0 (2 - eta lambda_t)/eta^2",
                 "definition: eta^2 sigma_t^2 is Algorithm 1's noise variance lambda eta (2 - lambda eta) beta0",
             ),
-            none(
-                "||w_{t+1} - w_{t+1}'|| <= (1 - lambda_t eta_t)||w_t - eta G(w_t) - w_t' + eta G(w_t')|| < ||w_t - w_t'|| (the display's sign of eta G(w_t') is a typo)",
-                "co-coercivity: the gradient map is non-expansive for eta <= 2/L, and 1 - lambda_t eta = (t-1)/t < 1",
+            claim(
+                "||w_{t+1} - w_{t+1}'|| <= (1 - lambda_t eta_t)||w_t - eta G(w_t) - w_t' + eta G(w_t')|| < ||w_t - w_t'||: the gradient map is non-expansive for eta <= 2/L and 1 - lambda_t eta = (t-1)/t < 1 (the display's sign of eta G(w_t') is a typo)",
+                "stability.lemma5.step.nonexpansive",
             ),
             none(
                 "'because 2 >= (2 - lambda_t eta_t) >= 1, we can ignore this factor'",

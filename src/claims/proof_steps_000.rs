@@ -669,6 +669,93 @@ static LEMMA5_RECURSION: StepClaim = StepClaim {
     },
 };
 
+const STEP_THREE_OVER_L: Mutant = Mutant {
+    name: "step-3-over-L",
+    description: "instance side: gradient steps eta = 3/L, outside eta <= 2/L",
+};
+
+static GRADIENT_MAP_NONEXPANSIVE: StepClaim = StepClaim {
+    info: ClaimInfo {
+        id: "stability.lemma5.step.nonexpansive",
+        paper: PAPER,
+        result: "Lemma 5's proof 'since eta_t <= 1/L, ||w~ - w~'|| <= ||w - w'||' and Proposition 4's proof 'for eta_t <= 2/L the gradient mapping is contractive' [as printed, proof steps], on P-pool's per-sample logistic losses (L = 1/4)",
+        statement: "max over 200 pool points z = (x, y) and 20 pairs (w, w' = w + t x) each of ||(w - eta grad l(w, z)) - (w' - eta grad l(w', z))|| / ||w - w'|| <= 1, eta in {1/L, 2/L} (orthogonally to x the map is the identity)",
+        mutants: &[STEP_THREE_OVER_L],
+        known_false: false,
+    },
+    cases: || {
+        let mut v = Vec::new();
+        for eta_l in [1.0, 2.0] {
+            for spread in [0.3, 3.0] {
+                v.push(params! { "eta_times_L" => eta_l, "spread" => spread });
+            }
+        }
+        v
+    },
+    measure: |case, run| {
+        use dpclaims_empirical::rand_distr::{Distribution, StandardNormal};
+        use dpclaims_empirical::rng::StreamKey;
+        let id = "stability.lemma5.step.nonexpansive";
+        let mut eta_l = error::positive("eta_times_L", case.f64("eta_times_L")?)?;
+        if is(run, &STEP_THREE_OVER_L) {
+            eta_l = 3.0;
+        }
+        let spread = error::positive("spread", case.f64("spread")?)?;
+        let eta = eta_l / 0.25;
+        let pool = pool_of(id, run);
+        let key = StreamKey::new(run.seed, &[id, &case.label_without(&[])]);
+        let mut rng = key.trial(0);
+        let d = 10;
+        // Per-sample logistic gradient -y x sigma(-y <w, x>).
+        let step = |w: &[f64], i: usize| -> Vec<f64> {
+            let (x, y) = (pool.x(i), pool.y(i));
+            let m: f64 = y * x.iter().zip(w).map(|(a, b)| a * b).sum::<f64>();
+            let s = 1.0 / (1.0 + m.exp());
+            w.iter()
+                .zip(x)
+                .map(|(wi, xi)| wi + eta * y * xi * s)
+                .collect()
+        };
+        let mut worst: f64 = 0.0;
+        for i in 0..200 {
+            for _ in 0..20 {
+                let mut normal = || -> f64 { StandardNormal.sample(&mut rng) };
+                let w: Vec<f64> = (0..d).map(|_| spread * normal()).collect();
+                // w' - w along x (the per-sample map is the identity orthogonally to x, where the
+                // ratio is 1 by construction).
+                let (x, len) = (
+                    pool.x(i),
+                    pool.x(i).iter().map(|v| v * v).sum::<f64>().sqrt(),
+                );
+                let shift = 0.1 * spread * normal() / len;
+                let w2: Vec<f64> = w.iter().zip(x).map(|(v, xi)| v + shift * xi).collect();
+                let (a, b) = (step(&w, i), step(&w2, i));
+                let num: f64 = a
+                    .iter()
+                    .zip(&b)
+                    .map(|(p, q)| (p - q) * (p - q))
+                    .sum::<f64>()
+                    .sqrt();
+                let den: f64 = w
+                    .iter()
+                    .zip(&w2)
+                    .map(|(p, q)| (p - q) * (p - q))
+                    .sum::<f64>()
+                    .sqrt();
+                worst = worst.max(num / den);
+            }
+        }
+        Ok(vec![computed(
+            case.clone(),
+            1.0,
+            Relation::AtMost,
+            worst,
+            1e4,
+            1.0,
+        )])
+    },
+};
+
 const WITHOUT_T_TERM: Mutant = Mutant {
     name: "bound-without-t-term",
     description: "bound side: Lemma 5 without its t/n^2 term",
@@ -1944,6 +2031,7 @@ static SAMPLES_CORRECTED: StepClaim = StepClaim {
 /// The step claims of seed 000, in registry order.
 pub fn claims() -> Vec<&'static dyn Claim> {
     vec![
+        &GRADIENT_MAP_NONEXPANSIVE,
         &LEMMA5_YOUNG,
         &LEMMA5_RECURSION,
         &LEMMA5_SUM,
