@@ -83,6 +83,11 @@ impl Request {
 pub enum Reply {
     /// The answer ($+\infty$ for `null`).
     Value(f64),
+    /// A certified [optimistic, pessimistic] bracket (dpclaims' own accountant, `--self`): its
+    /// answer is the pessimistic end, and an equality or inequality between two brackets holds
+    /// when the brackets allow it (both contain the true values, which are what the property
+    /// speaks of; how far apart two pessimistic ends are is a matter of precision).
+    Bracket([f64; 2]),
     /// `{"error": ...}`: the accountant does not support the event (skipped).
     Refused(String),
     /// A crash, hang or unreadable answer.
@@ -95,9 +100,13 @@ pub fn reply_line(query: Query, reply: &Reply) -> String {
         Query::Epsilon { .. } => "epsilon",
         Query::Delta { .. } => "delta",
     };
+    match reply.value() {
+        Some(x) if x.is_finite() => return serde_json::json!({ key: x }).to_string(),
+        Some(_) => return serde_json::json!({ key: null }).to_string(),
+        None => {}
+    }
     match reply {
-        Reply::Value(x) if x.is_finite() => serde_json::json!({ key: x }).to_string(),
-        Reply::Value(_) => serde_json::json!({ key: null }).to_string(),
+        Reply::Value(_) | Reply::Bracket(_) => unreachable!("answered above"),
         Reply::Refused(e) | Reply::Broken(e) => serde_json::json!({ "error": e }).to_string(),
     }
 }
@@ -123,10 +132,30 @@ fn parse_reply(line: &str, query: Query) -> Reply {
     }
 }
 
-/// dpclaims' own PLD accountant (its pessimistic value), in process.
+impl Reply {
+    /// The answer: the value, or a bracket's pessimistic end.
+    pub fn value(&self) -> Option<f64> {
+        match self {
+            Reply::Value(x) => Some(*x),
+            Reply::Bracket([_, hi]) => Some(*hi),
+            _ => None,
+        }
+    }
+
+    /// The interval the true answer lies in: a bracket, or a value as a point.
+    fn interval(&self) -> Option<[f64; 2]> {
+        match self {
+            Reply::Value(x) => Some([*x, *x]),
+            Reply::Bracket(b) => Some(*b),
+            _ => None,
+        }
+    }
+}
+
+/// dpclaims' own PLD accountant, in process: its certified bracket.
 pub fn self_reply(req: &Request, opts: &PldOptions) -> Reply {
     match bracket(req, opts) {
-        Ok(b) => Reply::Value(b.pessimistic),
+        Ok(b) => Reply::Bracket([b.optimistic, b.pessimistic]),
         Err(e) => Reply::Refused(e.to_string()),
     }
 }
@@ -190,18 +219,19 @@ pub fn ask_in_rounds(
                 continue;
             };
             let r = &mut suite.requests[i];
-            match (&replies[j], &mut r.query) {
-                (Some(Reply::Value(x)), Query::Delta { epsilon }) if x.is_finite() && *x >= 0.0 => {
-                    *epsilon = *x;
+            let answer = replies[j].as_ref().and_then(Reply::value);
+            match (answer, &mut r.query) {
+                (Some(x), Query::Delta { epsilon }) if x.is_finite() && x >= 0.0 => {
+                    *epsilon = x;
                     asked.push(i);
                 }
-                (Some(Reply::Value(x)), Query::Epsilon { delta }) if *x > 0.0 && *x < 1.0 => {
-                    *delta = *x;
+                (Some(x), Query::Epsilon { delta }) if x > 0.0 && x < 1.0 => {
+                    *delta = x;
                     asked.push(i);
                 }
                 (answer, _) => {
                     let why = match answer {
-                        Some(Reply::Value(x)) => format!("it follows up on the answer {x}"),
+                        Some(x) => format!("it follows up on the answer {x}"),
                         _ => "the query it follows up on has no answer".into(),
                     };
                     replies[i] = Some(Reply::Refused(format!("not asked: {why}")));
@@ -568,12 +598,10 @@ pub fn judge(suite: &Suite, replies: &[Reply], tolerance: f64, opts: &PldOptions
         .iter()
         .map(|c| {
             let rs: Vec<&Reply> = c.queries.iter().map(|&i| &replies[i]).collect();
-            let answers: Vec<Option<f64>> = rs
+            let answers: Vec<Option<f64>> = rs.iter().map(|r| r.value()).collect();
+            let intervals: Vec<[f64; 2]> = rs
                 .iter()
-                .map(|r| match r {
-                    Reply::Value(x) => Some(*x),
-                    _ => None,
-                })
+                .map(|r| r.interval().unwrap_or([f64::NAN; 2]))
                 .collect();
             let queries = c
                 .queries
@@ -602,15 +630,26 @@ pub fn judge(suite: &Suite, replies: &[Reply], tolerance: f64, opts: &PldOptions
             let v: Vec<f64> = answers.iter().map(|a| a.unwrap_or(f64::NAN)).collect();
             let (verdict, detail) = match c.relation {
                 Relation::Equal => {
-                    let ok = v[0] == v[1]
-                        || (v[0] - v[1]).abs() <= tolerance * v[0].abs().max(v[1].abs()) + 1e-9;
+                    // Two points agree to the tolerance; brackets (or a bracket and a point)
+                    // agree when they meet once each is widened by it.
+                    let [a, b] = [intervals[0], intervals[1]];
+                    let slack = tolerance * v[0].abs().max(v[1].abs()) + 1e-9;
+                    let ok = v[0] == v[1] || (a[0] <= b[1] + slack && b[0] <= a[1] + slack);
+                    let show = |i: usize| match rs[i] {
+                        Reply::Bracket([lo, hi]) => format!("{hi} (bracket [{lo}, {hi}])"),
+                        _ => v[i].to_string(),
+                    };
                     (
                         ok,
-                        format!("{} vs {} (relative tolerance {tolerance})", v[0], v[1]),
+                        format!(
+                            "{} vs {} (relative tolerance {tolerance})",
+                            show(0),
+                            show(1)
+                        ),
                     )
                 }
                 Relation::AtMost => (
-                    v[0] <= v[1] * (1.0 + 1e-6) + 1e-12,
+                    intervals[0][0] <= intervals[1][1] * (1.0 + 1e-6) + 1e-12,
                     format!("{} should be at most {}", v[0], v[1]),
                 ),
                 Relation::Valid { finite } => (
@@ -829,6 +868,50 @@ mod tests {
             };
             let o = &judge(&one, &replies, 1e-3, &opts)[0];
             assert_eq!(o.verdict, Verdict::Finding, "{} {:?}", c.property, o);
+        }
+    }
+
+    /// Brackets (`--self`) agree when they meet: the measured case of `--self --full`, where
+    /// SelfComposed(PoissonSampled(Gaussian), 4) and its four copies composed one by one give
+    /// the pessimistic ends 0.104605 and 0.109464 (4.6 % apart) in the brackets
+    /// [0.100574, 0.104605] and [0.095319, 0.109464]. Disjoint brackets are a finding, and
+    /// so is an inequality whose brackets cannot hold it.
+    #[test]
+    fn brackets_agree_when_they_meet() {
+        let suite = generate(5, 6, false);
+        let opts = PldOptions::default();
+        let pick = |rel: fn(&Relation) -> bool| {
+            suite
+                .checks
+                .iter()
+                .find(|c| rel(&c.relation))
+                .unwrap()
+                .clone()
+        };
+        for (c, meet, apart) in [
+            (
+                pick(|r| matches!(r, Relation::Equal)),
+                [[0.100574, 0.104605], [0.095319, 0.109464]],
+                [[0.100574, 0.104605], [0.106, 0.109464]],
+            ),
+            (
+                pick(|r| matches!(r, Relation::AtMost)),
+                [[0.2, 0.3], [0.1, 0.25]],
+                [[0.2, 0.3], [0.1, 0.15]],
+            ),
+        ] {
+            let one = Suite {
+                requests: suite.requests.clone(),
+                checks: vec![c.clone()],
+                follow_ups: suite.follow_ups.clone(),
+            };
+            for (pair, want) in [(meet, Verdict::Pass), (apart, Verdict::Finding)] {
+                let mut replies = vec![Reply::Value(1.0); suite.requests.len()];
+                replies[c.queries[0]] = Reply::Bracket(pair[0]);
+                replies[c.queries[1]] = Reply::Bracket(pair[1]);
+                let o = &judge(&one, &replies, 1e-3, &opts)[0];
+                assert_eq!(o.verdict, want, "{:?} {pair:?}: {o:?}", c.relation);
+            }
         }
     }
 }

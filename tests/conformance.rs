@@ -150,7 +150,9 @@ fn the_epsilon_delta_round_trip_catches_an_inconsistent_delta() {
         "dpclaims: {pass} pass, {found} findings"
     );
     let (_, found, _) = verdicts(&|r| match (r.query, self_reply(r, &opts)) {
-        (Query::Delta { .. }, Reply::Value(d)) => Reply::Value((10.0 * d).min(1.0)),
+        (Query::Delta { .. }, Reply::Bracket([lo, hi])) => {
+            Reply::Bracket([(10.0 * lo).min(1.0), (10.0 * hi).min(1.0)])
+        }
         (_, reply) => reply,
     });
     assert!(found > 0, "a delta 10 times too large was not caught");
