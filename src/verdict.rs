@@ -5,11 +5,16 @@
 //! - `at-most` (measured $\le$ bound): **respected** if $U\le$ bound, **violated** if
 //!   $L>$ bound, else **inconclusive**; $L$ and $U$ are one-sided limits at level $c$.
 //! - `at-least`: mirrored.
-//! - `within` (the measured quantity must lie in [`lower`, bound], e.g. a Monte Carlo δ in an
-//!   accountant's [optimistic, pessimistic] bracket): $\[L,U\]$ two-sided at level $c$;
-//!   **violated** if $U<$ lower or $L>$ bound, **respected** if the intervals overlap and
-//!   $U-L\le\tau\cdot$bound (the estimate is precise enough to have tested it), else
-//!   **inconclusive**.
+//! - `within` (the measured quantity must lie in the window [`lower`, bound], e.g. a Monte Carlo
+//!   δ in an accountant's [optimistic, pessimistic] bracket, or a rate exponent in a stated
+//!   range): $\[L,U\]$ two-sided at level $c$; **violated** if $U<$ lower or $L>$ bound (the
+//!   whole interval outside the window), **respected** only if the whole interval lies inside
+//!   the window widened by its stated `slack` on each side,
+//!   $\[L,U\]\subseteq[\text{lower}-s,\text{bound}+s]$, else **inconclusive**. Overlap is not
+//!   enough: an interval that merely touches the window has not shown the value is in it. The
+//!   slack is the window's own tolerance (an equivalence margin), stated by the claim and
+//!   recorded in the outcome; a window that is itself a tolerance band around a point
+//!   prediction (e.g. a slope $-\tfrac12\pm0.15$) has slack 0.
 //! - `reproduces` (the simulation must reproduce an exactly computed value $v$ within a
 //!   relative tolerance $\tau$): $\[L,U\]$ is two-sided at level $c$; **violated** if
 //!   $v\notin\[L,U\]$, **respected** if $\[L,U\]\subseteq[v-\tau|v|,v+\tau|v|]$ (an equivalence
@@ -36,12 +41,14 @@ pub enum Relation {
         /// Relative tolerance $\tau$.
         tolerance: f64,
     },
-    /// measured $\in$ [`lower`, bound], with an interval no wider than `tolerance` × bound.
+    /// measured $\in$ [`lower`, bound]: respected when the whole interval lies in the window
+    /// widened by `slack` on each side, violated when it lies wholly outside the window.
     Within {
         /// Lower end of the admissible range.
         lower: f64,
-        /// Relative precision the interval must reach for `respected`.
-        tolerance: f64,
+        /// Absolute margin added to each end of the window for `respected` (the window's own
+        /// tolerance; 0 when the window is already a tolerance band).
+        slack: f64,
     },
     /// The claim bounds a quantity from above, and the measurement only bounds that quantity
     /// from below (e.g. a Monte Carlo lower confidence limit on a hockey-stick divergence):
@@ -90,10 +97,10 @@ impl Relation {
                     Verdict::Inconclusive
                 }
             }
-            Relation::Within { lower, tolerance } => {
+            Relation::Within { lower, slack } => {
                 if m.upper < lower || m.lower > bound {
                     Verdict::Violated
-                } else if m.upper - m.lower <= tolerance * bound.abs() {
+                } else if m.lower >= lower - slack && m.upper <= bound + slack {
                     Verdict::Respected
                 } else {
                     Verdict::Inconclusive
@@ -231,5 +238,27 @@ mod tests {
             Verdict::Respected
         );
         assert!((bonferroni(0.999, 10) - 0.9999).abs() < 1e-15);
+    }
+
+    /// Issue 18 item 3: an interval that only overlaps the window is not respected.
+    #[test]
+    fn within_needs_the_interval_inside_the_window() {
+        let w = Relation::Within {
+            lower: -0.65,
+            slack: 0.0,
+        };
+        // Touching the window from above (was `respected`: overlap and a narrow interval).
+        assert_eq!(w.judge(&est(-0.40, -0.10), -0.35), Verdict::Inconclusive);
+        assert_eq!(w.judge(&est(-0.60, -0.40), -0.35), Verdict::Respected);
+        assert_eq!(w.judge(&est(-0.30, -0.10), -0.35), Verdict::Violated);
+        assert_eq!(w.judge(&est(-0.90, -0.70), -0.35), Verdict::Violated);
+        // The slack widens the window for `respected` only.
+        let s = Relation::Within {
+            lower: 1.0,
+            slack: 0.1,
+        };
+        assert_eq!(s.judge(&est(0.95, 2.05), 2.0), Verdict::Respected);
+        assert_eq!(s.judge(&est(0.95, 2.15), 2.0), Verdict::Inconclusive);
+        assert_eq!(s.judge(&est(2.01, 2.05), 2.0), Verdict::Violated);
     }
 }

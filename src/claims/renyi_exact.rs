@@ -253,10 +253,11 @@ impl Claim for AlphaCritical {
         Ok(vec![Measurement {
             params: case.clone(),
             // Within: alpha_c in [(1 - tol), (1 + tol)] * 2/(eta L); the bound is the upper edge.
+            // The window is already the tolerance band around the prediction: no further slack.
             bound: predicted * (1.0 + tolerance),
             relation: Relation::Within {
                 lower: predicted * (1.0 - tolerance),
-                tolerance,
+                slack: 0.0,
             },
             statistic: Statistic::Exact {
                 value: bounds::critical_order(&ula.cov, &ou.cov)?,
