@@ -66,7 +66,6 @@ fn short(x: f64) -> String {
     }
 }
 
-/// A human-readable table of outcomes followed by a one-line summary.
 /// ` (k of them known false as printed)` when some violated outcomes are expected.
 fn known_false_note(outcomes: &[Outcome]) -> String {
     let k = outcomes
@@ -78,6 +77,27 @@ fn known_false_note(outcomes: &[Outcome]) -> String {
     } else {
         format!(" ({k} of them known false as printed, see THEOREMS_NOTES.md)")
     }
+}
+
+/// The verdict counts of a summary line: `a respected, b not refuted (lcl<=: ...), c violated,
+/// d inconclusive`. Not-refuted outcomes are counted on their own, never as respected.
+pub fn verdict_counts(outcomes: &[Outcome]) -> String {
+    let count = |v: Verdict| outcomes.iter().filter(|o| o.verdict == v).count();
+    let not_refuted = count(Verdict::NotRefuted);
+    format!(
+        "{} respected, {}{} violated{}, {} inconclusive",
+        count(Verdict::Respected),
+        if not_refuted > 0 {
+            format!(
+                "{not_refuted} not refuted (lcl<=: a lower limit at or below the bound, no upper-side test), "
+            )
+        } else {
+            String::new()
+        },
+        count(Verdict::Violated),
+        known_false_note(outcomes),
+        count(Verdict::Inconclusive)
+    )
 }
 
 /// The terminal table of `check`: one row per outcome and a summary line.
@@ -120,19 +140,21 @@ pub fn table(outcomes: &[Outcome]) -> String {
         out.push_str(line.join("  ").trim_end());
         out.push('\n');
     }
-    let count = |v: Verdict| outcomes.iter().filter(|o| o.verdict == v).count();
     if let Some(o) = outcomes.first() {
         out.push_str(&format!(
-            "{} outcomes: {} respected, {} violated{}, {} inconclusive (seed {}, family-wise confidence {}, per outcome {:.6}{})\n",
+            "{} outcomes: {} (seed {}, family-wise confidence {}, per outcome {:.6}{})\n",
             outcomes.len(),
-            count(Verdict::Respected),
-            count(Verdict::Violated),
-            known_false_note(outcomes),
-            count(Verdict::Inconclusive),
+            verdict_counts(outcomes),
             o.seed,
             o.family_confidence,
-            outcomes.iter().find(|o| o.measured.n > 0).map_or(1.0, |o| o.measured.confidence),
-            o.mutant.as_ref().map(|m| format!(", mutant {m}")).unwrap_or_default(),
+            outcomes
+                .iter()
+                .find(|o| o.measured.n > 0)
+                .map_or(1.0, |o| o.measured.confidence),
+            o.mutant
+                .as_ref()
+                .map(|m| format!(", mutant {m}"))
+                .unwrap_or_default(),
         ));
     }
     out
@@ -275,14 +297,7 @@ pub fn markdown_report(outcomes: &[Outcome], claims: &[&dyn Claim], trials: Opti
             trials.map_or("as each case's default (column n)".to_string(), |t| t.to_string()),
         ));
     }
-    let count = |v: Verdict| outcomes.iter().filter(|o| o.verdict == v).count();
-    md.push_str(&format!(
-        "{} respected, {} violated{}, {} inconclusive.\n\n",
-        count(Verdict::Respected),
-        count(Verdict::Violated),
-        known_false_note(outcomes),
-        count(Verdict::Inconclusive)
-    ));
+    md.push_str(&format!("{}.\n\n", verdict_counts(outcomes)));
     for claim in claims {
         let info = claim.info();
         let mine: Vec<&Outcome> = outcomes.iter().filter(|o| o.claim == info.id).collect();
@@ -368,6 +383,34 @@ pub fn write_report(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn not_refuted_is_counted_apart_from_respected() {
+        use crate::verdict::Relation;
+        use dpclaims_empirical::stats::exact;
+        let outcome = |relation: Relation, verdict: Verdict| Outcome {
+            claim: "toy".into(),
+            params: crate::params::Params::default(),
+            bound: 1.0,
+            measured: exact(0.5, 1),
+            relation,
+            verdict,
+            tightness: 0.5,
+            seed: 1,
+            family_confidence: 0.999,
+            mutant: None,
+            known_false: false,
+        };
+        let outcomes = [
+            outcome(Relation::AtMost, Verdict::Respected),
+            outcome(Relation::LowerLimitAtMost, Verdict::NotRefuted),
+        ];
+        let counts = verdict_counts(&outcomes);
+        assert!(counts.starts_with("1 respected, 1 not refuted"), "{counts}");
+        let t = table(&outcomes);
+        assert!(t.contains("not-refuted"), "{t}");
+        assert!(!outcomes.iter().any(Outcome::unexpectedly_violated));
+    }
 
     #[test]
     fn rounding() {

@@ -15,6 +15,10 @@
 //!   slack is the window's own tolerance (an equivalence margin), stated by the claim and
 //!   recorded in the outcome; a window that is itself a tolerance band around a point
 //!   prediction (e.g. a slope $-\tfrac12\pm0.15$) has slack 0.
+//! - `lcl<=` (the claim bounds a quantity from above, and the measurement bounds it only from
+//!   below): **violated** if the one-sided lower limit $L>$ bound, else **not refuted**, never
+//!   *respected*: no upper limit was compared with the bound. A `not-refuted` outcome does not
+//!   make `check` fail, and summaries count it on its own.
 //! - `reproduces` (the simulation must reproduce an exactly computed value $v$ within a
 //!   relative tolerance $\tau$): $\[L,U\]$ is two-sided at level $c$; **violated** if
 //!   $v\notin\[L,U\]$, **respected** if $\[L,U\]\subseteq[v-\tau|v|,v+\tau|v|]$ (an equivalence
@@ -52,8 +56,8 @@ pub enum Relation {
     },
     /// The claim bounds a quantity from above, and the measurement only bounds that quantity
     /// from below (e.g. a Monte Carlo lower confidence limit on a hockey-stick divergence):
-    /// violated if the lower limit exceeds the bound, otherwise respected in the sense of
-    /// *not refuted*. Used only where an exact route checks the same claim from above.
+    /// violated if the lower limit exceeds the bound, otherwise [`Verdict::NotRefuted`]. Used
+    /// only where an exact route checks the same claim from above.
     LowerLimitAtMost,
 }
 
@@ -81,7 +85,7 @@ impl Relation {
     pub fn judge(&self, m: &Estimate, bound: f64) -> Verdict {
         match *self {
             Relation::LowerLimitAtMost if m.lower > bound => Verdict::Violated,
-            Relation::LowerLimitAtMost => Verdict::Respected,
+            Relation::LowerLimitAtMost => Verdict::NotRefuted,
             Relation::AtMost if m.upper <= bound => Verdict::Respected,
             Relation::AtMost if m.lower > bound => Verdict::Violated,
             Relation::AtLeast if m.lower >= bound => Verdict::Respected,
@@ -121,15 +125,19 @@ pub enum Verdict {
     Violated,
     /// The interval is too wide to tell (run more trials).
     Inconclusive,
+    /// A one-sided check from below (`lcl<=`) found no violation: the claim is not refuted, but
+    /// nothing was shown to hold (no upper limit was compared with the bound).
+    NotRefuted,
 }
 
 impl Verdict {
-    /// `respected`, `violated` or `inconclusive`.
+    /// `respected`, `violated`, `inconclusive` or `not-refuted`.
     pub fn as_str(&self) -> &'static str {
         match self {
             Verdict::Respected => "respected",
             Verdict::Violated => "violated",
             Verdict::Inconclusive => "inconclusive",
+            Verdict::NotRefuted => "not-refuted",
         }
     }
 }
@@ -238,6 +246,19 @@ mod tests {
             Verdict::Respected
         );
         assert!((bonferroni(0.999, 10) - 0.9999).abs() < 1e-15);
+    }
+
+    /// Issue 18 item 4: a lower limit at or below the bound does not make the claim respected.
+    #[test]
+    fn lower_limit_checks_are_not_refuted_never_respected() {
+        let r = Relation::LowerLimitAtMost;
+        assert_eq!(r.judge(&est(0.1, 0.9), 1.0), Verdict::NotRefuted);
+        assert_eq!(r.judge(&est(1.1, 1.9), 1.0), Verdict::Violated);
+        assert_eq!(Verdict::NotRefuted.as_str(), "not-refuted");
+        assert_eq!(
+            serde_json::to_value(Verdict::NotRefuted).unwrap(),
+            serde_json::json!("not-refuted")
+        );
     }
 
     /// Issue 18 item 3: an interval that only overlaps the window is not respected.
