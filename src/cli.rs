@@ -128,6 +128,10 @@ pub struct ClaimRunArgs {
     /// `completions`; checked against N otherwise).
     #[arg(long, value_name = "N")]
     shards: Option<u64>,
+    /// Inject a relative error KAPPA in [0, 1) into every selected claim's algorithm, in the
+    /// direction that makes it fail (what it changes: `list --detection`); 0: none.
+    #[arg(long, value_name = "KAPPA", default_value_t = 0.0)]
+    perturb: f64,
 }
 
 impl ClaimRunArgs {
@@ -150,6 +154,7 @@ impl ClaimRunArgs {
             mutant,
             progress: !self.quiet && std::io::stderr().is_terminal(),
             shard,
+            perturbation: self.perturb,
         })
     }
 }

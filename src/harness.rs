@@ -36,6 +36,9 @@ pub struct CheckOptions {
     pub progress: bool,
     /// Run only this slice of every case's trials (see [`check_shard`]).
     pub shard: Option<Shard>,
+    /// Relative error injected into every selected claim's algorithm ([`RunSpec::perturbation`];
+    /// 0: none).
+    pub perturbation: f64,
 }
 
 impl Default for CheckOptions {
@@ -50,6 +53,7 @@ impl Default for CheckOptions {
             mutant: None,
             progress: false,
             shard: None,
+            perturbation: 0.0,
         }
     }
 }
@@ -140,6 +144,12 @@ pub fn measure(claims: &[&dyn Claim], opts: &CheckOptions) -> Result<Vec<Measure
     if !(opts.confidence > 0.0 && opts.confidence < 1.0) {
         return Err(Error::Confidence(opts.confidence));
     }
+    if !(opts.perturbation >= 0.0 && opts.perturbation < 1.0) {
+        return Err(Error::Input(format!(
+            "--perturb {} is out of range: expected a relative error in [0, 1)",
+            opts.perturbation
+        )));
+    }
     for n in [opts.trials, opts.max_trials].into_iter().flatten() {
         if n < 2 {
             return Err(Error::Trials(n));
@@ -197,6 +207,7 @@ pub fn measure(claims: &[&dyn Claim], opts: &CheckOptions) -> Result<Vec<Measure
             seed: opts.seed,
             mutant: opts.mutant.as_deref(),
             shard: opts.shard,
+            perturbation: opts.perturbation,
         };
         for case in cases {
             let ms = claim.measure(&case, run).map_err(|source| Error::Param {
@@ -224,11 +235,8 @@ pub fn outcomes(
     mutant: Option<&str>,
 ) -> Result<Vec<Outcome>, Error> {
     let level = bonferroni(confidence, measured.len());
-    let known_false_ids: BTreeSet<&str> = claims
-        .iter()
-        .filter(|c| c.info().known_false)
-        .map(|c| c.info().id)
-        .collect();
+    let infos: std::collections::BTreeMap<&str, &claims::ClaimInfo> =
+        claims.iter().map(|c| (c.info().id, c.info())).collect();
     measured
         .into_iter()
         .map(
@@ -243,7 +251,9 @@ pub fn outcomes(
                             source,
                         }
                     })?;
-                let known_false = known_false_ids.contains(claim.as_str());
+                let info = infos.get(claim.as_str());
+                let known_false = info.is_some_and(|i| i.known_false);
+                let tautology = info.and_then(|i| i.tautology(&m.params));
                 Ok(Outcome {
                     verdict: m.relation.judge(&est, m.bound),
                     tightness: est.mean / m.bound,
@@ -256,6 +266,7 @@ pub fn outcomes(
                     family_confidence: confidence,
                     mutant: mutant.map(str::to_string),
                     known_false,
+                    tautology,
                 })
             },
         )
@@ -302,6 +313,9 @@ pub struct ShardFile {
     pub sets: Vec<(String, serde_json::Value)>,
     /// See `patterns`.
     pub mutant: Option<String>,
+    /// See `patterns`.
+    #[serde(default)]
+    pub perturbation: f64,
     /// The slice's sufficient statistics, in claim and case order.
     pub measurements: Vec<Measured>,
 }
@@ -322,6 +336,7 @@ pub fn check_shard(claims: &[&dyn Claim], opts: &CheckOptions) -> Result<ShardFi
         confidence: opts.confidence,
         sets: opts.sets.clone(),
         mutant: opts.mutant.clone(),
+        perturbation: opts.perturbation,
         measurements: measure(claims, opts)?,
     })
 }
@@ -354,6 +369,7 @@ pub fn merge(claims: &[&dyn Claim], mut files: Vec<ShardFile>) -> Result<Vec<Out
             && f.confidence == first.confidence
             && f.sets == first.sets
             && f.mutant == first.mutant
+            && f.perturbation == first.perturbation
             && f.measurements.len() == first.measurements.len()
     };
     if let Some(f) = files.iter().find(|f| !same_run(f)) {

@@ -79,14 +79,32 @@ fn known_false_note(outcomes: &[Outcome]) -> String {
     }
 }
 
+/// The verdict as a table shows it: `respected [tautology]` for an outcome that holds by
+/// construction.
+pub fn verdict_label(o: &Outcome) -> String {
+    match o.tautology {
+        Some(_) => format!("{} [tautology]", o.verdict.as_str()),
+        None => o.verdict.as_str().to_string(),
+    }
+}
+
 /// The verdict counts of a summary line: `a respected, b not refuted (lcl<=: ...), c violated,
 /// d inconclusive`. Not-refuted outcomes are counted on their own, never as respected.
 pub fn verdict_counts(outcomes: &[Outcome]) -> String {
     let count = |v: Verdict| outcomes.iter().filter(|o| o.verdict == v).count();
     let not_refuted = count(Verdict::NotRefuted);
+    let constructed = outcomes
+        .iter()
+        .filter(|o| o.verdict == Verdict::Respected && o.tautology.is_some())
+        .count();
     format!(
-        "{} respected, {}{} violated{}, {} inconclusive",
+        "{} respected{}, {}{} violated{}, {} inconclusive",
         count(Verdict::Respected),
+        if constructed > 0 {
+            format!(" ({constructed} of them true by construction, marked tautology)")
+        } else {
+            String::new()
+        },
         if not_refuted > 0 {
             format!(
                 "{not_refuted} not refuted (lcl<=: a lower limit at or below the bound, no upper-side test), "
@@ -117,7 +135,7 @@ pub fn table(outcomes: &[Outcome]) -> String {
         let m = &o.measured;
         rows.push([
             o.claim.clone(),
-            o.verdict.as_str().to_string(),
+            verdict_label(o),
             short(m.mean),
             format!("[{}, {}]", short(m.lower), short(m.upper)),
             o.relation.symbol().to_string(),
@@ -160,6 +178,19 @@ pub fn table(outcomes: &[Outcome]) -> String {
     out
 }
 
+/// Which outcomes a tautology covers, as text (`every outcome`, `accountant=RDP`).
+pub fn tautology_scope(t: &crate::claims::Tautology) -> String {
+    if t.outcomes.is_empty() {
+        "every outcome".to_string()
+    } else {
+        t.outcomes
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
 /// `dpclaims list` as text.
 pub fn list_table(claims: &[&dyn Claim]) -> String {
     let mut out = String::new();
@@ -177,6 +208,13 @@ pub fn list_table(claims: &[&dyn Claim]) -> String {
                 .collect::<Vec<_>>()
                 .join(", ")
         ));
+        for t in i.tautologies {
+            out.push_str(&format!(
+                "  tautology ({}): {}\n",
+                tautology_scope(t),
+                t.reason
+            ));
+        }
     }
     out
 }
@@ -309,6 +347,13 @@ pub fn markdown_report(outcomes: &[Outcome], claims: &[&dyn Claim], trials: Opti
             info.id, info.statement, info.paper, info.result
         ));
         md.push_str(&format!("Plot: [{0}.svg]({0}.svg)\n\n", family(info.id)));
+        for t in info.tautologies {
+            md.push_str(&format!(
+                "**Tautology** ({}): {}\n\n",
+                tautology_scope(t),
+                t.reason
+            ));
+        }
         md.push_str("| case | relation | bound | measured | interval | n | verdict | tightness |\n|---|---|---|---|---|---|---|---|\n");
         for o in mine {
             md.push_str(&format!(
@@ -320,7 +365,7 @@ pub fn markdown_report(outcomes: &[Outcome], claims: &[&dyn Claim], trials: Opti
                 short(o.measured.lower),
                 short(o.measured.upper),
                 o.measured.n,
-                o.verdict.as_str(),
+                verdict_label(o),
                 o.tightness
             ));
         }
@@ -400,6 +445,7 @@ mod tests {
             family_confidence: 0.999,
             mutant: None,
             known_false: false,
+            tautology: None,
         };
         let outcomes = [
             outcome(Relation::AtMost, Verdict::Respected),

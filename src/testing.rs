@@ -7,7 +7,8 @@
 //!    finite interval limits, so that the test could have failed; an `lcl<=` outcome
 //!    ([`Relation::LowerLimitAtMost`](crate::verdict::Relation::LowerLimitAtMost)) can only be
 //!    **not-refuted** where the others are respected, and that is what it must be;
-//! 2. every mutant is **violated** on at least one of its outcomes (a mutant is a deliberate
+//! 2. every mutant is **violated** on at least one of its outcomes, with a finite bound and
+//!    interval (a violation through an infinity is no detection) (a mutant is a deliberate
 //!    error the claim must catch; it is run with at most [`TestOptions::mutant_trials`] trials per
 //!    case, since gross errors show at small sizes).
 //!
@@ -115,7 +116,7 @@ pub fn assert_cases(claim: &dyn Claim, opts: &TestOptions) -> Vec<Outcome> {
         "{}: no outcome (cases() returned no case)",
         info.id
     );
-    let failures: Vec<String> = outcomes
+    let mut failures: Vec<String> = outcomes
         .iter()
         .filter_map(|o| {
             let finite =
@@ -137,6 +138,17 @@ pub fn assert_cases(claim: &dyn Claim, opts: &TestOptions) -> Vec<Outcome> {
             }
         })
         .collect();
+    // A declared tautology must cover some outcome (else its matcher is stale), and only
+    // declared ones are stamped (the harness does it from the claim's info).
+    for t in info.tautologies {
+        if !outcomes.iter().any(|o| t.covers(&o.params)) {
+            failures.push(format!(
+                "the tautology ({}) covers no outcome: {}",
+                crate::report::tautology_scope(t),
+                t.reason
+            ));
+        }
+    }
     assert!(
         failures.is_empty(),
         "{}: {} of {} outcomes failed:\n  {}",
@@ -161,9 +173,17 @@ pub fn assert_mutants(claim: &dyn Claim, opts: &TestOptions) -> Vec<(String, Vec
     let mut all = Vec::new();
     for m in info.mutants {
         let outcomes = run(claim, opts, Some(m.name), opts.mutant_trials);
-        if !outcomes.iter().any(|o| o.verdict == Verdict::Violated) {
+        // Caught means violated with a finite bound and interval: a violation through an
+        // infinity (a division by a zero gap) is true by construction, not a detection.
+        let caught = |o: &&Outcome| {
+            o.verdict == Verdict::Violated
+                && o.bound.is_finite()
+                && o.measured.lower.is_finite()
+                && o.measured.upper.is_finite()
+        };
+        if !outcomes.iter().any(|o| caught(&o)) {
             failures.push(format!(
-                "mutant {} ({}) was not caught: no outcome violated\n    {}",
+                "mutant {} ({}) was not caught: no outcome violated with a finite bound and interval\n    {}",
                 m.name,
                 m.description,
                 outcomes
@@ -230,7 +250,13 @@ mod tests {
         description: "changes nothing (must be reported as not caught)",
     };
 
-    /// Exact value 1 against bound `bound` (divided by 10 under `shrunk`).
+    const INFINITE: Mutant = Mutant {
+        name: "infinite",
+        description: "measures +infinity (violated only through an infinity)",
+    };
+
+    /// Exact value 1 against bound `bound` (divided by 10 under `shrunk`, value +inf under
+    /// `infinite`).
     struct Toy {
         info: ClaimInfo,
         bound: f64,
@@ -253,7 +279,13 @@ mod tests {
                 params: case.clone(),
                 bound: self.bound / shrink,
                 relation: Relation::AtMost,
-                statistic: Statistic::Exact { value: 1.0 },
+                statistic: Statistic::Exact {
+                    value: if run.mutant == Some(INFINITE.name) {
+                        f64::INFINITY
+                    } else {
+                        1.0
+                    },
+                },
             }])
         }
     }
@@ -267,6 +299,8 @@ mod tests {
                 statement: "1 <= bound",
                 mutants,
                 known_false: false,
+                tautologies: &[],
+                perturbation: None,
             },
             bound,
         }
@@ -309,6 +343,10 @@ mod tests {
         });
         assert!(msg.contains("mutant no-op"), "{msg}");
         assert!(!msg.contains("mutant shrunk"), "{msg}");
+        let msg = panic_message(|| {
+            assert_claim(&toy(2.0, &[INFINITE]));
+        });
+        assert!(msg.contains("mutant infinite"), "{msg}");
         let msg = panic_message(|| {
             assert_claim(&toy(2.0, &[]));
         });

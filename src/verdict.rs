@@ -188,6 +188,9 @@ pub struct Outcome {
     /// The claim's printed statement is known to fail here ([`crate::claims::ClaimInfo::known_false`]).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub known_false: bool,
+    /// The outcome holds by construction ([`crate::claims::ClaimInfo::tautologies`]): why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tautology: Option<&'static str>,
 }
 
 impl Outcome {

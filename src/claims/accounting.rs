@@ -137,6 +137,8 @@ static PLD_BRACKET_INFO: ClaimInfo = ClaimInfo {
         ADD_REMOVE_SENSITIVITY_FOR_REPLACE_ONE,
     ],
     known_false: false,
+    tautologies: &[],
+    perturbation: None,
 };
 
 impl Claim for PldBracket {
@@ -201,6 +203,8 @@ static RDP_UPPER_INFO: ClaimInfo = ClaimInfo {
     statement: "the Monte Carlo delta(eps) of T-fold subsampled Gaussian is at most the RDP accountant's delta(eps)",
     mutants: &[ADD_REMOVE_SENSITIVITY_FOR_REPLACE_ONE, SIGMA_DOUBLED],
     known_false: false,
+    tautologies: &[],
+    perturbation: None,
 };
 
 impl Claim for RdpUpper {

@@ -70,6 +70,8 @@ static THEOREM1_GDP_INFO: ClaimInfo = ClaimInfo {
     statement: "sigma = sqrt(c2 G^2 T ln(1/delta))/(n eps) makes T full-batch steps (eps, delta)-DP (replace-one): exact delta(eps) of the mu-GDP composition <= delta",
     mutants: &[NOISE_FOR_MEAN_ON_SUM],
     known_false: false,
+    tautologies: &[],
+    perturbation: None,
 };
 
 impl Claim for Theorem1Gdp {
@@ -129,6 +131,8 @@ static MA_SAVING_INFO: ClaimInfo = ClaimInfo {
     statement: "sigma_adv^2 / sigma_MA^2 >= ln(T/delta) at equal (eps, delta, T) (exact Gaussian composition for MA, Dwork-Rothblum-Vadhan with delta split in halves for advanced)",
     mutants: &[SINGLE_STEP_GDP],
     known_false: false,
+    tautologies: &[],
+    perturbation: None,
 };
 
 impl Claim for MaSaving {
@@ -205,6 +209,8 @@ static THEOREM1_EXPERIMENTS_INFO: ClaimInfo = ClaimInfo {
     statement: "sigma in {2, 4, 8} (q = 128/60000, 100 epochs, delta = 1e-5) are (eps, delta)-DP with eps in {1.22, 0.57, 0.28}: PLD upper bound on eps <= reported",
     mutants: &[SIGMA_HALVED],
     known_false: false,
+    tautologies: &[],
+    perturbation: None,
 };
 
 static THEOREM1_EXPERIMENTS_REPLACE_ONE_INFO: ClaimInfo = ClaimInfo {
@@ -214,6 +220,8 @@ static THEOREM1_EXPERIMENTS_REPLACE_ONE_INFO: ClaimInfo = ClaimInfo {
     statement: "the reported eps in {1.22, 0.57, 0.28} bound the replace-one eps: PLD lower bound on eps <= reported (known false)",
     mutants: &[],
     known_false: true,
+    tautologies: &[],
+    perturbation: None,
 };
 
 impl Claim for Theorem1Experiments {
@@ -367,6 +375,8 @@ static THEOREM4_DERIVED_INFO: ClaimInfo = ClaimInfo {
     statement: "DP GD with eta = 1/L, Theorem 1's sigma (c2 = 8) and T = round(T*): (1/T) sum_t E||grad f^(w_t)||^2 <= 2 Delta_f/(eta T) + L eta p sigma^2",
     mutants: &[SUM_LOSS],
     known_false: false,
+    tautologies: &[],
+    perturbation: None,
 };
 
 /// $n$ under the `sum-loss` mutant, else 1.
@@ -443,6 +453,8 @@ static THEOREM5_DERIVED_INFO: ClaimInfo = ClaimInfo {
     statement: "(1/T) sum_t E||grad f^(w_t)||^2 <= Delta_f/(eta d_min T) + L eta d_max^2 (G^2 + p sigma^2)/(2 d_min) + sqrt(p) G sigma^2 sqrt(1 - beta2)/(nu^2 d_min)",
     mutants: &[SUM_LOSS],
     known_false: false,
+    tautologies: &[],
+    perturbation: None,
 };
 
 impl Claim for Theorem5Derived {
@@ -526,6 +538,8 @@ static THEOREM3_COMPONENTS_INFO: ClaimInfo = ClaimInfo {
     statement: "(1) P[max_t ||b_t|| > sigma (sqrt p + sqrt(2 ln(T/zeta)))] <= zeta; (3) DP GD at eta = 1/L: (1/T) sum_t ||grad f(w_t)||^2 <= 2L (f(w_1) - f*)/T + max_t ||g~_t - g_t||^2 on every path (mean ratio <= 1)",
     mutants: &[NOISE_NORM_WITHOUT_SQRT_P],
     known_false: false,
+    tautologies: &[],
+    perturbation: None,
 };
 
 impl Claim for Theorem3Components {
@@ -611,6 +625,8 @@ static RATES_INFO: ClaimInfo = ClaimInfo {
     statement: "E||grad f^(w_R)||^2 (E||grad f(w_R)||^2 for Theorem 3) decays in n at least as fast as n^-1 and grows in p at most as p^(1/2) (log-log slope, tolerance 0.15), T = round(T*) and Theorem 1's sigma",
     mutants: &[SUM_LOSS],
     known_false: false,
+    tautologies: &[],
+    perturbation: None,
 };
 
 impl Claim for Rates {
@@ -743,6 +759,8 @@ static APPENDIX_D_INFO: ClaimInfo = ClaimInfo {
     statement: "on P-tanh, E sup_w ||grad f^(w) - grad f(w)|| >= 0.9 G (2 Phi(sqrt(p/(n-1))) - 1) and >= 0.7 sqrt(p/n) (G = 1)",
     mutants: &[DIRECTION_INDEPENDENT],
     known_false: false,
+    tautologies: &[],
+    perturbation: None,
 };
 
 impl Claim for AppendixD {

@@ -256,6 +256,8 @@ static MAIN_INFO: ClaimInfo = ClaimInfo {
         CLIPPING_REMOVED,
     ],
     known_false: false,
+    tautologies: &[],
+    perturbation: None,
 };
 
 /// A linear worst-case instance: `[D, sigma, eta, C]`, the batching, orders and checkpoints.
@@ -427,6 +429,8 @@ static REGULARISED_INFO: ClaimInfo = ClaimInfo {
     statement: "W_t = c W_{t-1} - eta Clip_C(grad) + sigma Z: exact E_eps of the neighbouring laws <= (1 + e^eps) tau_T(kappa) + sum_t q theta_eps(rho_t) prod_{s>t} (1-q) theta_eps(rho_s)",
     mutants: &[CLIPPING_REMOVED],
     known_false: false,
+    tautologies: &[],
+    perturbation: None,
 };
 
 impl Claim for RegularisedBound {
@@ -547,6 +551,8 @@ static SDPI_INFO: ClaimInfo = ClaimInfo {
     statement: "on extremal and random pairs of laws on W = [0, D]: E_eps(K mu || K nu) <= theta_eps(D/sigma) E_eps(mu || nu), and E_eps(K_t mu || K'_t nu) <= (1-q) theta E_eps(mu || nu) + q theta with theta = theta_eps((D + 2 eta C)/sigma); measured: the largest ratio of the two sides",
     mutants: &[HALF_DIAMETER, Q_SQUARED],
     known_false: false,
+    tautologies: &[],
+    perturbation: None,
 };
 
 impl Claim for Sdpi {
@@ -675,6 +681,8 @@ static MC2D_INFO: ClaimInfo = ClaimInfo {
     statement: "projected DP-SGD on the disk of radius 0.5 (sigma 0.05, eta 1, C 0.5, b 1, n 10, gradients +-C e1): the DKW lower confidence limit of the half-line hockey-stick functional of <W_T, e1> (<= E_eps) does not exceed delta_T (a refutation check)",
     mutants: &[BATCH_OF_TWO],
     known_false: false,
+    tautologies: &[],
+    perturbation: None,
 };
 
 impl Claim for MonteCarlo2d {

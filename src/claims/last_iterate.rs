@@ -54,6 +54,8 @@ static PROP4_INFO: ClaimInfo = ClaimInfo {
     statement: "the single-pass last iterate is (alpha, 2 alpha eta^2 G^2 / beta0)-RDP: exact D_alpha = alpha shift^2 / (2 beta0) maximised over the differing sample's position <= 2 alpha eta^2 G^2 / beta0",
     mutants: &[ORDER_DROPPED],
     known_false: false,
+    tautologies: &[],
+    perturbation: None,
 };
 
 impl Claim for Prop4 {
@@ -129,6 +131,8 @@ static THEOREM1_DP_INFO: ClaimInfo = ClaimInfo {
     statement: "with T = n, eta = eta0 sqrt(1/(4 G^2 T)) and beta0 = (eps + ln(1/delta)) eta0^2/(2 eps^2 T), w_T is (2 eps, delta)-DP: exact delta(2 eps) of the worst-case Gaussian pair <= delta",
     mutants: &[NOISE_TIMES_ETA],
     known_false: false,
+    tautologies: &[],
+    perturbation: None,
 };
 
 impl Claim for Theorem1Dp {
@@ -176,6 +180,8 @@ static THEOREM1_RDP_INFO: ClaimInfo = ClaimInfo {
     statement: "with eta = eta0 sqrt(1/(4 G^2 T)) and beta0 = (eps + ln(1/delta)) eta0^2/(2 eps^2 T), the exact D_alpha of the last iterates on P-lin <= eps (the printed route gives 2 alpha eta^2 G^2/beta0 = eps exactly)",
     mutants: &[NOISE_TIMES_ETA],
     known_false: false,
+    tautologies: &[],
+    perturbation: None,
 };
 
 impl Claim for Theorem1Rdp {
@@ -220,6 +226,8 @@ static SAMPLES_INFO: ClaimInfo = ClaimInfo {
     statement: "sum of the batch sizes |M_t| = ceil(sqrt(T/(2(T-t+1)))) (or the real sizes, unrounded) over the single pass <= T (known false: 1.24 T to 1.81 T)",
     mutants: &[],
     known_false: true,
+    tautologies: &[],
+    perturbation: None,
 };
 
 impl Claim for Samples {
@@ -263,6 +271,8 @@ static PROP4_FACTOR_INFO: ClaimInfo = ClaimInfo {
     statement: "F_T = max_tau 1/(|M_tau|^2 H_{tau:T}) <= 1 for |M_t| = ceil(sqrt(T/(2(T-t+1)))) or sqrt(T/(2(T-t+1))) (known false: F_T -> 2; it holds with equality for the proof's sqrt(T/(T-t+1)))",
     mutants: &[],
     known_false: true,
+    tautologies: &[],
+    perturbation: None,
 };
 
 impl Claim for Prop4Factor {
@@ -364,6 +374,8 @@ static COR3_INFO: ClaimInfo = ClaimInfo {
     statement: "E l(p_T, D) <= min_w [l(w, D) + ln(T) ||w||^2/(T eta)] + beta0 tr(H~_D) + (3 ln T / 2) eta G^2",
     mutants: &[BETA0_TIMES_10000],
     known_false: false,
+    tautologies: &[],
+    perturbation: None,
 };
 
 impl Claim for Cor3 {
@@ -411,6 +423,8 @@ static THEOREM1_UTIL_INFO: ClaimInfo = ClaimInfo {
     statement: "E l(p_T, D) <= min_w [l(w, D) + ln(n) G ||w||^2/(eta0 sqrt n)] + 1.5 ln(n) eta0 G/sqrt(n) + eta0^2 ln(1/delta) tr(H~_D)/(eps^2 n), T = n",
     mutants: &[BETA0_TIMES_10000],
     known_false: false,
+    tautologies: &[],
+    perturbation: None,
 };
 
 impl Claim for Theorem1Util {
@@ -474,6 +488,8 @@ static LEMMA1_INFO: ClaimInfo = ClaimInfo {
     statement: "(alpha, eps)-RDP implies (eps + ln(1/delta)/(alpha - 1), delta)-DP, at the paper's alpha = 1 + ln(1/delta)/eps: the exact eps(delta) of N(mu, 1) vs N(0, 1) <= the converted eps",
     mutants: &[CONVERSION_WITHOUT_DELTA_TERM],
     known_false: false,
+    tautologies: &[],
+    perturbation: None,
 };
 
 impl Claim for Lemma1 {

@@ -49,6 +49,55 @@ pub struct ClaimInfo {
     /// THEOREMS_NOTES.md): `violated` is its expected verdict, the tests assert it, and it does
     /// not make `check` exit 1. Such a claim needs no mutant.
     pub known_false: bool,
+    /// Outcomes of this claim that are true by construction (they cannot fail whatever the
+    /// paper says): kept because they check the code path or report a number, labelled
+    /// `tautology` in `list`, the table, the JSON and the report.
+    pub tautologies: &'static [Tautology],
+    /// What [`RunSpec::perturbation`] changes in this claim's algorithm (e.g. "the noise std
+    /// times 1 - kappa"), or `None` when the claim has no algorithm parameter to perturb (a
+    /// closed form against a closed form): the algorithm side of its detection threshold.
+    pub perturbation: Option<&'static str>,
+}
+
+/// Outcomes of a claim that hold by construction. The flag belongs to an outcome, not to a
+/// claim, because one claim can mix informative outcomes with constructed ones (an RDP check
+/// whose constant was solved from the same RDP routine beside an independent PLD check); the
+/// claim declares it so that `dpclaims list` shows it without running anything, and the harness
+/// stamps every outcome it covers.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct Tautology {
+    /// The outcomes covered: those whose parameters have every one of these `(key, value)`
+    /// pairs (a value matches a JSON string equal to it, or a number equal to it parsed as
+    /// `f64`); empty: every outcome of the claim.
+    pub outcomes: &'static [(&'static str, &'static str)],
+    /// Why these outcomes cannot fail.
+    pub reason: &'static str,
+}
+
+impl Tautology {
+    /// Whether this tautology covers an outcome with parameters `params`.
+    pub fn covers(&self, params: &Params) -> bool {
+        self.outcomes.iter().all(|(key, value)| {
+            params.0.get(*key).is_some_and(|v| match v {
+                serde_json::Value::String(s) => s == value,
+                serde_json::Value::Number(n) => value
+                    .parse::<f64>()
+                    .ok()
+                    .is_some_and(|x| n.as_f64() == Some(x)),
+                other => other.to_string() == *value,
+            })
+        })
+    }
+}
+
+impl ClaimInfo {
+    /// The reason an outcome with parameters `params` holds by construction, if it does.
+    pub fn tautology(&self, params: &Params) -> Option<&'static str> {
+        self.tautologies
+            .iter()
+            .find(|t| t.covers(params))
+            .map(|t| t.reason)
+    }
 }
 
 /// The sufficient statistics of a measured quantity; the harness turns them into an interval
@@ -191,6 +240,12 @@ pub struct RunSpec<'a> {
     pub mutant: Option<&'a str>,
     /// Run only this slice of every case's trials.
     pub shard: Option<Shard>,
+    /// A relative error $\kappa\ge0$ injected into the algorithm (0: the algorithm as
+    /// stated), in the direction that makes the claim fail: e.g. the noise std times
+    /// $1-\kappa$ for a privacy bound, times $1+\kappa$ for a utility bound. What it changes is
+    /// stated in [`ClaimInfo::perturbation`]; a claim without one ignores it. Used to measure
+    /// the claim's detection threshold (the smallest $\kappa$ reported violated).
+    pub perturbation: f64,
 }
 
 /// A claim: what it is ([`ClaimInfo`]), the cases it is checked on, and how one case is
@@ -301,6 +356,36 @@ mod tests {
             select(&[a], &["nothing.*".to_string()]),
             Err(crate::Error::UnknownClaim(_))
         ));
+    }
+
+    /// Issue 18 item 5: the outcomes true by construction are declared, and matched by value.
+    #[test]
+    fn tautologies_are_declared_and_matched() {
+        let all = registry();
+        let info = |id: &str| all.iter().find(|c| c.info().id == id).unwrap().info();
+        let calib = info("subspace.privacy.calib");
+        let rdp = crate::params! { "accountant" => "RDP, integer orders 2..511", "c2" => 2.157 };
+        let pld = crate::params! { "accountant" => "PLD, pessimistic", "c2" => 2.157 };
+        assert!(calib.tautology(&rdp).is_some());
+        assert!(calib.tautology(&pld).is_none());
+        let rank = info("subspace.thm5.rank");
+        assert!(rank.tautology(&crate::params! { "tau" => 0.0 }).is_some());
+        assert!(rank.tautology(&crate::params! { "tau" => 0.15 }).is_none());
+        let rate = info("subspace.rate");
+        assert!(
+            rate.tautology(&crate::params! { "method" => "pdp-sgd" })
+                .is_some()
+        );
+        assert!(
+            rate.tautology(&crate::params! { "method" => "dp-sgd" })
+                .is_none()
+        );
+        assert!(
+            !info("stability.lemma5.cond")
+                .mutants
+                .iter()
+                .any(|m| m.name == "constant-step")
+        );
     }
 
     #[test]

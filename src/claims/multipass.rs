@@ -57,6 +57,8 @@ static PROP1_INFO: ClaimInfo = ClaimInfo {
     statement: "sum_t [l(p_t,z_t) + beta_t H(p_t||q)] <= inf_p sum_t [l(p,z_t) + beta_t H(p||q)] + sum_t eta_t/2 E||grad l(w,z_t)||^2",
     mutants: &[WITHOUT_GRADIENT_TERM, B_AS_BETA0],
     known_false: false,
+    tautologies: &[],
+    perturbation: None,
 };
 
 impl Claim for Prop1 {
@@ -189,6 +191,8 @@ static THEOREM2_DP_INFO: ClaimInfo = ClaimInfo {
     statement: "Algorithm 1 with Theorem 2's schedule is (3 eps sqrt(ln(2/delta)) + 3 eps^2, delta)-DP and (Prop. 3) (sqrt(2T ln(2/delta)) e/n + T e^2/n^2, delta)-DP: PLD upper bound on the true eps <= each",
     mutants: &[SAMPLING_IGNORED],
     known_false: false,
+    tautologies: &[],
+    perturbation: None,
 };
 
 impl Claim for Theorem2Dp {
@@ -260,6 +264,8 @@ static THEOREM2_FROM_PROP3_INFO: ClaimInfo = ClaimInfo {
     statement: "at T = n^alpha eps^2, Prop. 3's eps <= 3 eps sqrt(ln(2/delta)) + 3 eps^2 (known false at alpha = 2: Prop. 3 gives sqrt(2) e eps sqrt(ln(2/delta)) + e^2 eps^2)",
     mutants: &[],
     known_false: true,
+    tautologies: &[],
+    perturbation: None,
 };
 
 impl Claim for Theorem2FromProp3 {
@@ -318,6 +324,8 @@ static COR2_INFO: ClaimInfo = ClaimInfo {
     statement: "E (1/T) sum_t l(p_t, D) <= inf_w [l(w, D) + ||w||^2/(2 T eta_T)] + beta0/(T eta_T) ln|eta_T T H~_D + I| + sum_t eta_t G^2/(2T) + (2G^2/n) sqrt((n + T) sum_t eta_t^2)",
     mutants: &[COR2_NOISE_X10000],
     known_false: false,
+    tautologies: &[],
+    perturbation: None,
 };
 
 impl Claim for Cor2 {
@@ -472,6 +480,8 @@ static PROP3_STEPS_INFO: ClaimInfo = ClaimInfo {
     statement: "for 2 <= t <= T: eps_t <= ln(1 + e/n), and Dwork-Roth's range condition eps_G(t) = sqrt(8 ln(1.25/delta')) (eta_t^2/eta_{t-1}) G/sigma_t < 1 (delta' = n delta_t, delta_t = 0.5 delta/(t(t-1)))",
     mutants: &[E_OVER_N_AS_ONE_OVER_N],
     known_false: false,
+    tautologies: &[],
+    perturbation: None,
 };
 
 impl Claim for Prop3Steps {
@@ -552,6 +562,8 @@ static LEMMA6_INFO: ClaimInfo = ClaimInfo {
     statement: "one step w = a w~ - eta grad l(w~, z) + sigma eps, z ~ U(S_m), is (ln(1 + e^{eps_G}/m), delta/m)-DP (printed) and (ln(1 + (e^{eps_G} - 1)/m), delta/m)-DP (bbg), eps_G = sqrt(8 ln(1.25/delta)) eta G/sigma < 1: the PLD upper bound on the step's delta at that eps <= delta/m",
     mutants: &[STEP_NOISE_HALVED],
     known_false: false,
+    tautologies: &[],
+    perturbation: None,
 };
 
 impl Claim for Lemma6 {

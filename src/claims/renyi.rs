@@ -207,6 +207,8 @@ static THEOREM12_INFO: ClaimInfo = ClaimInfo {
     statement: "stopped discrete vs stopped continuous Langevin paths: D_alpha <= alpha L^2 r^2 T eta / 4 (independent of k)",
     mutants: &[NO_STOP],
     known_false: false,
+    tautologies: &[],
+    perturbation: None,
 };
 
 impl Claim for Theorem12 {
@@ -286,6 +288,8 @@ static PATH_KL_INFO: ClaimInfo = ClaimInfo {
     statement: "the path likelihood-ratio estimator reproduces the closed-form path KL (self-test of the Theorem 12 estimator)",
     mutants: &[ESTIMATOR_VARIANCE],
     known_false: false,
+    tautologies: &[],
+    perturbation: None,
 };
 
 impl Claim for PathKl {
@@ -366,6 +370,8 @@ static LEMMA13_INFO: ClaimInfo = ClaimInfo {
     statement: "P[max_k sup_s ||x_{k eta+s} - x_{k eta}|| > eta G + sqrt(2 eta)(2 sqrt d + sqrt(2 ln(2T/delta)))] <= delta/2, G the path's max gradient norm",
     mutants: &[RADIUS_WITHOUT_BROWNIAN_WIDTH],
     known_false: false,
+    tautologies: &[],
+    perturbation: None,
 };
 
 impl Claim for Lemma13 {

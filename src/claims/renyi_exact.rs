@@ -175,6 +175,8 @@ static EXACT_GAUSSIAN_INFO: ClaimInfo = ClaimInfo {
     statement: "D_alpha(ULA_T || OU_{T eta}) <= alpha L^2 r^2 T eta / 4 with r = eta G + sqrt(2 eta)(2 sqrt d + sqrt(2 ln(2T/delta))), G the (1 - delta/2) gradient bound; orders alpha < alpha_c",
     mutants: &[OU_COVARIANCE_HALF],
     known_false: false,
+    tautologies: &[],
+    perturbation: None,
 };
 
 impl Claim for ExactGaussian {
@@ -227,6 +229,8 @@ static ALPHA_CRITICAL_INFO: ClaimInfo = ClaimInfo {
     statement: "the largest order with finite D_alpha(ULA_T || OU_{T eta}) lies within a tolerance of 2/(eta L)",
     mutants: &[OU_COVARIANCE_HALF],
     known_false: false,
+    tautologies: &[],
+    perturbation: None,
 };
 
 impl Claim for AlphaCritical {
@@ -273,6 +277,8 @@ static COMPLEXITY_INFO: ClaimInfo = ClaimInfo {
     statement: "with (eta, T) from the iteration-complexity calculator, D_alpha(ULA_T || pi) <= epsilon from N(x*, I/L), and alpha eta L / 2 < 1",
     mutants: &[TARGET_COVARIANCE_HALF],
     known_false: false,
+    tautologies: &[],
+    perturbation: None,
 };
 
 impl Claim for Complexity {

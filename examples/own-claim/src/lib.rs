@@ -45,6 +45,8 @@ static INFO: ClaimInfo = ClaimInfo {
     statement: "D_alpha(theta_K || theta'_K) <= alpha S_g^2 / (lambda sigma^2 n^2) (1 - exp(-lambda eta K / 2))",
     mutants: &[NOISE_HALVED],
     known_false: false,
+    tautologies: &[],
+    perturbation: None,
 };
 
 /// The claim `noisy_gd.convergent_rdp` (module documentation).
