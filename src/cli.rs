@@ -1,4 +1,4 @@
-//! The claim commands of the command line (`list`, `check`, `report`, `merge`) over any set of
+//! The claim commands of the command line (`list`, `check`, `report`, `merge`, `detection`) over any set of
 //! claims. The `dpclaims` binary runs them over [`crate::claims::registry`]; an outside crate gets
 //! the same commands over its own claims (with or without the built-in ones) from a three-line
 //! binary:
@@ -35,6 +35,38 @@ pub enum ClaimCommand {
         /// One JSON object per claim.
         #[arg(long)]
         json: bool,
+        /// The detection thresholds instead (the committed docs/detection.json compiled into
+        /// the binary, or --detection-file), sorted by threshold.
+        #[arg(long)]
+        detection: bool,
+        /// Read the thresholds from this file (written by `dpclaims detection`).
+        #[arg(long, value_name = "FILE", requires = "detection")]
+        detection_file: Option<std::path::PathBuf>,
+    },
+    /// Measure detection thresholds at default size and write them to a JSON file: of the bound
+    /// (closed form from each outcome's interval) and of the algorithm (bisection on the claim's
+    /// perturbation, one full run per step). Each claim is run alone. Expensive: give patterns.
+    Detection {
+        /// Claim ids or globs; all claims when none is given.
+        patterns: Vec<String>,
+        /// Output file; rows of claims not run are kept from it when it exists.
+        #[arg(long, default_value = "docs/detection.json")]
+        out: std::path::PathBuf,
+        /// Run seed.
+        #[arg(long, default_value_t = harness::DEFAULT_SEED)]
+        seed: u64,
+        /// Family-wise confidence level of each claim's run.
+        #[arg(long, default_value_t = harness::DEFAULT_CONFIDENCE)]
+        confidence: f64,
+        /// Bisection steps of the algorithm threshold (0: bound thresholds only).
+        #[arg(long, default_value_t = 6)]
+        steps: u32,
+        /// Top of the algorithm search, in (0, 1).
+        #[arg(long, default_value_t = 0.99)]
+        kappa_max: f64,
+        /// Cap every case's trials (a quick, smaller-size table; recorded in the file).
+        #[arg(long)]
+        max_trials: Option<u64>,
     },
     /// Run claims and compare each measurement with its bound.
     ///
@@ -198,8 +230,35 @@ fn print_outcomes(
 pub fn run(claims: &[&dyn Claim], command: ClaimCommand) -> Result<ExitCode, crate::Error> {
     let mut out = std::io::stdout().lock();
     match command {
-        ClaimCommand::List { json } => {
+        ClaimCommand::List {
+            json,
+            detection,
+            detection_file,
+        } => {
             let all = claims;
+            if detection {
+                let file = match detection_file {
+                    Some(path) => Some(crate::detection::DetectionFile::parse(
+                        &std::fs::read_to_string(&path).map_err(|e| {
+                            crate::Error::Input(format!("cannot read {}: {e}", path.display()))
+                        })?,
+                    )?),
+                    None => crate::detection::builtin(),
+                };
+                if json {
+                    for c in all {
+                        let row = file.as_ref().and_then(|f| f.get(c.info().id));
+                        let _ = writeln!(
+                            out,
+                            "{}",
+                            serde_json::json!({"claim": c.info().id, "detection": row})
+                        );
+                    }
+                } else {
+                    let _ = write!(out, "{}", crate::detection::table(all, file.as_ref()));
+                }
+                return Ok(ExitCode::SUCCESS);
+            }
             if json {
                 for c in all {
                     let _ = writeln!(
@@ -211,6 +270,69 @@ pub fn run(claims: &[&dyn Claim], command: ClaimCommand) -> Result<ExitCode, cra
             } else {
                 let _ = write!(out, "{}", report::list_table(all));
             }
+            Ok(ExitCode::SUCCESS)
+        }
+        ClaimCommand::Detection {
+            patterns,
+            out: path,
+            seed,
+            confidence,
+            steps,
+            kappa_max,
+            max_trials,
+        } => {
+            use crate::detection::{self, DetectOptions, DetectionFile};
+            if !(confidence > 0.0 && confidence < 1.0) {
+                return Err(crate::Error::Confidence(confidence));
+            }
+            let selected = crate::claims::select(claims, &patterns)?;
+            let opts = DetectOptions {
+                seed,
+                confidence,
+                max_trials,
+                steps,
+                kappa_max,
+            };
+            let rows = detection::detect(&selected, &opts, true)?;
+            let previous = std::fs::read_to_string(&path)
+                .ok()
+                .and_then(|t| DetectionFile::parse(&t).ok())
+                .filter(|f| f.seed == seed && f.confidence == confidence);
+            let size = max_trials.map_or("each claim's default cases".to_string(), |n| {
+                format!("each claim's default cases, trials capped at {n}")
+            });
+            // Rows of claims not run now are kept (same seed and level), in registry order.
+            let merged: Vec<detection::Detection> = claims
+                .iter()
+                .filter_map(|c| {
+                    let id = c.info().id;
+                    rows.iter().find(|d| d.claim == id).cloned().or_else(|| {
+                        previous
+                            .as_ref()
+                            .filter(|p| p.size == size)
+                            .and_then(|p| p.get(id).cloned())
+                    })
+                })
+                .collect();
+            let file = DetectionFile {
+                format: detection::FORMAT.into(),
+                produced_by: format!(
+                    "dpclaims detection [PATTERN] --seed {seed} --confidence {confidence}{} (rows may come from several such runs; each algorithm row records its bisection steps and kappa_max): each claim run alone (as `dpclaims check ID`); bound k* in closed form from each outcome's interval (smallest over the claim's non-tautological outcomes); algorithm k* by bisection on the claim's perturbation, (low, high]",
+                    max_trials
+                        .map(|n| format!(" --max-trials {n}"))
+                        .unwrap_or_default()
+                ),
+                seed,
+                confidence,
+                size,
+                claims: merged,
+            };
+            let text = serde_json::to_string_pretty(&file).expect("detection files serialize");
+            std::fs::write(&path, text + "\n").map_err(|e| {
+                crate::Error::Input(format!("cannot write {}: {e}", path.display()))
+            })?;
+            let _ = write!(out, "{}", detection::table(&selected, Some(&file)));
+            eprintln!("wrote {}", path.display());
             Ok(ExitCode::SUCCESS)
         }
         ClaimCommand::Check { run, mutant, json } => {

@@ -22,6 +22,7 @@ pub mod audit;
 pub mod claims;
 pub mod cli;
 pub mod conformance;
+pub mod detection;
 pub mod harness;
 pub mod line_protocol;
 pub mod params;

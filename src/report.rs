@@ -118,6 +118,24 @@ pub fn verdict_counts(outcomes: &[Outcome]) -> String {
     )
 }
 
+/// Rows of cells as left-aligned columns two spaces apart, one line each.
+pub fn aligned<const N: usize>(rows: &[[String; N]]) -> String {
+    let widths: Vec<usize> = (0..N)
+        .map(|j| rows.iter().map(|r| r[j].chars().count()).max().unwrap_or(0))
+        .collect();
+    let mut out = String::new();
+    for r in rows {
+        let line: Vec<String> = r
+            .iter()
+            .zip(&widths)
+            .map(|(c, w)| format!("{c:<w$}"))
+            .collect();
+        out.push_str(line.join("  ").trim_end());
+        out.push('\n');
+    }
+    out
+}
+
 /// The terminal table of `check`: one row per outcome and a summary line.
 pub fn table(outcomes: &[Outcome]) -> String {
     let mut rows = vec![[
@@ -145,19 +163,7 @@ pub fn table(outcomes: &[Outcome]) -> String {
             o.params.compact(),
         ]);
     }
-    let widths: Vec<usize> = (0..9)
-        .map(|j| rows.iter().map(|r| r[j].chars().count()).max().unwrap_or(0))
-        .collect();
-    let mut out = String::new();
-    for r in &rows {
-        let line: Vec<String> = r
-            .iter()
-            .zip(&widths)
-            .map(|(c, w)| format!("{c:<w$}"))
-            .collect();
-        out.push_str(line.join("  ").trim_end());
-        out.push('\n');
-    }
+    let mut out = aligned(&rows);
     if let Some(o) = outcomes.first() {
         out.push_str(&format!(
             "{} outcomes: {} (seed {}, family-wise confidence {}, per outcome {:.6}{})\n",
@@ -325,6 +331,7 @@ pub fn family_svg(family_name: &str, outcomes: &[&Outcome]) -> Result<String, St
 /// interval, verdict, tightness, mutants) linking its family's plot.
 pub fn markdown_report(outcomes: &[Outcome], claims: &[&dyn Claim], trials: Option<u64>) -> String {
     let mut md = String::from("# dpclaims report\n\n");
+    let detection = crate::detection::builtin();
     if let Some(o) = outcomes.first() {
         md.push_str(&format!(
             "Seed {}, family-wise confidence {} (split over {} outcomes: {:.6} each), trials per case {}.\n\n",
@@ -336,6 +343,7 @@ pub fn markdown_report(outcomes: &[Outcome], claims: &[&dyn Claim], trials: Opti
         ));
     }
     md.push_str(&format!("{}.\n\n", verdict_counts(outcomes)));
+    md.push_str("Column `bound k*`: the smallest relative error of the bound this run reports violated (closed form from the interval: (bound - lower)/|bound| for an upper bound). The detection threshold of each claim (bound and algorithm, at default size) is in `dpclaims list --detection`.\n\n");
     for claim in claims {
         let info = claim.info();
         let mine: Vec<&Outcome> = outcomes.iter().filter(|o| o.claim == info.id).collect();
@@ -354,10 +362,24 @@ pub fn markdown_report(outcomes: &[Outcome], claims: &[&dyn Claim], trials: Opti
                 t.reason
             ));
         }
-        md.push_str("| case | relation | bound | measured | interval | n | verdict | tightness |\n|---|---|---|---|---|---|---|---|\n");
+        match detection.as_ref().and_then(|f| f.get(info.id)) {
+            Some(d) => md.push_str(&format!(
+                "Detection threshold (docs/detection.json, seed {}, default size): {} — of the bound {}, of the algorithm {}{}.\n\n",
+                detection.as_ref().map_or(0, |f| f.seed),
+                d.threshold().map_or("-".into(), |k| format!("{k:.4}")),
+                d.bound_kappa.map_or("-".into(), |k| format!("{k:.4}")),
+                crate::detection::algorithm_text(d.algorithm.as_ref()),
+                d.algorithm
+                    .as_ref()
+                    .map(|a| format!(" ({})", a.perturbation))
+                    .unwrap_or_default()
+            )),
+            None => md.push_str("Detection threshold: not measured.\n\n"),
+        }
+        md.push_str("| case | relation | bound | measured | interval | n | verdict | tightness | bound k* |\n|---|---|---|---|---|---|---|---|---|\n");
         for o in mine {
             md.push_str(&format!(
-                "| {} | {} | {} | {} | [{}, {}] | {} | {} | {:.4} |\n",
+                "| {} | {} | {} | {} | [{}, {}] | {} | {} | {:.4} | {} |\n",
                 o.params.compact(),
                 o.relation.symbol(),
                 short(o.bound),
@@ -366,7 +388,8 @@ pub fn markdown_report(outcomes: &[Outcome], claims: &[&dyn Claim], trials: Opti
                 short(o.measured.upper),
                 o.measured.n,
                 verdict_label(o),
-                o.tightness
+                o.tightness,
+                crate::detection::bound_threshold(o).map_or("-".into(), |k| format!("{k:.4}"))
             ));
         }
         md.push_str(&format!(

@@ -201,11 +201,12 @@ impl Outcome {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use dpclaims_empirical::stats::{Method, exact};
 
-    fn est(lower: f64, upper: f64) -> Estimate {
+    /// An estimate with limits `lower` and `upper` (test helper, also for `detection`).
+    pub(crate) fn est(lower: f64, upper: f64) -> Estimate {
         Estimate {
             mean: (lower + upper) / 2.0,
             lower,

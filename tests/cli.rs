@@ -573,3 +573,21 @@ fn pld_coarsens_past_the_point_budget() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(!String::from_utf8_lossy(&o.stdout).contains("note"));
 }
+
+/// `list --detection` prints every claim's detection threshold, smallest first.
+#[test]
+fn list_detection_sorts_by_threshold() {
+    let o = dpclaims(&["list", "--detection"], None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = String::from_utf8(o.stdout).unwrap();
+    for c in dpclaims::claims::registry() {
+        assert!(out.contains(c.info().id), "{} missing:\n{out}", c.info().id);
+    }
+    let thresholds: Vec<f64> = out
+        .lines()
+        .skip(2)
+        .filter_map(|l| l.split_whitespace().nth(1)?.parse().ok())
+        .collect();
+    assert!(thresholds.len() > 10, "{out}");
+    assert!(thresholds.windows(2).all(|w| w[0] <= w[1]), "{out}");
+}

@@ -88,9 +88,10 @@ impl Case {
             trial_range(self.trials, run.shard),
             || ((), MeanAcc::new()),
             |_, acc, i| {
+                // The perturbation: the simulated noise times 1 - kappa (the accountant keeps sigma).
                 acc.push(self.pair.hockey_stick_trial(
                     self.q,
-                    self.sigma,
+                    self.sigma * (1.0 - run.perturbation),
                     self.steps,
                     self.epsilon,
                     &mut key.trial(i),
@@ -138,7 +139,9 @@ static PLD_BRACKET_INFO: ClaimInfo = ClaimInfo {
     ],
     known_false: false,
     tautologies: &[],
-    perturbation: None,
+    perturbation: Some(
+        "algorithm side: the simulated mechanism's noise multiplier times 1 - kappa while the accountant keeps sigma",
+    ),
 };
 
 impl Claim for PldBracket {
@@ -204,7 +207,9 @@ static RDP_UPPER_INFO: ClaimInfo = ClaimInfo {
     mutants: &[ADD_REMOVE_SENSITIVITY_FOR_REPLACE_ONE, SIGMA_DOUBLED],
     known_false: false,
     tautologies: &[],
-    perturbation: None,
+    perturbation: Some(
+        "algorithm side: the simulated mechanism's noise multiplier times 1 - kappa while the accountant keeps sigma",
+    ),
 };
 
 impl Claim for RdpUpper {

@@ -426,7 +426,7 @@ static REGULARISED_INFO: ClaimInfo = ClaimInfo {
     id: "contraction.thm3",
     paper: PAPER,
     result: "Theorem 3, eq. (21), regularised (unprojected) DP-SGD [reconstructed], r-lin radius, kappa optimised on a grid",
-    statement: "W_t = c W_{t-1} - eta Clip_C(grad) + sigma Z: exact E_eps of the neighbouring laws <= (1 + e^eps) tau_T(kappa) + sum_t q theta_eps(rho_t) prod_{s>t} (1-q) theta_eps(rho_s)",
+    statement: "W_t = c W_{t-1} - eta Clip_C(grad) + sigma Z: exact E_eps of the neighbouring laws <= (1 + e^eps) tau_T(kappa) + sum_t q theta_eps(rho_t) prod_{s>t} (1-q) theta_eps(rho_s) [weak check, detection threshold of the bound 0.94 (a bound that much smaller is still respected); docs/detection.json]",
     mutants: &[CLIPPING_REMOVED],
     known_false: false,
     tautologies: &[],

@@ -248,6 +248,19 @@ pub struct RunSpec<'a> {
     pub perturbation: f64,
 }
 
+impl RunSpec<'_> {
+    /// The relative error to inject: `kappa` when `threshold` is the mutant run (a claim's
+    /// *threshold mutant*, the algorithm error at its detection threshold, rounded), else
+    /// [`RunSpec::perturbation`].
+    pub fn kappa(&self, threshold: &Mutant, kappa: f64) -> f64 {
+        if self.mutant == Some(threshold.name) {
+            kappa
+        } else {
+            self.perturbation
+        }
+    }
+}
+
 /// A claim: what it is ([`ClaimInfo`]), the cases it is checked on, and how one case is
 /// measured. Built-in and outside claims implement this one trait and run through the same
 /// harness ([`crate::harness::check`], shards, merge, reports, [`crate::testing`]).
