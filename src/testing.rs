@@ -5,7 +5,7 @@
 //! 1. every outcome is **respected** (or **violated**, for a claim marked
 //!    [`ClaimInfo::known_false`](crate::claims::ClaimInfo::known_false)), with a finite bound and
 //!    finite interval limits, so that the test could have failed; an `lcl<=` outcome
-//!    ([`Relation::LowerLimitAtMost`](crate::verdict::Relation::LowerLimitAtMost)) can only be
+//!    ([`Relation::LowerLimitAtMost`]) can only be
 //!    **not-refuted** where the others are respected, and that is what it must be;
 //! 2. every mutant is **violated** on at least one of its outcomes, with a finite bound and
 //!    interval (a violation through an infinity is no detection) (a mutant is a deliberate
