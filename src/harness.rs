@@ -116,14 +116,23 @@ fn estimate(
             })
         }
         Statistic::Exact { value } => Ok(stats::exact(*value, seed)),
-        Statistic::Maximum { blocks } => stats::maximum(&folded(blocks), seed),
+        Statistic::Maximum { blocks, lower } => {
+            let lower = lower.as_ref().map(|l| folded(l));
+            stats::maximum(&folded(blocks), lower.as_ref(), seed)
+        }
         Statistic::Computed { value, error } => Ok(stats::computed(*value, *error, seed)),
+        Statistic::Refined { fine, coarse } => Ok(stats::refinement_estimate(*fine, *coarse, seed)),
+        Statistic::Bracket { lower, upper } => stats::bracket(*lower, *upper, seed),
         Statistic::HalfLineHockeyStick { histogram, epsilon } => {
             stats::half_line_hockey_stick(histogram, *epsilon, confidence, sides, seed)
         }
         Statistic::LogSlope { xs, points } => {
             let accs: Vec<stats::MeanAcc> = points.iter().map(|b| folded(b)).collect();
             stats::log_slope(xs, &accs, confidence, sides, seed)
+        }
+        Statistic::PairedLogSlope { xs, blocks } => {
+            let acc = fold(blocks.clone()).unwrap_or_else(|| stats::VectorAcc::new(xs.len()));
+            stats::paired_log_slope(xs, &acc, confidence, sides, seed)
         }
     }
 }

@@ -44,6 +44,14 @@ pub enum StatsError {
         /// The declared upper end.
         hi: f64,
     },
+    #[error("[{lo}, {hi}] is not a bracket (lower end above the upper one, or NaN)")]
+    /// A bracket whose ends are out of order or NaN.
+    Bracket {
+        /// The lower end.
+        lo: f64,
+        /// The upper end.
+        hi: f64,
+    },
     #[error("{successes} successes out of {trials} trials is not a valid count")]
     /// More successes than trials.
     Count {
@@ -198,16 +206,30 @@ pub enum Method {
     ClopperPearson,
     /// Computed exactly (no sampling): `lower = mean = upper`.
     Exact,
-    /// A deterministic numerical value with a stated error bound or estimate (e.g. grid
-    /// refinement): `lower = mean - error`, `upper = mean + error`.
+    /// A deterministic numerical value with a rigorous error bound: `lower = mean - error`,
+    /// `upper = mean + error`.
     Computed,
+    /// A deterministic numerical value whose error is *estimated*, not bounded: grid
+    /// refinement, `mean` on the fine grid and `error` $=2|\text{fine}-\text{coarse}|$ (see
+    /// [`refinement_estimate`]). No certified coverage.
+    RefinementEstimate,
+    /// A certified bracket `[lower, upper]` of a computed value (e.g. a PLD accountant's
+    /// optimistic and pessimistic ends): the value lies in it for certain; `mean` is its midpoint.
+    Bracket,
     /// Dvoretzky–Kiefer–Wolfowitz–Massart band on two empirical CDFs.
     Dkw,
-    /// Least-squares slope of $\ln\bar x_i$ on $\ln x_i$, normal interval by the delta method.
+    /// Least-squares slope of $\ln\bar x_i$ on $\ln x_i$, normal interval by the delta method
+    /// (independent design points).
     LogSlope,
-    /// The largest of `n` sampled values of a quantity bounded by a deterministic inequality:
-    /// `lower = mean = upper` (exact for the instances drawn; no confidence statement).
-    Maximum,
+    /// The same slope from a paired design (every trial measures every design point, e.g. with
+    /// common random numbers): Student t interval on the per-trial linearised slopes
+    /// ([`paired_log_slope`]).
+    PairedLogSlope,
+    /// The largest of `n` *sampled* instances of a quantity bounded by a deterministic
+    /// inequality: a maximum over the instances drawn, not the supremum over all instances (no
+    /// confidence statement about the supremum). `[lower, upper]` covers the numerical error of
+    /// the instances' values when one is stated, else `lower = mean = upper`.
+    SampledMaximum,
     /// Mean of values in $\[0,B\]$: the better of Hoeffding's KL-Chernoff limit (tight near 0) and
     /// the empirical Bernstein limit (tight at small variance), each at half the error level.
     KlBernstein,
@@ -389,6 +411,48 @@ pub fn computed(value: f64, error: f64, seed: u64) -> Estimate {
     }
 }
 
+/// A grid value with its refinement error *estimate*: `fine` on the grid used, `coarse` on the
+/// grid of half as many cells, the interval `fine` $\pm 2|\text{fine}-\text{coarse}|$.
+///
+/// If the discretisation error behaves as $Ch^r$ in the cell width $h$ with order $r\ge1$,
+/// the error of the fine value is $|\text{fine}-\text{coarse}|/(2^r-1)\le|\text{fine}-\text{coarse}|$
+/// (Richardson); the factor 2 is a margin for grids not yet in that asymptotic regime. This is
+/// an estimate, not a bound ([`Method::RefinementEstimate`]): it can fail where the error is not
+/// monotone in $h$ (e.g. two grids that happen to agree).
+pub fn refinement_estimate(fine: f64, coarse: f64, seed: u64) -> Estimate {
+    Estimate {
+        method: Method::RefinementEstimate,
+        ..computed(fine, 2.0 * (fine - coarse).abs(), seed)
+    }
+}
+
+/// A certified bracket $[\text{lo},\text{hi}]$ of a computed value, e.g. a PLD accountant's
+/// optimistic and pessimistic ends (the true value lies in it for certain, rounding included):
+/// `lower = lo`, `upper = hi`, `mean` the midpoint. An infinite end is kept (and the midpoint is
+/// then that end). Errors if `lo > hi` or either end is NaN.
+pub fn bracket(lo: f64, hi: f64, seed: u64) -> Result<Estimate, StatsError> {
+    if lo.is_nan() || hi.is_nan() || lo > hi {
+        return Err(StatsError::Bracket { lo, hi });
+    }
+    let mean = if lo.is_infinite() {
+        lo
+    } else if hi.is_infinite() {
+        hi
+    } else {
+        lo + 0.5 * (hi - lo)
+    };
+    Ok(Estimate {
+        mean,
+        lower: lo,
+        upper: hi,
+        n: 0,
+        confidence: 1.0,
+        sides: Sides::Two,
+        method: Method::Bracket,
+        seed,
+    })
+}
+
 /// The least-squares slope of `ys` on `xs`, $\sum_i(x_i-\bar x)y_i/\sum_i(x_i-\bar x)^2$.
 pub fn least_squares_slope(xs: &[f64], ys: &[f64]) -> f64 {
     let x_bar = xs.iter().sum::<f64>() / xs.len() as f64;
@@ -446,6 +510,191 @@ pub fn log_slope(
         confidence,
         sides,
         method: Method::LogSlope,
+        seed,
+    })
+}
+
+/// Running mean vector and co-moment matrix of vectors of a fixed length $J$ (one value per
+/// design point of a trial), with the multivariate form of Chan et al.'s merge; also the number
+/// of vectors with a non-finite component (which make any estimate an error).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct VectorAcc {
+    /// Number of finite vectors.
+    pub n: u64,
+    /// Their mean, per component.
+    pub mean: Vec<f64>,
+    /// $C_{jk}=\sum_t(y_{tj}-\bar y_j)(y_{tk}-\bar y_k)$, row-major $J\times J$.
+    pub comoment: Vec<f64>,
+    /// Number of vectors with a non-finite component pushed.
+    pub non_finite: u64,
+}
+
+impl VectorAcc {
+    /// The empty accumulator of vectors of length `len`.
+    pub fn new(len: usize) -> Self {
+        Self {
+            n: 0,
+            mean: vec![0.0; len],
+            comoment: vec![0.0; len * len],
+            non_finite: 0,
+        }
+    }
+
+    /// The vectors' length $J$.
+    pub fn len(&self) -> usize {
+        self.mean.len()
+    }
+
+    /// Whether the vectors have length 0.
+    pub fn is_empty(&self) -> bool {
+        self.mean.is_empty()
+    }
+
+    /// Adds one vector (one with a non-finite component is only counted). Panics if its length
+    /// is not $J$ (a programming error, not input).
+    pub fn push(&mut self, y: &[f64]) {
+        assert_eq!(y.len(), self.len(), "a vector of the wrong length");
+        if y.iter().any(|v| !v.is_finite()) {
+            self.non_finite += 1;
+            return;
+        }
+        self.n += 1;
+        let n = self.n as f64;
+        let len = self.len();
+        let before: Vec<f64> = y.iter().zip(&self.mean).map(|(v, m)| v - m).collect();
+        for (m, d) in self.mean.iter_mut().zip(&before) {
+            *m += d / n;
+        }
+        for j in 0..len {
+            let after_j = y[j] - self.mean[j];
+            for k in 0..len {
+                self.comoment[j * len + k] += before[k] * after_j;
+            }
+        }
+    }
+
+    /// The unbiased sample covariance $C_{jk}/(n-1)$ (0 for fewer than two vectors).
+    pub fn covariance(&self, j: usize, k: usize) -> f64 {
+        if self.n < 2 {
+            0.0
+        } else {
+            self.comoment[j * self.len() + k] / (self.n - 1) as f64
+        }
+    }
+}
+
+impl Merge for VectorAcc {
+    fn merge(&mut self, later: Self) {
+        assert_eq!(
+            self.len(),
+            later.len(),
+            "merging vectors of different lengths"
+        );
+        self.non_finite += later.non_finite;
+        if later.n == 0 {
+            return;
+        }
+        if self.n == 0 {
+            let nf = self.non_finite;
+            *self = later;
+            self.non_finite = nf;
+            return;
+        }
+        let len = self.len();
+        let (na, nb) = (self.n as f64, later.n as f64);
+        let nn = na + nb;
+        let d: Vec<f64> = later
+            .mean
+            .iter()
+            .zip(&self.mean)
+            .map(|(b, a)| b - a)
+            .collect();
+        for j in 0..len {
+            self.mean[j] += d[j] * nb / nn;
+            for k in 0..len {
+                self.comoment[j * len + k] +=
+                    later.comoment[j * len + k] + d[j] * d[k] * na * nb / nn;
+            }
+        }
+        self.n += later.n;
+    }
+}
+
+/// Slope $b$ of the least-squares line $\ln\bar y_j=a+b\ln x_j$ through the means of a *paired*
+/// design: every trial $t$ measures every design point, $Y_t=(Y_{t1},\dots,Y_{tJ})$, the $Y_t$
+/// i.i.d. over trials but the components of one $Y_t$ dependent (common random numbers, or data
+/// shared by a trial's design points), which [`log_slope`]'s independent-points variance ignores.
+///
+/// **Interval.** With $u_j=\ln x_j$, $w_j=(u_j-\bar u)/\sum_k(u_k-\bar u)^2$ and $\mu_j=\mathbb
+/// EY_{tj}>0$, the estimate $\hat b=\sum_jw_j\ln\bar y_j$ of $b=\sum_jw_j\ln\mu_j$ has the
+/// first-order expansion $\hat b-b=\frac1n\sum_tZ_t+O_P(1/n)$ with
+/// $Z_t=\sum_jw_j(Y_{tj}-\mu_j)/\mu_j$ (delta method), and the $Z_t$ are i.i.d. with mean 0 and
+/// variance $\nabla^\top\Sigma\nabla$, $\nabla_j=w_j/\mu_j$, $\Sigma$ the covariance of $Y_t$:
+/// the dependence between design points enters through $\Sigma$'s off-diagonal terms. The
+/// interval is $\hat b\pm t_{n-1,1-a}\,s_Z/\sqrt n$, $s_Z^2=\sum_{jk}\nabla_j\nabla_kS_{jk}$ with
+/// $S$ the sample covariance and $\mu$ replaced by $\bar y$ — the Student t interval on the
+/// linearised per-trial slopes $\hat Z_t=\sum_jw_jY_{tj}/\bar y_j$ (whose sample variance is
+/// exactly $s_Z^2$). Its level is asymptotic (CLT and delta method), as [`log_slope`]'s is; it
+/// reduces to [`log_slope`]'s variance when $\Sigma$ is diagonal (independent points) except
+/// for the t quantile, slightly wider than the normal one.
+pub fn paired_log_slope(
+    xs: &[f64],
+    acc: &VectorAcc,
+    confidence: f64,
+    sides: Sides,
+    seed: u64,
+) -> Result<Estimate, StatsError> {
+    let a = tail_probability(confidence, sides)?;
+    if xs.len() != acc.len() || xs.len() < 2 {
+        return Err(StatsError::TooFewTrials {
+            method: "a paired log-log slope (two design points or more)",
+            needed: 2,
+            got: xs.len().min(acc.len()) as u64,
+        });
+    }
+    if acc.non_finite > 0 {
+        return Err(StatsError::NonFinite(acc.non_finite));
+    }
+    if acc.n < 2 {
+        return Err(StatsError::TooFewTrials {
+            method: "a paired log-log slope",
+            needed: 2,
+            got: acc.n,
+        });
+    }
+    if let Some(m) = acc.mean.iter().find(|m| m.is_nan() || **m <= 0.0) {
+        return Err(StatsError::OutOfRange {
+            value: *m,
+            lo: f64::MIN_POSITIVE,
+            hi: f64::INFINITY,
+        });
+    }
+    let u: Vec<f64> = xs.iter().map(|x| x.ln()).collect();
+    let u_bar = u.iter().sum::<f64>() / u.len() as f64;
+    let sxx: f64 = u.iter().map(|v| (v - u_bar) * (v - u_bar)).sum();
+    let grad: Vec<f64> = u
+        .iter()
+        .zip(&acc.mean)
+        .map(|(v, m)| (v - u_bar) / sxx / m)
+        .collect();
+    let log_means: Vec<f64> = acc.mean.iter().map(|m| m.ln()).collect();
+    let slope = least_squares_slope(&u, &log_means);
+    let mut var_z = 0.0;
+    for (j, gj) in grad.iter().enumerate() {
+        for (k, gk) in grad.iter().enumerate() {
+            var_z += gj * gk * acc.covariance(j, k);
+        }
+    }
+    let dist = StudentsT::new(0.0, 1.0, (acc.n - 1) as f64).expect("n >= 2 gives a valid t");
+    let half = dist.inverse_cdf(1.0 - a) * (var_z.max(0.0) / acc.n as f64).sqrt();
+    Ok(Estimate {
+        mean: slope,
+        lower: slope - half,
+        upper: slope + half,
+        n: acc.n,
+        confidence,
+        sides,
+        method: Method::PairedLogSlope,
         seed,
     })
 }
@@ -616,13 +865,29 @@ pub fn exact(value: f64, seed: u64) -> Estimate {
     }
 }
 
-/// The largest value seen by `acc` (a [`Method::Maximum`] estimate over `acc.n` instances).
-pub fn maximum(acc: &MeanAcc, seed: u64) -> Result<Estimate, StatsError> {
+/// The largest value seen by `acc`, a [`Method::SampledMaximum`] over `acc.n` sampled
+/// instances. With `lower = Some(l)`, `acc` holds the instances' upper ends $v_i+e_i$ and `l`
+/// their lower ends $v_i-e_i$ ($e_i$ a bound on the numerical error of $v_i$): then
+/// $\max_i(v_i-e_i)\le\max_i v_i\le\max_i(v_i+e_i)$ is the interval and `mean` its midpoint.
+pub fn maximum(acc: &MeanAcc, lower: Option<&MeanAcc>, seed: u64) -> Result<Estimate, StatsError> {
     acc.check("a maximum", 1)?;
+    let (lo, hi) = match lower {
+        None => (acc.max, acc.max),
+        Some(l) => {
+            l.check("a maximum", 1)?;
+            if l.n != acc.n || l.max > acc.max {
+                return Err(StatsError::Bracket {
+                    lo: l.max,
+                    hi: acc.max,
+                });
+            }
+            (l.max, acc.max)
+        }
+    };
     Ok(Estimate {
         n: acc.n,
-        method: Method::Maximum,
-        ..exact(acc.max, seed)
+        method: Method::SampledMaximum,
+        ..bracket(lo, hi, seed)?
     })
 }
 
@@ -733,5 +998,98 @@ mod tests {
         negative[0].push(-1.0);
         negative[0].push(-2.0);
         assert!(log_slope(&xs, &negative, 0.99, Sides::Two, 1).is_err());
+    }
+
+    #[test]
+    fn paired_log_slope_uses_the_covariance() {
+        // y_t = (c_t / 10, c_t / 20, c_t / 40) with c_t shared by the design points: the slope
+        // is exactly -1 in every trial, so the paired interval has zero width, while the
+        // independent-points formula sees the spread of c_t at every point.
+        let xs = [10.0, 20.0, 40.0];
+        let mut acc = VectorAcc::new(3);
+        let mut per_point = vec![MeanAcc::new(); 3];
+        for t in 0..200 {
+            let c = 1.0 + 0.5 * ((t % 9) as f64 - 4.0) / 4.0;
+            let y: Vec<f64> = xs.iter().map(|x| c / x).collect();
+            acc.push(&y);
+            per_point.iter_mut().zip(&y).for_each(|(a, v)| a.push(*v));
+        }
+        let paired = paired_log_slope(&xs, &acc, 0.99, Sides::Two, 1).unwrap();
+        let independent = log_slope(&xs, &per_point, 0.99, Sides::Two, 1).unwrap();
+        assert!((paired.mean + 1.0).abs() < 1e-12, "{paired:?}");
+        assert!((paired.mean - independent.mean).abs() < 1e-12);
+        assert!(paired.upper - paired.lower < 1e-9, "{paired:?}");
+        assert!(
+            independent.upper - independent.lower > 0.05,
+            "{independent:?}"
+        );
+        // Anti-correlated points: the paired interval is the wider one.
+        let mut anti = VectorAcc::new(2);
+        let mut anti_points = vec![MeanAcc::new(); 2];
+        for t in 0..200 {
+            let e = 0.2 * ((t % 5) as f64 - 2.0) / 2.0;
+            let y = [1.0 + e, 0.5 - 0.5 * e];
+            anti.push(&y);
+            anti_points.iter_mut().zip(&y).for_each(|(a, v)| a.push(*v));
+        }
+        let p = paired_log_slope(&[1.0, 2.0], &anti, 0.99, Sides::Two, 1).unwrap();
+        let i = log_slope(&[1.0, 2.0], &anti_points, 0.99, Sides::Two, 1).unwrap();
+        assert!(p.upper - p.lower > 1.3 * (i.upper - i.lower), "{p:?} {i:?}");
+        assert!(paired_log_slope(&xs[..2], &acc, 0.99, Sides::Two, 1).is_err());
+        let mut bad = VectorAcc::new(2);
+        bad.push(&[1.0, f64::NAN]);
+        bad.push(&[1.0, 2.0]);
+        bad.push(&[1.0, 2.0]);
+        assert_eq!(
+            paired_log_slope(&[1.0, 2.0], &bad, 0.9, Sides::One, 1),
+            Err(StatsError::NonFinite(1))
+        );
+    }
+
+    #[test]
+    fn vector_acc_merges_like_one_pass() {
+        let ys: Vec<[f64; 2]> = (0..37)
+            .map(|t| [(t as f64).sin(), (t as f64 * 0.7).cos() + t as f64 / 10.0])
+            .collect();
+        let mut whole = VectorAcc::new(2);
+        ys.iter().for_each(|y| whole.push(y));
+        let (mut a, mut b) = (VectorAcc::new(2), VectorAcc::new(2));
+        ys[..11].iter().for_each(|y| a.push(y));
+        ys[11..].iter().for_each(|y| b.push(y));
+        a.merge(b);
+        assert_eq!(a.n, whole.n);
+        for (x, y) in a
+            .mean
+            .iter()
+            .zip(&whole.mean)
+            .chain(a.comoment.iter().zip(&whole.comoment))
+        {
+            assert_relative_eq!(*x, *y, max_relative = 1e-12, epsilon = 1e-14);
+        }
+    }
+
+    #[test]
+    fn brackets_and_sampled_maxima() {
+        let b = bracket(1.0, 2.0, 3).unwrap();
+        assert_eq!(
+            (b.lower, b.mean, b.upper, b.method),
+            (1.0, 1.5, 2.0, Method::Bracket)
+        );
+        assert!(bracket(2.0, 1.0, 3).is_err());
+        assert!(bracket(f64::NAN, 1.0, 3).is_err());
+        assert_eq!(bracket(1.0, f64::INFINITY, 3).unwrap().mean, f64::INFINITY);
+        let (hi, lo) = (acc_of(&[1.0, 3.0, 2.5]), acc_of(&[0.9, 2.9, 2.4]));
+        let m = maximum(&hi, Some(&lo), 3).unwrap();
+        assert_eq!(
+            (m.lower, m.upper, m.n, m.method),
+            (2.9, 3.0, 3, Method::SampledMaximum)
+        );
+        let plain = maximum(&hi, None, 3).unwrap();
+        assert_eq!((plain.lower, plain.upper), (3.0, 3.0));
+        let r = refinement_estimate(1.0, 1.25, 0);
+        assert_eq!(
+            (r.lower, r.upper, r.method),
+            (0.5, 1.5, Method::RefinementEstimate)
+        );
     }
 }

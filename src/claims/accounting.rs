@@ -80,10 +80,7 @@ impl Case {
     /// Monte Carlo $\delta(\epsilon)$ of the simulated pair.
     fn simulate(&self, claim: &str, case: &Params, run: RunSpec<'_>) -> Vec<MeanAcc> {
         let seed = run.seed;
-        let key = StreamKey::new(
-            seed,
-            &[claim, &case.label_without(&["trials", "tolerance"])],
-        );
+        let key = StreamKey::new(seed, &[claim, &super::stream_label(case, &[])]);
         run_blocks(
             trial_range(self.trials, run.shard),
             || ((), MeanAcc::new()),

@@ -6,7 +6,7 @@
 //! from the claim's stream, so the derived bounds (which hold for every dataset) are computed
 //! for that dataset, with $\Delta_f\le\hat f(w_1)$ since $\ell\ge0$.
 
-use super::{Claim, ClaimInfo, Measurement, Mutant, RunSpec, Statistic};
+use super::{Claim, ClaimInfo, Measurement, Mutant, RunSpec, Statistic, stream_label};
 use crate::params;
 use crate::params::Params;
 use crate::verdict::Relation;
@@ -277,6 +277,20 @@ impl Claim for Theorem1ExperimentsReplaceOne {
     }
 }
 
+/// The sizes a P-cauchy run accepts: dimension `p`, pool `k`, dataset `n`.
+fn check_cauchy_sizes(p: u64, k: u64, n: u64) -> Result<(), ParamError> {
+    if !(1..=100_000).contains(&p) {
+        return Err(ParamError::new("p", p, "an integer in [1, 10^5]"));
+    }
+    if !(2..=1_000_000).contains(&k) {
+        return Err(ParamError::new("K", k, "a pool size in [2, 10^6]"));
+    }
+    if !(1..=1_000_000).contains(&n) {
+        return Err(ParamError::new("n", n, "a dataset size in [1, 10^6]"));
+    }
+    Ok(())
+}
+
 /// One case's P-cauchy pool and dataset, drawn from the claim's stream.
 struct CauchySetup {
     pool: CauchyPool,
@@ -291,18 +305,8 @@ struct CauchySetup {
 
 impl CauchySetup {
     fn new(claim: &str, case: &Params, run: RunSpec<'_>) -> Result<Self, ParamError> {
-        let p = case.u64("p")?;
-        if !(1..=100_000).contains(&p) {
-            return Err(ParamError::new("p", p, "an integer in [1, 10^5]"));
-        }
-        let k = case.u64("K")?;
-        if !(2..=1_000_000).contains(&k) {
-            return Err(ParamError::new("K", k, "a pool size in [2, 10^6]"));
-        }
-        let n = case.u64("n")?;
-        if !(1..=1_000_000).contains(&n) {
-            return Err(ParamError::new("n", n, "a dataset size in [1, 10^6]"));
-        }
+        let (p, k, n) = (case.u64("p")?, case.u64("K")?, case.u64("n")?);
+        check_cauchy_sizes(p, k, n)?;
         let trials = error::at_least("trials", case.u64("trials")?, 2)?;
         // One pool per (p, K); datasets of different n are nested prefixes of one stream.
         let setup_key = StreamKey::new(run.seed, &[claim, "pool", &format!("p={p} K={k}")]);
@@ -317,7 +321,8 @@ impl CauchySetup {
             all: (0..k as usize).collect(),
             delta_f,
             trials,
-            key: StreamKey::new(run.seed, &[claim, &case.label_without(&["trials"])]),
+            // zeta (Theorem 3's level) only sets a threshold of the measurement.
+            key: StreamKey::new(run.seed, &[claim, &stream_label(case, &["zeta"])]),
         })
     }
 
@@ -684,61 +689,100 @@ impl Claim for Rates {
             ps.iter().map(|&p| (ns[0], p)).collect()
         };
         let tolerance = error::open_interval("tolerance", case.f64("tolerance")?, 0.0, 1.0)?;
-        // The design points are independent runs: in parallel (each is deterministic).
-        let runs: Vec<(f64, Vec<MeanAcc>, u64)> = design
+        let k = case.u64("K")?;
+        let trials = error::at_least("trials", case.u64("trials")?, 2)?;
+        let averaging = match algorithm.as_str() {
+            "gd" => Averaging::Gd,
+            "rmsprop" => Averaging::Rmsprop {
+                beta2: 0.99,
+                nu: 1e-3,
+                lambda: 1.0,
+                clip: ClipReading::Sum,
+            },
+            _ => Averaging::Adam {
+                beta1: 0.9,
+                beta2: 0.99,
+                nu: 1e-3,
+                lambda: 1.0,
+                clip: ClipReading::Sum,
+            },
+        };
+        let eta = if algorithm == "gd" {
+            1.0 / CAUCHY_L
+        } else {
+            0.01
+        };
+        // The design points are independent runs (their own streams): in parallel. Every trial
+        // draws everything the statement averages over: its own pool (the population), its own
+        // dataset of n points from it, hence its own Delta_f, T = round(T*) and sigma, then the
+        // algorithm's noise. The interval is therefore about E over data and noise, the same
+        // quantity for every run seed (issue 18: one dataset per seed made the intervals
+        // conditional on it).
+        let runs: Vec<(f64, Vec<MeanAcc>, (u64, u64))> = design
             .par_iter()
             .map(|&(n, p)| -> Result<_, ParamError> {
                 let mut point = case.clone();
                 point.set("n", n.into());
                 point.set("p", p.into());
-                let setup = CauchySetup::new(self.info().id, &point, run)?;
-                let (steps, sigma) = dp_gd_schedule(&point, setup.delta_f)?;
-                let averaging = match algorithm.as_str() {
-                    "gd" => Averaging::Gd,
-                    "rmsprop" => Averaging::Rmsprop {
-                        beta2: 0.99,
-                        nu: 1e-3,
-                        lambda: 1.0,
-                        clip: ClipReading::Sum,
+                check_cauchy_sizes(p, k, n)?;
+                let gradient_scale = gradient_scale(&point, run)?;
+                // The horizon of the first trial's dataset validates the case up front.
+                let key = StreamKey::new(run.seed, &[self.info().id, &stream_label(&point, &[])]);
+                let draw = |i: u64| -> Result<_, ParamError> {
+                    let mut rng = key.trial(i);
+                    let pool = CauchyPool::generate(k as usize, p as usize, &mut rng);
+                    let dataset = pool.subset(&draw_indices(k as usize, n as usize, &mut rng));
+                    let delta_f = dataset
+                        .mean_loss(&vec![0.0; p as usize], &(0..n as usize).collect::<Vec<_>>());
+                    let (steps, sigma) = dp_gd_schedule(&point, delta_f)?;
+                    Ok((pool, dataset, steps, sigma, rng))
+                };
+                draw(0)?;
+                let blocks = run_blocks(
+                    trial_range(trials, run.shard),
+                    || {
+                        (
+                            DpagdWorkspace::new(p as usize),
+                            (MeanAcc::new(), MeanAcc::new()),
+                        )
                     },
-                    _ => Averaging::Adam {
-                        beta1: 0.9,
-                        beta2: 0.99,
-                        nu: 1e-3,
-                        lambda: 1.0,
-                        clip: ClipReading::Sum,
+                    |ws, (acc, horizon), i| match draw(i) {
+                        Ok((pool, dataset, steps, sigma, mut rng)) => {
+                            let alg = Dpagd {
+                                eta,
+                                steps,
+                                sigma,
+                                averaging,
+                                clip: f64::INFINITY,
+                                gradient_scale,
+                            };
+                            let trace =
+                                alg.run(&dataset, population.then_some(&pool), &mut rng, ws);
+                            acc.push(if population {
+                                trace.mean_sq_population_gradient
+                            } else {
+                                trace.mean_sq_empirical_gradient
+                            });
+                            horizon.push(steps as f64);
+                        }
+                        // Validated at trial 0; a later dataset out of range is a non-finite
+                        // value, reported as an error by the estimate.
+                        Err(_) => acc.push(f64::NAN),
                     },
-                };
-                let eta = if algorithm == "gd" {
-                    1.0 / CAUCHY_L
-                } else {
-                    0.01
-                };
-                let alg = Dpagd {
-                    eta,
-                    steps,
-                    sigma,
-                    averaging,
-                    clip: f64::INFINITY,
-                    gradient_scale: gradient_scale(&point, run)?,
-                };
-                let [blocks] = setup.simulate(&alg, population, run, |t| {
-                    [if population {
-                        t.mean_sq_population_gradient
-                    } else {
-                        t.mean_sq_empirical_gradient
-                    }]
-                });
+                );
+                let (values, horizons): (Vec<MeanAcc>, Vec<MeanAcc>) = blocks.into_iter().unzip();
+                let all = dpclaims_empirical::runner::fold(horizons).unwrap_or_default();
                 let x = if axis == "n" { n as f64 } else { p as f64 };
-                Ok((x, blocks, steps))
+                Ok((x, values, (all.min as u64, all.max as u64)))
             })
             .collect::<Result<_, _>>()?;
         let xs: Vec<f64> = runs.iter().map(|r| r.0).collect();
-        let horizons: Vec<u64> = runs.iter().map(|r| r.2).collect();
+        let horizons: Vec<[u64; 2]> = runs.iter().map(|r| [r.2.0, r.2.1]).collect();
         let points: Vec<Vec<MeanAcc>> = runs.into_iter().map(|r| r.1).collect();
         let printed = if axis == "n" { -1.0 } else { 0.5 };
         let mut params = case.clone();
-        params.set("T", serde_json::json!(horizons));
+        // T = round(T*) depends on the trial's dataset (through Delta_f): its range per point.
+        params.set("T_range", serde_json::json!(horizons));
         params.set("printed_slope", printed.into());
         Ok(vec![Measurement {
             params,
@@ -790,10 +834,7 @@ impl Claim for AppendixD {
         let trials = error::at_least("trials", case.u64("trials")?, 2)?;
         let lower = bounds::appendix_d_lower_bound(p, n, g)?;
         let data_dependent = run.mutant != Some(DIRECTION_INDEPENDENT.name);
-        let key = StreamKey::new(
-            run.seed,
-            &[self.info().id, &case.label_without(&["trials"])],
-        );
+        let key = StreamKey::new(run.seed, &[self.info().id, &stream_label(case, &[])]);
         let blocks = run_blocks(
             trial_range(trials, run.shard),
             || (Vec::new(), MeanAcc::new()),

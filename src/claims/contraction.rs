@@ -731,7 +731,11 @@ impl Claim for MonteCarlo2d {
         };
         let key = StreamKey::new(
             run.seed,
-            &[self.info().id, &case.label_without(&["trials"])],
+            // The orders epsilon and the histogram's bins only read the draws.
+            &[
+                self.info().id,
+                &super::stream_label(case, &["epsilon", "bins"]),
+            ],
         );
         // Sample 0 differs: raw gradient +1000 e1 under X, -1000 e1 under X' (clipped to C);
         // every other sample has gradient 0.

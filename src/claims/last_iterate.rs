@@ -378,7 +378,7 @@ fn single_pass_loss(
         beta0: sim_beta0,
     };
     let all: Vec<usize> = (0..k as usize).collect();
-    let key = StreamKey::new(run.seed, &[claim, &case.label_without(&["trials"])]);
+    let key = StreamKey::new(run.seed, &[claim, &super::stream_label(case, &[])]);
     let blocks = run_blocks(
         trial_range(trials, run.shard),
         || {

@@ -18,9 +18,23 @@ use crate::params::Params;
 use crate::verdict::Relation;
 use dpclaims_empirical::runner::Merge;
 use dpclaims_empirical::runner::Shard;
-use dpclaims_empirical::stats::{CountAcc, MeanAcc, TwoSampleHistogram};
+use dpclaims_empirical::stats::{CountAcc, MeanAcc, TwoSampleHistogram, VectorAcc};
 use dpclaims_theorems::ParamError;
 use serde::{Deserialize, Serialize};
+
+/// Case parameters that never change what a simulation draws, and so stay out of every stream
+/// key ([`StreamKey`](dpclaims_empirical::rng::StreamKey)): `trials` (how many draws, not
+/// which) and `tolerance` (a verdict's slack). A claim excludes its other non-random
+/// parameters (a bound's level, an order only the estimate uses) the same way, so that changing
+/// them leaves the measured numbers unchanged (`tests/streams.rs` checks it).
+pub const NON_RANDOM: &[&str] = &["trials", "tolerance"];
+
+/// A case's label for a stream key: every parameter except [`NON_RANDOM`] and `also` (the
+/// claim's other parameters that do not change what is drawn).
+pub fn stream_label(case: &Params, also: &[&str]) -> String {
+    let skip: Vec<&str> = NON_RANDOM.iter().chain(also).copied().collect();
+    case.label_without(&skip)
+}
 
 /// A deliberate error that the harness must report as violated.
 #[derive(Debug, Clone, Copy, Serialize)]
@@ -140,17 +154,42 @@ pub enum Statistic {
         value: f64,
     },
     /// The largest sampled value of a quantity that a deterministic (pathwise) inequality
-    /// bounds; exact for the instances drawn, mergeable across shards.
+    /// bounds: a maximum over the `n` instances drawn, not a supremum (method
+    /// `sampled-maximum`), mergeable across shards.
     Maximum {
-        /// One accumulator per block of trials (its `max`), in block order.
+        /// One accumulator per block of trials (its `max`), in block order: the instances'
+        /// values, or their upper ends $v_i+e_i$ when `lower` is given.
         blocks: Vec<MeanAcc>,
+        /// The instances' lower ends $v_i-e_i$ ($e_i$ a bound on the numerical error of $v_i$),
+        /// block for block; `None` when the values are exact.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        lower: Option<Vec<MeanAcc>>,
     },
-    /// A value computed numerically with an error estimate (e.g. grid refinement).
+    /// A value computed numerically with a rigorous bound on its error.
     Computed {
         /// The value.
         value: f64,
         /// A bound on its numerical error (the interval is value ± error).
         error: f64,
+    },
+    /// A value computed on a grid, with its refinement error *estimate*: the interval is
+    /// `fine` ± 2|`fine` − `coarse`| (method `refinement-estimate`; see
+    /// [`refinement_estimate`](dpclaims_empirical::stats::refinement_estimate) for why it is an
+    /// estimate and why the factor 2).
+    Refined {
+        /// The value on the grid used.
+        fine: f64,
+        /// The value on the grid of half as many cells.
+        coarse: f64,
+    },
+    /// A value known only to lie in `[lower, upper]` for certain (e.g. a PLD accountant's
+    /// optimistic and pessimistic ends): the bracket is the interval (method `bracket`), so a
+    /// verdict is violated only when the whole bracket is past the bound.
+    Bracket {
+        /// The lower end (e.g. the PLD's optimistic value).
+        lower: f64,
+        /// The upper end (e.g. the PLD's pessimistic value).
+        upper: f64,
     },
     /// The half-line hockey-stick functional of two samples at order `epsilon` (DKW band).
     HalfLineHockeyStick {
@@ -167,6 +206,16 @@ pub enum Statistic {
         /// For each design point, its blocks, in block order.
         points: Vec<Vec<MeanAcc>>,
     },
+    /// The same slope from a paired design: every trial measures every design point (common
+    /// random numbers, or data shared by a trial's points), so the points' means are dependent;
+    /// interval by [`paired_log_slope`](dpclaims_empirical::stats::paired_log_slope).
+    PairedLogSlope {
+        /// The design points $x$.
+        xs: Vec<f64>,
+        /// One accumulator of the trials' vectors (one value per design point) per block of
+        /// trials, in block order.
+        blocks: Vec<VectorAcc>,
+    },
 }
 
 impl Statistic {
@@ -181,9 +230,20 @@ impl Statistic {
             (Statistic::Proportion { blocks }, Statistic::Proportion { blocks: more }) => {
                 blocks.extend(more)
             }
-            (Statistic::Maximum { blocks }, Statistic::Maximum { blocks: more }) => {
-                blocks.extend(more)
-            }
+            (
+                Statistic::Maximum { blocks, lower },
+                Statistic::Maximum {
+                    blocks: more,
+                    lower: lower_more,
+                },
+            ) => match (lower, lower_more) {
+                (None, None) => blocks.extend(more),
+                (Some(l), Some(m)) => {
+                    blocks.extend(more);
+                    l.extend(m);
+                }
+                _ => return false,
+            },
             (
                 Statistic::RenyiMoment { blocks, alpha },
                 Statistic::RenyiMoment {
@@ -202,6 +262,19 @@ impl Statistic {
             (Statistic::Computed { value, error }, Statistic::Computed { value: v, error: e }) => {
                 return *value == v && *error == e;
             }
+            (Statistic::Refined { fine, coarse }, Statistic::Refined { fine: f, coarse: c }) => {
+                return *fine == f && *coarse == c;
+            }
+            (Statistic::Bracket { lower, upper }, Statistic::Bracket { lower: l, upper: u }) => {
+                return *lower == l && *upper == u;
+            }
+            (
+                Statistic::PairedLogSlope { xs, blocks },
+                Statistic::PairedLogSlope {
+                    xs: x2,
+                    blocks: more,
+                },
+            ) if *xs == x2 => blocks.extend(more),
             (
                 Statistic::LogSlope { xs, points },
                 Statistic::LogSlope {

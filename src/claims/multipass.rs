@@ -398,13 +398,10 @@ impl Claim for Cor2 {
             steps: &steps,
             beta0: sim_beta0,
         };
-        let key = StreamKey::new(
-            run.seed,
-            &[self.info().id, &case.label_without(&["trials"])],
-        );
+        let key = StreamKey::new(run.seed, &[self.info().id, &super::stream_label(case, &[])]);
         let pick_key = StreamKey::new(
             run.seed,
-            &[self.info().id, "picks", &case.label_without(&["trials"])],
+            &[self.info().id, "picks", &super::stream_label(case, &[])],
         );
         // The time average (1/T) sum_t l(w_t, D) estimated without bias by stratified sampling:
         // the iterates are split into `strata` runs and one uniformly chosen iterate per run is

@@ -159,10 +159,7 @@ impl Case {
         alphas: &[f64],
         variance_scale: f64,
     ) -> Vec<Vec<MeanAcc>> {
-        let key = StreamKey::new(
-            run.seed,
-            &[claim, &case.label_without(&["trials", "alpha"])],
-        );
+        let key = StreamKey::new(run.seed, &[claim, &super::stream_label(case, &["alpha"])]);
         let d = self.potential.dim();
         let blocks = run_blocks(
             trial_range(self.trials, run.shard),
@@ -405,7 +402,8 @@ impl Claim for Lemma13 {
         bounds::lemma13_radius(c.eta, 0.0, d, c.steps, delta)?;
         let key = StreamKey::new(
             run.seed,
-            &[self.info().id, &case.label_without(&["trials"])],
+            // delta is the bound's level only.
+            &[self.info().id, &super::stream_label(case, &["delta"])],
         );
         let blocks = run_blocks(
             trial_range(c.trials, run.shard),

@@ -508,10 +508,7 @@ fn gaps(setup: &Setup, pert: Perturbation, key: StreamKey) -> Vec<Vec<MeanAcc>> 
 }
 
 fn stream(claim: &str, case: &Params, seed: u64) -> StreamKey {
-    StreamKey::new(
-        seed,
-        &[claim, &case.label_without(&["trials", "tolerance"])],
-    )
+    StreamKey::new(seed, &[claim, &super::stream_label(case, &[])])
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ use crate::params::Params;
 use crate::verdict::Relation;
 use dpclaims_empirical::rng::StreamKey;
 use dpclaims_empirical::runner::{run_blocks, trial_range};
-use dpclaims_empirical::stats::{CountAcc, MeanAcc};
+use dpclaims_empirical::stats::{CountAcc, MeanAcc, VectorAcc};
 use dpclaims_empirical::subspace::{
     LogisticDesign, PdpSgd, Projection, davis_kahan_instance, spectral_norm, top_k_projector,
 };
@@ -57,7 +57,11 @@ impl Claim for DavisKahan {
 
     fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
         let instances = error::at_least("instances", case.u64("instances")?, 1)?;
-        let key = StreamKey::new(run.seed, &[self.info().id, &case.label_without(&[])]);
+        // `instances` is how many are drawn, not which.
+        let key = StreamKey::new(
+            run.seed,
+            &[self.info().id, &super::stream_label(case, &["instances"])],
+        );
         let factor = if run.mutant == Some(DK_WITHOUT_2.name) {
             1.0
         } else {
@@ -459,7 +463,10 @@ impl Claim for Theorem5Rank {
             params,
             bound: 1e-8,
             relation: Relation::AtMost,
-            statistic: Statistic::Maximum { blocks: worst },
+            statistic: Statistic::Maximum {
+                blocks: worst,
+                lower: None,
+            },
         }])
     }
 }
@@ -685,7 +692,7 @@ impl Claim for Theorem4Derived {
             &[
                 self.info().id,
                 "checkpoints",
-                &case.label_without(&["trials"]),
+                &super::stream_label(case, &[]),
             ],
         );
         // One run: its checkpoints (one uniform step per stratum of T/checkpoints steps) and
@@ -794,12 +801,18 @@ impl Claim for Theorem4Derived {
             with(
                 "first (largest ratio)",
                 1.0,
-                Statistic::Maximum { blocks: column(0) },
+                Statistic::Maximum {
+                    blocks: column(0),
+                    lower: None,
+                },
             ),
             with(
                 "davis-kahan (largest ratio)",
                 1.0,
-                Statistic::Maximum { blocks: column(1) },
+                Statistic::Maximum {
+                    blocks: column(1),
+                    lower: None,
+                },
             ),
         ])
     }
@@ -863,7 +876,8 @@ impl Claim for Theorem1Shape {
         let points = error::at_least("points", case.u64("points")?, 1)?;
         let beta = error::open_interval("beta", case.f64("beta")?, 0.0, 1.0)?;
         let trials = error::at_least("trials", case.u64("trials")?, 2)?;
-        let label = case.label_without(&["trials"]);
+        // beta (the Bernstein level) only sets the radius the deviations are compared with.
+        let label = super::stream_label(case, &["beta"]);
         // Per p: the pools and the points; then per (p, m), in parallel: blocks of (sup
         // deviation, exceedance of the Bernstein radius).
         let deviations: Vec<UniformDeviation> = ps
@@ -1028,7 +1042,6 @@ impl Claim for RateInDimension {
     }
 
     fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
-        use rayon::prelude::*;
         let method = case.choice("method", &["pdp-sgd", "dp-sgd"])?;
         let projection = match (method.as_str(), run.mutant) {
             ("dp-sgd", _) => Projection::None,
@@ -1040,41 +1053,77 @@ impl Claim for RateInDimension {
             return Err(ParamError::new("p", format!("{ps:?}"), "two or more p"));
         }
         let mu = case.f64("mu")?;
-        let points: Vec<(Vec<MeanAcc>, f64)> = ps
-            .par_iter()
-            .map(|&p| -> Result<_, ParamError> {
-                let mut point = case.clone();
-                point.set("p", p.into());
-                let setup =
-                    Setup::from_case(&point, &run, self.info().id, PoolSpec::Embedded { mu })?;
-                let config = PdpSgd {
-                    projection,
-                    ..setup.config.clone()
-                };
-                let (_, u) = setup
-                    .pool
-                    .logistic_part(&setup.private)
-                    .regularised_minimum(1.0 / (2.0 * config.eta * config.steps as f64));
-                let reference = setup.pool.loss(&u, &setup.private);
-                let blocks = run_blocks(
-                    trial_range(setup.trials, run.shard),
-                    || ((), MeanAcc::new()),
-                    |_, acc, i| {
+        if !(mu >= 0.0 && mu.is_finite()) {
+            return Err(ParamError::new("mu", mu, "a finite mu >= 0"));
+        }
+        // Validates the case at every p and fixes PDP-SGD's configuration (which does not depend
+        // on p or on the pool).
+        let mut config = None;
+        for &p in &ps {
+            let mut point = case.clone();
+            point.set("p", p.into());
+            let setup = Setup::from_case(&point, &run, self.info().id, PoolSpec::Embedded { mu })?;
+            config = Some(PdpSgd {
+                projection,
+                ..setup.config
+            });
+        }
+        let config = config.expect("two or more p");
+        let (kk, n, m) = (case.u64("K")? as usize, case.u64("n")?, case.u64("m")?);
+        let private: Vec<usize> = (0..n as usize).collect();
+        let public: Vec<usize> = (n as usize..(n + m) as usize).collect();
+        let trials = error::at_least("trials", case.u64("trials")?, 2)?;
+        // Every trial draws its own planar pool (hence its own private and public data), carries
+        // it into every p by its own isometry and runs PDP-SGD there with one noise stream shared
+        // by the p's (common random numbers): the design is paired, one vector of excess losses
+        // per trial, and the slope's interval is the paired one (issue 18: the intervals were
+        // conditional on one pool per seed, and the shared noise broke the independent-points
+        // variance).
+        let label = super::stream_label(case, &["method", "p"]);
+        let planar_key = StreamKey::new(run.seed, &[self.info().id, "planar pool", &label]);
+        let noise_key = StreamKey::new(run.seed, &[self.info().id, &label]);
+        let embedding_keys: Vec<StreamKey> = ps
+            .iter()
+            .map(|p| {
+                StreamKey::new(
+                    run.seed,
+                    &[self.info().id, "embedding", &label, &format!("p={p}")],
+                )
+            })
+            .collect();
+        let ridge = 1.0 / (2.0 * config.eta * config.steps as f64);
+        let blocks = run_blocks(
+            trial_range(trials, run.shard),
+            || ((), VectorAcc::new(ps.len())),
+            |_, acc, i| {
+                let planar = LogisticDesign::generate(kk, 2, 0.0, &mut planar_key.trial(i));
+                // u = argmin L_n + ||.||^2/(2 eta T) lies in span U for every p (x in span U, the
+                // ridge is isotropic), where the off-span ridge vanishes: L_n(u) is the planar one.
+                let (_, u) = planar.logistic_part(&private).regularised_minimum(ridge);
+                let reference = planar.loss(&u, &private);
+                let excess: Vec<f64> = ps
+                    .iter()
+                    .zip(&embedding_keys)
+                    .map(|(&p, key)| {
+                        let pool = planar
+                            .clone()
+                            .embedded(p as usize, &mut key.trial(i))
+                            .with_off_span_ridge(mu);
                         let average = config.run(
-                            &setup.pool,
-                            &setup.private,
-                            &setup.public,
-                            &mut setup.key.trial(i),
+                            &pool,
+                            &private,
+                            &public,
+                            &mut noise_key.trial(i),
                             |_, _, _| {},
                         );
-                        acc.push(setup.pool.loss(&average, &setup.private) - reference);
-                    },
-                );
-                Ok((blocks, setup.config.sigma))
-            })
-            .collect::<Result<_, _>>()?;
+                        pool.loss(&average, &private) - reference
+                    })
+                    .collect();
+                acc.push(&excess);
+            },
+        );
         let mut params = case.clone();
-        params.set("sigma", points[0].1.into());
+        params.set("sigma", config.sigma.into());
         let (bound, relation) = if method == "pdp-sgd" {
             params.set("printed_slope", 0.0.into());
             (0.15, Relation::AtMost)
@@ -1085,9 +1134,9 @@ impl Claim for RateInDimension {
             params,
             bound,
             relation,
-            statistic: Statistic::LogSlope {
+            statistic: Statistic::PairedLogSlope {
                 xs: ps.iter().map(|&p| p as f64).collect(),
-                points: points.into_iter().map(|(b, _)| b).collect(),
+                blocks,
             },
         }])
     }
@@ -1242,7 +1291,11 @@ impl Claim for PostProcessing {
         let private = run.mutant == Some(PRIVATE_EIGENSPACE.name);
         let key = StreamKey::new(
             run.seed,
-            &[self.info().id, &case.label_without(&["trials"])],
+            // The orders epsilon and the histogram's bins only read the draws.
+            &[
+                self.info().id,
+                &super::stream_label(case, &["epsilon", "bins"]),
+            ],
         );
         // The statistic's range: the sum's e1 part is n a (+ 1/sqrt 2) plus noise.
         let (lo, hi) = (-8.0 * sigma, n as f64 * a + 1.0 + 8.0 * sigma);
