@@ -15,9 +15,11 @@ mod contraction;
 mod detection;
 mod dominating;
 mod events;
+mod labels;
 mod multipass;
 mod proofs;
 mod properties;
+mod randomness;
 mod renyi;
 
 /// The seed of every recorded outcome.

@@ -1,0 +1,119 @@
+//! Intervals that cover all the randomness of what they estimate (issue 18, item 1).
+//!
+//! - Different run seeds measure the same quantity: for the claims whose statement averages
+//!   over data (a pool, a dataset), every trial must draw them (or the claim must fix them by a
+//!   case parameter and say so), so that the intervals of seeds 1, 2, 3 and 7 overlap for every
+//!   outcome. With one dataset per seed they did not (`adaptive.rates`' p-slope of DP GD:
+//!   [−0.782, −0.750], [−0.942, −0.906], [−1.012, −0.979] for seeds 1, 2, 7).
+//! - A parameter that changes no draw (a verdict's tolerance, a bound's level) is not part of
+//!   any stream key: changing it leaves the measured numbers unchanged.
+
+use dpclaims::claims::registry;
+use dpclaims::harness::{CheckOptions, check};
+use dpclaims::verdict::Outcome;
+use serde_json::Value;
+
+fn run(id: &str, seed: u64, max_trials: u64, sets: &[(&str, Value)]) -> Vec<Outcome> {
+    let opts = CheckOptions {
+        patterns: vec![id.to_string()],
+        seed,
+        max_trials: Some(max_trials),
+        sets: sets
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.clone()))
+            .collect(),
+        ..CheckOptions::default()
+    };
+    check(&registry(), &opts).unwrap_or_else(|e| panic!("{id}: {e}"))
+}
+
+/// The claims whose measured quantity averages over a drawn population or dataset.
+const DATA_LEVEL: [&str; 3] = ["adaptive.rates", "subspace.rate", "subspace.thm1"];
+
+#[test]
+fn seeds_give_overlapping_intervals_for_every_outcome() {
+    let seeds = [1u64, 2, 3, 7];
+    let mut failures = Vec::new();
+    for id in DATA_LEVEL {
+        let runs: Vec<Vec<Outcome>> = seeds.iter().map(|&s| run(id, s, 32, &[])).collect();
+        for (a, ra) in runs.iter().enumerate() {
+            for (b, rb) in runs.iter().enumerate().skip(a + 1) {
+                assert_eq!(ra.len(), rb.len(), "{id}: outcome counts differ");
+                for (oa, ob) in ra.iter().zip(rb) {
+                    let (ma, mb) = (&oa.measured, &ob.measured);
+                    assert!(ma.lower <= ma.upper && mb.lower <= mb.upper);
+                    if ma.upper < mb.lower || mb.upper < ma.lower {
+                        failures.push(format!(
+                            "{id} [{}]: seed {} gives [{}, {}], seed {} gives [{}, {}]",
+                            oa.params.compact(),
+                            seeds[a],
+                            ma.lower,
+                            ma.upper,
+                            seeds[b],
+                            mb.lower,
+                            mb.upper
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "intervals of different seeds do not overlap (conditional on one seed's data):\n{}",
+        failures.join("\n")
+    );
+}
+
+/// Changing `key` (a parameter no draw depends on) must leave the estimates of the outcomes
+/// `keep` selects unchanged.
+fn unchanged(id: &str, key: &str, value: Value, keep: impl Fn(&Outcome) -> bool) {
+    let before = run(id, 3, 32, &[]);
+    let after = run(id, 3, 32, &[(key, value)]);
+    assert_eq!(before.len(), after.len());
+    let mut compared = 0;
+    for (a, b) in before.iter().zip(&after) {
+        if keep(a) {
+            compared += 1;
+            assert_eq!(
+                (
+                    a.measured.mean,
+                    a.measured.lower,
+                    a.measured.upper,
+                    a.measured.n
+                ),
+                (
+                    b.measured.mean,
+                    b.measured.lower,
+                    b.measured.upper,
+                    b.measured.n
+                ),
+                "{id}: --set {key} moved the measurement of [{}]",
+                a.params.compact()
+            );
+        }
+    }
+    assert!(compared > 0, "{id}: nothing compared");
+}
+
+#[test]
+fn non_random_parameters_stay_out_of_stream_keys() {
+    unchanged("adaptive.rates", "tolerance", 0.2.into(), |_| true);
+    unchanged(
+        "renyi_discretization.kl_path",
+        "tolerance",
+        0.1.into(),
+        |_| true,
+    );
+    unchanged("renyi_discretization.lemma13", "delta", 0.02.into(), |_| {
+        true
+    });
+    unchanged("adaptive.thm3.components", "zeta", 0.1.into(), |o| {
+        o.params
+            .str("component")
+            .is_ok_and(|c| c.starts_with("(3)"))
+    });
+    unchanged("subspace.thm1", "beta", 0.2.into(), |o| {
+        !o.params.contains("bernstein_radius")
+    });
+}
