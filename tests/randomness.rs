@@ -11,6 +11,7 @@
 use dpclaims::claims::registry;
 use dpclaims::harness::{CheckOptions, check};
 use dpclaims::verdict::Outcome;
+use dpclaims_empirical::stats::Method;
 use serde_json::Value;
 
 fn run(id: &str, seed: u64, max_trials: u64, sets: &[(&str, Value)]) -> Vec<Outcome> {
@@ -27,8 +28,45 @@ fn run(id: &str, seed: u64, max_trials: u64, sets: &[(&str, Value)]) -> Vec<Outc
     check(&registry(), &opts).unwrap_or_else(|e| panic!("{id}: {e}"))
 }
 
-/// The claims whose measured quantity averages over a drawn population or dataset.
-const DATA_LEVEL: [&str; 3] = ["adaptive.rates", "subspace.rate", "subspace.thm1"];
+/// The claims with data-level randomness (a pool, a dataset): drawn in every trial
+/// (`adaptive.rates`, `subspace.rate`) or fixed by the case's `population_seed` (the others,
+/// conditional on that population).
+const DATA_LEVEL: [&str; 16] = [
+    "adaptive.rates",
+    "subspace.rate",
+    "subspace.thm1",
+    "stability.lemma5",
+    "stability.lemma5.cond",
+    "stability.prop2",
+    "last_iterate.cor3",
+    "last_iterate.thm1.util",
+    "multipass.cor2",
+    "adaptive.thm3.components",
+    "adaptive.thm4.derived",
+    "adaptive.thm5.derived",
+    "subspace.thm3.derived",
+    "subspace.thm4.derived",
+    "subspace.thm5.rank",
+    "subspace.thm5.derived",
+];
+
+#[test]
+fn populations_are_fixed_by_their_own_seed() {
+    // A claim conditional on its population says so: every outcome on a pool (`K` points)
+    // carries the population's seed as a case parameter.
+    for id in &DATA_LEVEL[2..] {
+        let outcomes = run(id, 1, 2, &[]);
+        let pooled: Vec<&Outcome> = outcomes.iter().filter(|o| o.params.contains("K")).collect();
+        assert!(!pooled.is_empty(), "{id}: no outcome on a pool");
+        for o in pooled {
+            assert!(
+                o.params.contains("population_seed"),
+                "{id} [{}]: a population drawn from the run seed",
+                o.params.compact()
+            );
+        }
+    }
+}
 
 #[test]
 fn seeds_give_overlapping_intervals_for_every_outcome() {
@@ -41,6 +79,11 @@ fn seeds_give_overlapping_intervals_for_every_outcome() {
                 assert_eq!(ra.len(), rb.len(), "{id}: outcome counts differ");
                 for (oa, ob) in ra.iter().zip(rb) {
                     let (ma, mb) = (&oa.measured, &ob.measured);
+                    // A sampled maximum states no confidence interval (each seed's maximum is
+                    // over its own instances).
+                    if ma.method == Method::SampledMaximum {
+                        continue;
+                    }
                     assert!(ma.lower <= ma.upper && mb.lower <= mb.upper);
                     if ma.upper < mb.lower || mb.upper < ma.lower {
                         failures.push(format!(

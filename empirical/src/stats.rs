@@ -137,18 +137,34 @@ impl MeanAcc {
     }
 }
 
+/// The part of a merge shared by the accumulators that count values `n` and non-finite values:
+/// adds the non-finite counts, settles the merges with an empty side, and returns `later` when
+/// both sides hold values (the caller then merges the statistics).
+fn merge_nonempty<T>(
+    acc: &mut T,
+    mut later: T,
+    n: impl Fn(&T) -> u64,
+    non_finite: impl Fn(&mut T) -> &mut u64,
+) -> Option<T> {
+    let extra = *non_finite(&mut later);
+    *non_finite(acc) += extra;
+    if n(&later) == 0 {
+        return None;
+    }
+    if n(acc) == 0 {
+        let nf = *non_finite(acc);
+        *acc = later;
+        *non_finite(acc) = nf;
+        return None;
+    }
+    Some(later)
+}
+
 impl Merge for MeanAcc {
     fn merge(&mut self, later: Self) {
-        self.non_finite += later.non_finite;
-        if later.n == 0 {
+        let Some(later) = merge_nonempty(self, later, |a| a.n, |a| &mut a.non_finite) else {
             return;
-        }
-        if self.n == 0 {
-            let nf = self.non_finite;
-            *self = later;
-            self.non_finite = nf;
-            return;
-        }
+        };
         let n = self.n + later.n;
         let d = later.mean - self.mean;
         let (na, nb, nn) = (self.n as f64, later.n as f64, n as f64);
@@ -460,6 +476,36 @@ pub fn least_squares_slope(xs: &[f64], ys: &[f64]) -> f64 {
     xs.iter().zip(ys).map(|(x, y)| (x - x_bar) * y).sum::<f64>() / sxx
 }
 
+/// The least-squares fit of $\ln\bar y_j$ on $u_j=\ln x_j$: its slope and the weights
+/// $w_j=(u_j-\bar u)/\sum_k(u_k-\bar u)^2$ (slope $=\sum_jw_j\ln\bar y_j$). Errors with fewer
+/// than two design points (or as many means as points) and for a mean that is not positive.
+fn log_log_fit(
+    xs: &[f64],
+    means: &[f64],
+    method: &'static str,
+) -> Result<(f64, Vec<f64>), StatsError> {
+    if xs.len() != means.len() || xs.len() < 2 {
+        return Err(StatsError::TooFewTrials {
+            method,
+            needed: 2,
+            got: xs.len().min(means.len()) as u64,
+        });
+    }
+    if let Some(m) = means.iter().find(|m| m.is_nan() || **m <= 0.0) {
+        return Err(StatsError::OutOfRange {
+            value: *m,
+            lo: f64::MIN_POSITIVE,
+            hi: f64::INFINITY,
+        });
+    }
+    let u: Vec<f64> = xs.iter().map(|x| x.ln()).collect();
+    let u_bar = u.iter().sum::<f64>() / u.len() as f64;
+    let sxx: f64 = u.iter().map(|v| (v - u_bar) * (v - u_bar)).sum();
+    let weights = u.iter().map(|v| (v - u_bar) / sxx).collect();
+    let log_means: Vec<f64> = means.iter().map(|m| m.ln()).collect();
+    Ok((least_squares_slope(&u, &log_means), weights))
+}
+
 /// Slope $b$ of the least-squares line $\ln\bar y_i=a+b\ln x_i$ through the means of `accs`
 /// (one per design point `xs`), with a normal interval: $\mathrm{Var}\,b=\sum_iw_i^2s_i^2/(n_i\bar y_i^2)$,
 /// $w_i=(u_i-\bar u)/\sum_j(u_j-\bar u)^2$, $u=\ln x$ (delta method; the points are independent).
@@ -472,29 +518,13 @@ pub fn log_slope(
     seed: u64,
 ) -> Result<Estimate, StatsError> {
     let a = tail_probability(confidence, sides)?;
-    if xs.len() != accs.len() || xs.len() < 2 {
-        return Err(StatsError::TooFewTrials {
-            method: "a log-log slope (two design points or more)",
-            needed: 2,
-            got: xs.len().min(accs.len()) as u64,
-        });
-    }
-    for acc in accs {
-        acc.check("a log-log slope", 2)?;
-        if acc.mean.is_nan() || acc.mean <= 0.0 {
-            return Err(StatsError::OutOfRange {
-                value: acc.mean,
-                lo: f64::MIN_POSITIVE,
-                hi: f64::INFINITY,
-            });
+    if accs.len() == xs.len() {
+        for acc in accs {
+            acc.check("a log-log slope", 2)?;
         }
     }
-    let u: Vec<f64> = xs.iter().map(|x| x.ln()).collect();
-    let u_bar = u.iter().sum::<f64>() / u.len() as f64;
-    let sxx: f64 = u.iter().map(|v| (v - u_bar) * (v - u_bar)).sum();
-    let weights: Vec<f64> = u.iter().map(|v| (v - u_bar) / sxx).collect();
-    let log_means: Vec<f64> = accs.iter().map(|acc| acc.mean.ln()).collect();
-    let slope = least_squares_slope(&u, &log_means);
+    let means: Vec<f64> = accs.iter().map(|acc| acc.mean).collect();
+    let (slope, weights) = log_log_fit(xs, &means, "a log-log slope (two design points or more)")?;
     let var: f64 = weights
         .iter()
         .zip(accs)
@@ -590,16 +620,9 @@ impl Merge for VectorAcc {
             later.len(),
             "merging vectors of different lengths"
         );
-        self.non_finite += later.non_finite;
-        if later.n == 0 {
+        let Some(later) = merge_nonempty(self, later, |a| a.n, |a| &mut a.non_finite) else {
             return;
-        }
-        if self.n == 0 {
-            let nf = self.non_finite;
-            *self = later;
-            self.non_finite = nf;
-            return;
-        }
+        };
         let len = self.len();
         let (na, nb) = (self.n as f64, later.n as f64);
         let nn = na + nb;
@@ -645,13 +668,6 @@ pub fn paired_log_slope(
     seed: u64,
 ) -> Result<Estimate, StatsError> {
     let a = tail_probability(confidence, sides)?;
-    if xs.len() != acc.len() || xs.len() < 2 {
-        return Err(StatsError::TooFewTrials {
-            method: "a paired log-log slope (two design points or more)",
-            needed: 2,
-            got: xs.len().min(acc.len()) as u64,
-        });
-    }
     if acc.non_finite > 0 {
         return Err(StatsError::NonFinite(acc.non_finite));
     }
@@ -662,23 +678,12 @@ pub fn paired_log_slope(
             got: acc.n,
         });
     }
-    if let Some(m) = acc.mean.iter().find(|m| m.is_nan() || **m <= 0.0) {
-        return Err(StatsError::OutOfRange {
-            value: *m,
-            lo: f64::MIN_POSITIVE,
-            hi: f64::INFINITY,
-        });
-    }
-    let u: Vec<f64> = xs.iter().map(|x| x.ln()).collect();
-    let u_bar = u.iter().sum::<f64>() / u.len() as f64;
-    let sxx: f64 = u.iter().map(|v| (v - u_bar) * (v - u_bar)).sum();
-    let grad: Vec<f64> = u
-        .iter()
-        .zip(&acc.mean)
-        .map(|(v, m)| (v - u_bar) / sxx / m)
-        .collect();
-    let log_means: Vec<f64> = acc.mean.iter().map(|m| m.ln()).collect();
-    let slope = least_squares_slope(&u, &log_means);
+    let (slope, weights) = log_log_fit(
+        xs,
+        &acc.mean,
+        "a paired log-log slope (two design points or more)",
+    )?;
+    let grad: Vec<f64> = weights.iter().zip(&acc.mean).map(|(w, m)| w / m).collect();
     let mut var_z = 0.0;
     for (j, gj) in grad.iter().enumerate() {
         for (k, gk) in grad.iter().enumerate() {

@@ -357,7 +357,7 @@ fn single_pass_loss(
         ));
     }
     let trials = dpclaims_theorems::error::at_least("trials", case.u64("trials")?, 2)?;
-    let pool_key = StreamKey::new(run.seed, &[claim, "pool", &k.to_string(), &d.to_string()]);
+    let pool_key = super::population_key(case, &[claim, "pool", &k.to_string(), &d.to_string()])?;
     let pool = LogisticPool::generate(k as usize, d as usize, &mut pool_key.trial(0));
     // The perturbation: the bound's noise std is (1 - kappa) times the simulated one.
     let kappa = match run.mutant {
@@ -426,6 +426,7 @@ impl Claim for Cor3 {
         for (eta, beta0) in [(0.01, 0.005), (0.1, 0.005), (1.0, 0.005), (1.0, 0.05)] {
             cases.push(params! {
                 "K" => 1024, "d" => 10, "T" => 1000, "eta" => eta, "beta0" => beta0, "G" => 1.0, "trials" => 1000,
+                "population_seed" => super::DEFAULT_POPULATION_SEED,
             });
         }
         cases
@@ -479,6 +480,7 @@ impl Claim for Theorem1Util {
                 cases.push(params! {
                     "K" => 1024, "d" => 10, "T" => 1000, "eta0" => eta0, "step" => step, "G" => 1.0,
                     "epsilon" => 1.0, "delta" => 1e-5, "trials" => 1000,
+                    "population_seed" => super::DEFAULT_POPULATION_SEED,
                 });
             }
         }

@@ -16,6 +16,7 @@ pub mod subspace;
 
 use crate::params::Params;
 use crate::verdict::Relation;
+use dpclaims_empirical::rng::StreamKey;
 use dpclaims_empirical::runner::Merge;
 use dpclaims_empirical::runner::Shard;
 use dpclaims_empirical::stats::{CountAcc, MeanAcc, TwoSampleHistogram, VectorAcc};
@@ -29,11 +30,34 @@ use serde::{Deserialize, Serialize};
 /// them leaves the measured numbers unchanged (`tests/streams.rs` checks it).
 pub const NON_RANDOM: &[&str] = &["trials", "tolerance"];
 
-/// A case's label for a stream key: every parameter except [`NON_RANDOM`] and `also` (the
-/// claim's other parameters that do not change what is drawn).
+/// A case's label for a trial stream key: every parameter except [`NON_RANDOM`], `also` (the
+/// claim's other parameters that do not change what is drawn) and `population_seed` (which
+/// keys the population's own stream, [`population_key`], not the trials').
 pub fn stream_label(case: &Params, also: &[&str]) -> String {
-    let skip: Vec<&str> = NON_RANDOM.iter().chain(also).copied().collect();
+    let skip: Vec<&str> = NON_RANDOM
+        .iter()
+        .chain(also)
+        .chain(&[POPULATION_SEED])
+        .copied()
+        .collect();
     case.label_without(&skip)
+}
+
+/// The case parameter that seeds a claim's fixed population.
+pub const POPULATION_SEED: &str = "population_seed";
+
+/// The default `population_seed` of the built-in claims (the seed their populations were drawn
+/// with before they had their own: the test seed, so the recorded numbers did not move).
+pub const DEFAULT_POPULATION_SEED: u64 = 7;
+
+/// The stream of a case's fixed population (a pool, a dataset drawn from it, fixed points):
+/// keyed by the case's `population_seed`, not by the run seed. A claim whose statement is about
+/// one population (a bound that holds for every dataset, a theorem about one distribution) is
+/// conditional on it, and says so by this parameter: every run seed then measures the same
+/// quantity, and `--set population_seed=N` checks another population. A claim whose statement
+/// averages over populations draws one per trial instead.
+pub fn population_key(case: &Params, labels: &[&str]) -> Result<StreamKey, ParamError> {
+    Ok(StreamKey::new(case.u64(POPULATION_SEED)?, labels))
 }
 
 /// A deliberate error that the harness must report as violated.

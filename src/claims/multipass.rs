@@ -349,6 +349,7 @@ impl Claim for Cor2 {
                 params! {
                     "K" => 1024, "d" => 10, "n" => 200, "delta" => 1e-3, "epsilon" => "n^-1/4", "alpha" => 2.0,
                     "eta0" => 1.0, "G" => 1.0, "index" => *idx, "strata" => 16, "trials" => 1000,
+                    "population_seed" => super::DEFAULT_POPULATION_SEED,
                 }
             })
             .collect()
@@ -373,10 +374,10 @@ impl Claim for Cor2 {
         let trials = error::at_least("trials", case.u64("trials")?, 2)?;
         let index = case.choice("index", &["A", "B"])?;
         let g = schedule.g;
-        let pool_key = StreamKey::new(
-            run.seed,
+        let pool_key = super::population_key(
+            case,
             &[self.info().id, "pool", &k.to_string(), &d.to_string()],
-        );
+        )?;
         let pool = LogisticPool::generate(k as usize, d as usize, &mut pool_key.trial(0));
         let mut data = Vec::new();
         pool.draw_dataset(schedule.n as usize, &mut pool_key.trial(1), &mut data);

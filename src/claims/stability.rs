@@ -103,7 +103,7 @@ fn e3(trials: u64) -> Vec<Params> {
     let pool = |schedule: Params| {
         let mut p = params! {
             "instance" => "pool", "K" => 1024, "d" => 10, "n" => 50, "T" => 400, "t" => [100, 400],
-            "index" => "A", "trials" => trials,
+            "index" => "A", "trials" => trials, "population_seed" => super::DEFAULT_POPULATION_SEED,
         };
         p.0.extend(schedule.0);
         p
@@ -238,7 +238,6 @@ impl Setup {
         run: RunSpec<'_>,
         simulate: bool,
     ) -> Result<Self, ParamError> {
-        let seed = run.seed;
         let n = p.u64("n")?;
         if !(2..=100_000_000).contains(&n) {
             return Err(ParamError::new("n", n, "an integer in [2, 10^8]"));
@@ -288,7 +287,8 @@ impl Setup {
                         "every eta_s <= 2/L = 8 (non-expansive gradient steps)",
                     ));
                 }
-                let key = StreamKey::new(seed, &[claim, "pool", &k.to_string(), &d.to_string()]);
+                let key =
+                    super::population_key(p, &[claim, "pool", &k.to_string(), &d.to_string()])?;
                 (
                     Instance::Pool(LogisticPool::generate(
                         k as usize,
@@ -720,7 +720,10 @@ impl Claim for Prop2 {
         let mut g4 = e1(20_000);
         g4.set("G", 4.0.into());
         let pool = theorem2_n200(
-            params! { "instance" => "pool", "K" => 1024, "d" => 10, "trials" => 2000 },
+            params! {
+                "instance" => "pool", "K" => 1024, "d" => 10, "trials" => 2000,
+                "population_seed" => super::DEFAULT_POPULATION_SEED,
+            },
             &[100, 1000, 2828],
         );
         vec![e1(20_000), g4, pool]

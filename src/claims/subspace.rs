@@ -240,7 +240,7 @@ impl Claim for Theorem3Derived {
 fn e3_3_case(extra: &[(&str, serde_json::Value)]) -> Params {
     let mut case = params! {
         "p" => 20, "k" => 2, "K" => 2048, "n" => 30, "B" => 5, "m" => 10, "epsilon" => 1.0,
-        "delta" => 1e-3, "T" => 900, "c2" => 2.157,
+        "delta" => 1e-3, "T" => 900, "c2" => 2.157, "population_seed" => super::DEFAULT_POPULATION_SEED,
     };
     for (key, value) in extra {
         case.set(key, value.clone());
@@ -307,10 +307,16 @@ impl Setup {
                 if !(0.0..=10.0).contains(&tau) {
                     return Err(ParamError::new("tau", tau, "0 <= tau <= 10"));
                 }
-                let pool_key = StreamKey::new(
-                    run.seed,
-                    &[id, "pool", &case.label_without(&["trials", "method"])],
-                );
+                // The pool holds the private and public data: the claims built on it are
+                // conditional on it (their bounds hold for every dataset).
+                let pool_key = super::population_key(
+                    case,
+                    &[
+                        id,
+                        "pool",
+                        &case.label_without(&["trials", "method", super::POPULATION_SEED]),
+                    ],
+                )?;
                 LogisticDesign::generate(kk as usize, p, tau, &mut pool_key.trial(0))
             }
             PoolSpec::Embedded { mu } => {
@@ -346,7 +352,9 @@ impl Setup {
                 &[
                     id,
                     &match spec {
-                        PoolSpec::LowRank { .. } => case.label_without(&["trials", "method"]),
+                        PoolSpec::LowRank { .. } => {
+                            case.label_without(&["trials", "method", super::POPULATION_SEED])
+                        }
                         PoolSpec::Embedded { .. } => case.label_without(&["trials", "method", "p"]),
                     },
                 ],
@@ -843,6 +851,15 @@ const RATE_ONE_OVER_M: Mutant = Mutant {
 };
 
 /// The claim `subspace.thm1` (its statement and source are in its [`ClaimInfo`]).
+///
+/// The population (the `pools` pools of `K` points and the `points` fixed points) is drawn from
+/// the case's `population_seed`, not from the run seed: Theorem 1 is a statement about one
+/// population, the claim is conditional on this one, and every run seed measures the same
+/// quantity (only the public samples are random). Trial `t` uses pool `t mod pools` at every
+/// `m`, so the m-axis is a paired design: its slope has the paired interval
+/// ([`Statistic::PairedLogSlope`]), whose variance includes the covariance the shared pool
+/// induces between the m's. The p-axis compares independent populations and trial streams
+/// ([`Statistic::LogSlope`]).
 pub struct Theorem1Shape;
 
 /// One (p, m) of E3-2: blocks of the sup deviation, blocks of the Bernstein exceedance, and
@@ -1060,6 +1077,10 @@ const NOISE_AFTER_PROJECTION: Mutant = Mutant {
 };
 
 /// The claim `subspace.rate` (its statement and source are in its [`ClaimInfo`]).
+///
+/// Every trial draws its own planar pool (its private and public data) and runs every `p` on it
+/// with one noise stream (common random numbers): a paired design, measured as one vector of
+/// excess losses per trial, with the paired slope interval ([`Statistic::PairedLogSlope`]).
 pub struct RateInDimension;
 
 static RATE_INFO: ClaimInfo = ClaimInfo {
@@ -1085,13 +1106,16 @@ impl Claim for RateInDimension {
         ["pdp-sgd", "dp-sgd"]
             .into_iter()
             .map(|method| {
-                e3_3_case(&[
+                let mut case = e3_3_case(&[
                     ("method", method.into()),
                     ("p", serde_json::json!([20, 80, 320])),
                     ("mu", 1.0.into()),
                     ("refresh", 10.into()),
                     ("trials", 600.into()),
-                ])
+                ]);
+                // Every trial draws its own pool: no fixed population.
+                case.0.remove(super::POPULATION_SEED);
+                case
             })
             .collect()
     }
