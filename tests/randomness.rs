@@ -159,3 +159,45 @@ fn non_random_parameters_stay_out_of_stream_keys() {
         !o.params.contains("bernstein_radius")
     });
 }
+
+/// The statistics this issue added (paired slopes, per-trial data, sampled maxima run in
+/// blocks) merge across shards to exactly the one-pass outcomes.
+#[test]
+fn new_statistics_merge_across_shards() {
+    use dpclaims::empirical::runner::Shard;
+    use dpclaims::harness::{check_shard, merge};
+    let opts = CheckOptions {
+        patterns: [
+            "adaptive.rates",
+            "subspace.rate",
+            "subspace.thm1",
+            "contraction.sdpi",
+            "subspace.thm2.dk",
+        ]
+        .map(String::from)
+        .to_vec(),
+        seed: 5,
+        max_trials: Some(40),
+        sets: vec![
+            ("instances".into(), 600.into()),
+            ("pairs".into(), 40.into()),
+        ],
+        ..CheckOptions::default()
+    };
+    let all = registry();
+    let whole = check(&all, &opts).unwrap();
+    let shards = (1..=2)
+        .map(|index| {
+            let shard = Some(Shard { index, count: 2 });
+            check_shard(
+                &all,
+                &CheckOptions {
+                    shard,
+                    ..opts.clone()
+                },
+            )
+            .unwrap()
+        })
+        .collect();
+    assert_eq!(merge(&all, shards).unwrap(), whole);
+}

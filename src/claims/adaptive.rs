@@ -743,13 +743,8 @@ impl Claim for Rates {
                 draw(0)?;
                 let blocks = run_blocks(
                     trial_range(trials, run.shard),
-                    || {
-                        (
-                            DpagdWorkspace::new(p as usize),
-                            (MeanAcc::new(), MeanAcc::new()),
-                        )
-                    },
-                    |ws, (acc, horizon), i| match draw(i) {
+                    || (DpagdWorkspace::new(p as usize), MeanAcc::new()),
+                    |ws, acc, i| match draw(i) {
                         Ok((pool, dataset, steps, sigma, mut rng)) => {
                             let alg = Dpagd {
                                 eta,
@@ -766,14 +761,24 @@ impl Claim for Rates {
                             } else {
                                 trace.mean_sq_empirical_gradient
                             });
-                            horizon.push(steps as f64);
                         }
                         // Validated at trial 0; a later dataset out of range is a non-finite
                         // value, reported as an error by the estimate.
                         Err(_) => acc.push(f64::NAN),
                     },
                 );
-                let (values, horizons): (Vec<MeanAcc>, Vec<MeanAcc>) = blocks.into_iter().unzip();
+                let values = blocks;
+                // The horizons of every trial (not only this shard's: the parameters of the
+                // shards of one run must agree), from the datasets alone.
+                let horizons = run_blocks(
+                    0..trials,
+                    || ((), MeanAcc::new()),
+                    |_, acc, i| {
+                        if let Ok((_, _, steps, _, _)) = draw(i) {
+                            acc.push(steps as f64)
+                        }
+                    },
+                );
                 let all = dpclaims_empirical::runner::fold(horizons).unwrap_or_default();
                 let x = if axis == "n" { n as f64 } else { p as f64 };
                 Ok((x, values, (all.min as u64, all.max as u64)))
