@@ -24,7 +24,7 @@ use dpclaims_theorems::ParamError;
 use serde::{Deserialize, Serialize};
 
 /// Case parameters that never change what a simulation draws, and so stay out of every stream
-/// key ([`StreamKey`](dpclaims_empirical::rng::StreamKey)): `trials` (how many draws, not
+/// key ([`StreamKey`]): `trials` (how many draws, not
 /// which) and `tolerance` (a verdict's slack). A claim excludes its other non-random
 /// parameters (a bound's level, an order only the estimate uses) the same way, so that changing
 /// them leaves the measured numbers unchanged (`tests/streams.rs` checks it).
@@ -331,7 +331,7 @@ pub struct Measurement {
 #[derive(Debug, Clone, Copy)]
 pub struct RunSpec<'a> {
     /// The run seed: derive every random stream from it (see
-    /// [`StreamKey`](dpclaims_empirical::rng::StreamKey)).
+    /// [`StreamKey`]).
     pub seed: u64,
     /// The mutant to run (one of the claim's [`Mutant`] names), or `None` for the claim as stated.
     pub mutant: Option<&'a str>,
