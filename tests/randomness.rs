@@ -31,11 +31,12 @@ fn run(id: &str, seed: u64, max_trials: u64, sets: &[(&str, Value)]) -> Vec<Outc
 /// The claims with data-level randomness (a pool, a dataset): drawn in every trial
 /// (`adaptive.rates`, `subspace.rate`) or fixed by the case's `population_seed` (the others,
 /// conditional on that population).
-const DATA_LEVEL: [&str; 15] = [
+const DATA_LEVEL: [&str; 16] = [
     "adaptive.rates",
     "subspace.rate",
     "subspace.thm1",
     "stability.lemma5",
+    "stability.lemma5.derived",
     "stability.prop2",
     "last_iterate.cor3",
     "last_iterate.thm1.util",
