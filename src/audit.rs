@@ -1072,7 +1072,7 @@ pub fn ask_command(
             serde_json::to_string(&Value::Object(obj)).expect("rows serialize")
         })
         .collect();
-    let answers = crate::line_protocol::ask_lines(command, &lines, timeout);
+    let answers = crate::line_protocol::ask_lines(command, &lines, timeout, true);
     let mut errors = Vec::new();
     let mut kept = Vec::with_capacity(rows.len());
     for (mut row, answer) in rows.drain(..).zip(answers) {

@@ -176,7 +176,7 @@ pub fn ask_command(command: &str, requests: &[Request], timeout: Duration) -> Ve
         .enumerate()
         .map(|(i, r)| r.line(i))
         .collect();
-    crate::line_protocol::ask_lines(command, &lines, timeout)
+    crate::line_protocol::ask_lines(command, &lines, timeout, false)
         .into_iter()
         .zip(requests)
         .map(|(answer, r)| match answer {
@@ -634,7 +634,11 @@ pub fn judge(suite: &Suite, replies: &[Reply], tolerance: f64, opts: &PldOptions
                     // agree when they meet once each is widened by it.
                     let [a, b] = [intervals[0], intervals[1]];
                     let slack = tolerance * v[0].abs().max(v[1].abs()) + 1e-9;
-                    let ok = v[0] == v[1] || (a[0] <= b[1] + slack && b[0] <= a[1] + slack);
+                    // An infinite answer (or bracket end) meets only an equal one: the slack
+                    // would otherwise be infinite and the check could not fail.
+                    let finite = a.iter().chain(&b).all(|x| x.is_finite());
+                    let ok =
+                        v[0] == v[1] || (finite && a[0] <= b[1] + slack && b[0] <= a[1] + slack);
                     let show = |i: usize| match rs[i] {
                         Reply::Bracket([lo, hi]) => format!("{hi} (bracket [{lo}, {hi}])"),
                         _ => v[i].to_string(),
@@ -912,6 +916,19 @@ mod tests {
                 let o = &judge(&one, &replies, 1e-3, &opts)[0];
                 assert_eq!(o.verdict, want, "{:?} {pair:?}: {o:?}", c.relation);
             }
+        }
+        // An infinite answer meets only an infinite one (the slack would be infinite).
+        let c = pick(|r| matches!(r, Relation::Equal));
+        let one = Suite {
+            requests: suite.requests.clone(),
+            checks: vec![c.clone()],
+            follow_ups: suite.follow_ups.clone(),
+        };
+        for (x, want) in [(f64::INFINITY, Verdict::Finding), (1.0, Verdict::Pass)] {
+            let mut replies = vec![Reply::Value(1.0); suite.requests.len()];
+            replies[c.queries[0]] = Reply::Value(x);
+            let o = &judge(&one, &replies, 1e-3, &opts)[0];
+            assert_eq!(o.verdict, want, "{x}: {o:?}");
         }
     }
 }

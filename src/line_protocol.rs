@@ -18,17 +18,19 @@ use std::time::Duration;
 /// How many times a command that hung or crashed is started again.
 pub const MAX_RESTARTS: usize = 20;
 
-/// One answer line per question, or why there is none.
+/// One answer line per question, or why there is none. The command's stderr goes to ours when
+/// `show_stderr` (an audited accountant's traceback is worth seeing), else nowhere.
 pub fn ask_lines(
     command: &str,
     questions: &[String],
     timeout: Duration,
+    show_stderr: bool,
 ) -> Vec<Result<String, String>> {
     let mut answers: Vec<Result<String, String>> = Vec::with_capacity(questions.len());
     let mut restarts = 0;
     while answers.len() < questions.len() {
         let start = answers.len();
-        let mut child = match spawn(command) {
+        let mut child = match spawn(command, show_stderr) {
             Ok(c) => c,
             Err(e) => {
                 let why = format!("cannot run `{command}`: {e}");
@@ -88,13 +90,17 @@ pub fn ask_lines(
     answers
 }
 
-fn spawn(command: &str) -> std::io::Result<Child> {
+fn spawn(command: &str, show_stderr: bool) -> std::io::Result<Child> {
     Command::new("sh")
         .arg("-c")
         .arg(command)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(if show_stderr {
+            Stdio::inherit()
+        } else {
+            Stdio::null()
+        })
         .process_group(0)
         .spawn()
 }
@@ -129,7 +135,7 @@ mod tests {
             "while read x; do if [ \"$x\" = 1 ]; then sh -c 'sleep 30; : {marker}'; fi; echo \"$x\"; done"
         );
         let t = std::time::Instant::now();
-        let a = ask_lines(&cmd, &questions(4), Duration::from_millis(500));
+        let a = ask_lines(&cmd, &questions(4), Duration::from_millis(500), false);
         assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
         assert_eq!(a[0].as_deref(), Ok("0"));
         assert!(
@@ -152,7 +158,7 @@ mod tests {
     #[test]
     fn a_crash_costs_one_question() {
         let cmd = "while read x; do if [ \"$x\" = 2 ]; then exit 3; fi; echo \"$x\"; done";
-        let a = ask_lines(cmd, &questions(4), Duration::from_secs(5));
+        let a = ask_lines(cmd, &questions(4), Duration::from_secs(5), false);
         assert_eq!(a[1].as_deref(), Ok("1"));
         assert!(a[2].as_ref().unwrap_err().contains("exited"), "{a:?}");
         assert_eq!(a[3].as_deref(), Ok("3"));
@@ -160,7 +166,7 @@ mod tests {
 
     #[test]
     fn restarts_are_bounded() {
-        let a = ask_lines("exit 1", &questions(40), Duration::from_secs(5));
+        let a = ask_lines("exit 1", &questions(40), Duration::from_secs(5), false);
         assert_eq!(a.len(), 40);
         assert!(a[39].as_ref().unwrap_err().contains("not asked"), "{a:?}");
     }

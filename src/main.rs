@@ -306,9 +306,9 @@ fn audit(
         }
     }
     if let Some((cmd, timeout)) = &command {
-        if !(*timeout > 0.0 && timeout.is_finite()) {
+        if !(*timeout > 0.0 && *timeout <= 1e9) {
             return Err(dpclaims::Error::Input(format!(
-                "--timeout {timeout} is out of range: expected seconds > 0"
+                "--timeout {timeout} is out of range: expected seconds in (0, 1e9]"
             )));
         }
         let timeout = std::time::Duration::from_secs_f64(*timeout);
@@ -641,9 +641,9 @@ fn run(cli: Cli) -> Result<ExitCode, dpclaims::Error> {
                     "--tolerance {tolerance} is out of range: expected a number >= 0"
                 )));
             }
-            if !(timeout > 0.0 && timeout.is_finite()) {
+            if !(timeout > 0.0 && timeout <= 1e9) {
                 return Err(dpclaims::Error::Input(format!(
-                    "--timeout {timeout} is out of range: expected seconds > 0"
+                    "--timeout {timeout} is out of range: expected seconds in (0, 1e9]"
                 )));
             }
             let opts = PldOptions {

@@ -107,7 +107,7 @@ impl PldOptions {
     pub fn for_steps(&self, steps: f64) -> Self {
         match self.focus {
             Focus::Delta(d) if d > 0.0 && steps >= 1.0 => Self {
-                tail_mass: self.tail_mass.min(1e-3 * d / steps).max(1e-300),
+                tail_mass: self.tail_mass.min(1e-3 * d / steps).max(1e-250),
                 ..*self
             },
             _ => *self,
@@ -460,16 +460,22 @@ impl Pld {
                 let mut ma = pair.masses(a);
                 for j in 0..n {
                     let target = (k_lo + j as i64) as f64 * d;
-                    let place = |loss: f64| {
+                    // The grid index the merged loss is rounded down to; `None` (the mass is
+                    // dropped, which only lowers an optimistic delta) below the grid or for NaN.
+                    let place = |loss: f64| -> Option<usize> {
                         if loss >= target {
-                            j
+                            Some(j)
+                        } else if loss >= k_lo as f64 * d {
+                            Some((((loss / d).floor() as i64 - k_lo).max(0) as usize).min(j))
                         } else {
-                            (((loss / d).floor() as i64 - k_lo).max(0) as usize).min(j)
+                            None
                         }
                     };
                     if j == n - 1 {
                         // Everything above a, merged into one outcome.
-                        pmf[place(merged((ma[1], ma[3])))] += ma[1];
+                        if let Some(k) = place(merged((ma[1], ma[3]))) {
+                            pmf[k] += ma[1];
+                        }
                         break;
                     }
                     if a >= target {
@@ -533,7 +539,9 @@ impl Pld {
                         // else: no b within 64 cells reaches l_j; the cell's mass is placed lower.
                     }
                     let (pm, qm) = cell(&ma, &mb);
-                    pmf[place(merged((pm, qm)))] += pm;
+                    if let Some(k) = place(merged((pm, qm))) {
+                        pmf[k] += pm;
+                    }
                     (a, ma) = (b, mb);
                 }
             }
@@ -1085,29 +1093,40 @@ pub fn pair_delta(
 }
 
 /// A $\delta$ query whose tail mass follows its answer. The pessimistic bound carries up to
-/// $2(T+2)	au$ at $+\infty$ ($\tau$ per step beyond each single step's grid, and per side of
-/// the composed window), which at a tiny $\delta$ can be most of the bracket (q 0.002, σ 1,
-/// T 70 000, ε 5.5: [5.7e-15, 6.9e-12] at τ = 1e-15). While it exceeds a thousandth of the
-/// pessimistic $\delta$, `query` is asked again with $	au$ lowered to a thousandth of the
-/// optimistic $\delta$ over $2(T+2)$ (at most four times; τ ≥ 1e-300). The grids grow only
-/// with $\sqrt{\ln(1/	au)}$ for Gaussian tails.
+/// $2(T+2)\tau$ at $+\infty$ ($\tau$ per step beyond each single step's grid, and per side of
+/// the composed window; twice what is needed, which only costs a rerun), which at a tiny
+/// $\delta$ can be most of the bracket (q 0.002, σ 1, T 70 000, ε 5.5: [5.7e-15, 6.9e-12] at
+/// τ = 1e-15). While it exceeds a thousandth of the pessimistic $\delta$, `query` is asked
+/// again with $\tau$ lowered to a thousandth of the optimistic $\delta$ over $2(T+2)$ (at most
+/// four times; τ ≥ 1e-250, above the subnormals). Every attempt is a bracket, so the answer is
+/// their intersection; an attempt that fails (a finer window past the point budget) ends the
+/// refinement with the brackets already had.
 pub fn delta_with_tails_below_it<E>(
     opts: &PldOptions,
     steps: f64,
     query: impl Fn(&PldOptions) -> Result<PldBracket, E>,
 ) -> Result<PldBracket, E> {
+    const TAIL_FLOOR: f64 = 1e-250;
     let mut opts = *opts;
     let mut b = query(&opts)?;
     for _ in 0..4 {
         let carried = 2.0 * (steps + 2.0) * opts.tail_mass;
-        if !(carried > 1e-3 * b.pessimistic) || opts.tail_mass <= 1e-300 {
+        if !(carried > 1e-3 * b.pessimistic) || opts.tail_mass <= TAIL_FLOOR {
             break;
         }
         let scale = b.optimistic.max(1e-6 * b.pessimistic);
         opts.tail_mass = (1e-3 * scale / (2.0 * (steps + 2.0)))
             .min(opts.tail_mass * 1e-3)
-            .max(1e-300);
-        b = query(&opts)?;
+            .max(TAIL_FLOOR);
+        match query(&opts) {
+            Ok(next) => {
+                b = PldBracket {
+                    optimistic: b.optimistic.max(next.optimistic),
+                    pessimistic: b.pessimistic.min(next.pessimistic),
+                }
+            }
+            Err(_) => break,
+        }
     }
     Ok(b)
 }
