@@ -1,4 +1,5 @@
-//! The claim commands of the command line (`list`, `check`, `report`, `merge`, `detection`) over any set of
+//! The claim commands of the command line (`list`, `check`, `report`, `merge`, `detection`,
+//! `proofs`, `search`) over any set of
 //! claims. The `dpclaims` binary runs them over [`crate::claims::registry`]; an outside crate gets
 //! the same commands over its own claims (with or without the built-in ones) from a three-line
 //! binary:
@@ -22,7 +23,7 @@
 use crate::claims::Claim;
 use crate::harness::{self, CheckOptions};
 use crate::verdict::Outcome;
-use crate::{params, proofs, report};
+use crate::{params, proofs, report, search};
 use clap::{Parser, Subcommand};
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -113,6 +114,44 @@ pub enum ClaimCommand {
         /// Family-wise confidence level over all outcomes of the step claims (Bonferroni).
         #[arg(long, default_value_t = harness::DEFAULT_CONFIDENCE)]
         confidence: f64,
+    },
+    /// Search each selected claim's parameter space for its tightest instance (largest
+    /// measured/bound), confirm the best candidates on a fresh seed at the default size, and
+    /// shrink a confirmed violation to a simple reproducible instance.
+    ///
+    /// Exit code 0 unless a confirmed violation of a claim expected to hold was found (1);
+    /// 2 on bad input.
+    Search {
+        /// Claim ids or globs; every claim that declares a space when none is given.
+        patterns: Vec<String>,
+        /// Stop drawing candidates of a claim after this many seconds (the output says how
+        /// many ran: pass that as --evaluations to reproduce).
+        #[arg(long, default_value_t = 60.0)]
+        budget_seconds: f64,
+        /// Candidates per claim (half random, half local refinement).
+        #[arg(long, default_value_t = 200)]
+        evaluations: u64,
+        /// Search seed.
+        #[arg(long, default_value_t = harness::DEFAULT_SEED)]
+        seed: u64,
+        /// Confirmation seed (default: the search seed + 1000003).
+        #[arg(long)]
+        confirm_seed: Option<u64>,
+        /// How many of the best candidates are confirmed.
+        #[arg(long, default_value_t = 3)]
+        confirm: usize,
+        /// Family-wise confidence level of each claim's confirmation run.
+        #[arg(long, default_value_t = harness::DEFAULT_CONFIDENCE)]
+        confidence: f64,
+        /// Search for violations of this mutant instead.
+        #[arg(long)]
+        mutant: Option<String>,
+        /// One JSON object per claim (every candidate, the confirmed ones, the violation).
+        #[arg(long)]
+        json: bool,
+        /// No progress lines on stderr.
+        #[arg(long)]
+        quiet: bool,
     },
     /// Combine the shard files of one `check --shard K/N` run into what `check` prints.
     Merge {
@@ -377,6 +416,47 @@ pub fn run(claims: &[&dyn Claim], command: ClaimCommand) -> Result<ExitCode, cra
                 .flat_map(|r| &r.results)
                 .any(|s| s.unexpected());
             Ok(if unexpected {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            })
+        }
+        ClaimCommand::Search {
+            patterns,
+            budget_seconds,
+            evaluations,
+            seed,
+            confirm_seed,
+            confirm,
+            confidence,
+            mutant,
+            json,
+            quiet,
+        } => {
+            let opts = search::SearchOptions {
+                seed,
+                confirm_seed: confirm_seed
+                    .unwrap_or_else(|| seed.wrapping_add(search::CONFIRM_SEED_OFFSET)),
+                evaluations,
+                budget_seconds,
+                confirm,
+                confidence,
+                mutant,
+                progress: !quiet && std::io::stderr().is_terminal(),
+            };
+            let results = search::search_all(claims, &patterns, &opts)?;
+            if json {
+                for r in &results {
+                    let _ = writeln!(
+                        out,
+                        "{}",
+                        serde_json::to_string(r).expect("search results serialize")
+                    );
+                }
+            } else {
+                let _ = write!(out, "{}", search::table(&results));
+            }
+            Ok(if search::unexpected_violation(claims, &results) {
                 ExitCode::from(1)
             } else {
                 ExitCode::SUCCESS

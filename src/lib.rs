@@ -29,6 +29,7 @@ pub mod params;
 pub mod proofs;
 mod proofs_000;
 pub mod report;
+pub mod search;
 pub mod testing;
 pub mod verdict;
 

@@ -21,6 +21,7 @@ mod proofs;
 mod properties;
 mod randomness;
 mod renyi;
+mod search;
 
 /// The seed of every recorded outcome.
 pub const SEED: u64 = 7;

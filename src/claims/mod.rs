@@ -368,6 +368,12 @@ pub trait Claim: Sync {
     fn cases(&self) -> Vec<Params>;
     /// Computes the bound and runs the simulation of one case.
     fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError>;
+    /// The parameter space the statement quantifies over (ranges, choices and the theorem's
+    /// hypotheses), searched by `dpclaims search` for the claim's tightest instance
+    /// ([`crate::search`]); `None` (the default) when the claim declares none.
+    fn space(&self) -> Option<crate::search::Space> {
+        None
+    }
 }
 
 /// Every claim, in a stable order.

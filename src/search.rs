@@ -1,0 +1,1113 @@
+//! Counterexample search: the instance of a claim's parameter space where its bound is
+//! tightest, confirmed on a fresh seed.
+//!
+//! A claim declares the space its statement quantifies over ([`Space`], from
+//! [`Claim::space`](crate::claims::Claim::space)): ranges and choices of its parameters
+//! ([`Axis`]) and the theorem's hypotheses ([`Constraint`], e.g. $\eta\le 1/L$). [`search`]
+//!
+//! 1. measures the claim's default cases at the search size (the *default tightness*);
+//! 2. draws candidates from the space ([`Space::strategy`], a proptest strategy, seeded), then
+//!    refines the best by coordinate search (multiplicative steps on log axes, additive on
+//!    linear ones, halving when a sweep finds nothing better), each candidate measured cheaply
+//!    (the space's `search_trials`, the search seed);
+//! 3. **confirms** the best few at the claim's default size on a *fresh* seed, so that the
+//!    selection does not bias the verdict (the maximum of many noisy estimates is biased up;
+//!    a re-measurement on independent streams is not), with the run's level shared over every
+//!    confirmed outcome (Bonferroni);
+//! 4. shrinks a confirmed violation toward the simplest violating instance (integers toward
+//!    their lower end, reals to one or two significant digits, choices to the first), re-checked
+//!    at each step, and confirms the shrunk instance on the fresh seed again; the reproducing
+//!    `dpclaims check ... --set ...` command is printed.
+//!
+//! The score of an outcome is its *closeness to violation* ([`closeness`]): the usual tightness
+//! measured/bound for an upper bound, bound/measured for a lower bound, so that 1 is the
+//! boundary and more than 1 is a violation by the point estimate. A candidate's score is the
+//! largest over its outcomes that are not true by construction.
+//!
+//! The number of candidates is fixed by `evaluations` (reproducible: same seed, same
+//! candidates, same numbers on any thread count); `budget_seconds` only stops the search
+//! earlier, and the result says how many candidates ran, so that `--evaluations N` reproduces
+//! a time-limited search.
+
+use crate::Error;
+use crate::claims::{Claim, RunSpec};
+use crate::harness::{self, Measured};
+use crate::params::Params;
+use crate::verdict::{Outcome, Relation, Verdict};
+use dpclaims_empirical::rng::StreamKey;
+use dpclaims_theorems::ParamError;
+use proptest::strategy::{BoxedStrategy, Strategy, ValueTree};
+use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::BTreeSet;
+use std::time::Instant;
+
+/// The values one parameter ranges over.
+#[derive(Debug, Clone, Copy, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum Range {
+    /// A real in `[lo, hi]`, drawn uniformly (uniformly in $\ln x$ when `log`, which needs
+    /// $0<$ `lo`).
+    Real {
+        /// Lower end.
+        lo: f64,
+        /// Upper end.
+        hi: f64,
+        /// Log scale.
+        log: bool,
+    },
+    /// An integer in `[lo, hi]`, drawn uniformly (log-uniformly when `log`, `lo` $\ge1$).
+    Int {
+        /// Lower end.
+        lo: u64,
+        /// Upper end.
+        hi: u64,
+        /// Log scale.
+        log: bool,
+    },
+    /// One of these strings.
+    Choice {
+        /// The choices (the first is the simplest, where shrinking goes).
+        values: &'static [&'static str],
+    },
+}
+
+/// One searched parameter.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct Axis {
+    /// The case parameter it sets.
+    pub name: &'static str,
+    /// Its values.
+    pub range: Range,
+}
+
+impl Axis {
+    /// A real axis on a linear scale.
+    pub const fn real(name: &'static str, lo: f64, hi: f64) -> Self {
+        Self {
+            name,
+            range: Range::Real { lo, hi, log: false },
+        }
+    }
+    /// A real axis on a log scale.
+    pub const fn log(name: &'static str, lo: f64, hi: f64) -> Self {
+        Self {
+            name,
+            range: Range::Real { lo, hi, log: true },
+        }
+    }
+    /// An integer axis (log scale when it spans more than a decade).
+    pub const fn int(name: &'static str, lo: u64, hi: u64) -> Self {
+        Self {
+            name,
+            range: Range::Int {
+                lo,
+                hi,
+                log: hi > 10 * lo,
+            },
+        }
+    }
+    /// A choice axis.
+    pub const fn choice(name: &'static str, values: &'static [&'static str]) -> Self {
+        Self {
+            name,
+            range: Range::Choice { values },
+        }
+    }
+
+    /// Whether `v` is one of the axis' values.
+    pub fn contains(&self, v: &Value) -> bool {
+        match self.range {
+            Range::Real { lo, hi, .. } => v.as_f64().is_some_and(|x| x >= lo && x <= hi),
+            Range::Int { lo, hi, .. } => v.as_u64().is_some_and(|x| x >= lo && x <= hi),
+            Range::Choice { values } => v.as_str().is_some_and(|s| values.contains(&s)),
+        }
+    }
+
+    fn validate(&self) -> Result<(), String> {
+        let ok = match self.range {
+            Range::Real { lo, hi, log } => {
+                lo.is_finite() && hi.is_finite() && lo <= hi && (!log || lo > 0.0)
+            }
+            Range::Int { lo, hi, log } => lo <= hi && (!log || lo >= 1),
+            Range::Choice { values } => !values.is_empty(),
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(format!(
+                "axis `{}` has an empty or invalid range",
+                self.name
+            ))
+        }
+    }
+
+    fn strategy(self) -> BoxedStrategy<Value> {
+        match self.range {
+            Range::Real { lo, hi, .. } if lo == hi => {
+                proptest::strategy::Just(Value::from(lo)).boxed()
+            }
+            Range::Real { lo, hi, log: true } => (lo.ln()..=hi.ln())
+                .prop_map(move |l| Value::from(l.exp().clamp(lo, hi)))
+                .boxed(),
+            Range::Real { lo, hi, log: false } => (lo..=hi).prop_map(Value::from).boxed(),
+            Range::Int { lo, hi, log: true } => ((lo as f64).ln()..=(hi as f64 + 1.0).ln())
+                .prop_map(move |l| Value::from((l.exp().floor() as u64).clamp(lo, hi)))
+                .boxed(),
+            Range::Int { lo, hi, log: false } => (lo..=hi).prop_map(Value::from).boxed(),
+            Range::Choice { values } => proptest::sample::select(values)
+                .prop_map(Value::from)
+                .boxed(),
+        }
+    }
+}
+
+/// A hypothesis of the theorem that every searched instance must satisfy.
+#[derive(Debug, Clone, Copy)]
+pub struct Constraint {
+    /// The hypothesis as printed, e.g. `eta <= 1/L`.
+    pub hypothesis: &'static str,
+    /// Whether a case satisfies it (an error counts as not satisfied).
+    pub holds: fn(&Params) -> Result<bool, ParamError>,
+}
+
+impl Serialize for Constraint {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.hypothesis)
+    }
+}
+
+/// The space a claim's statement quantifies over, as data beside its default cases.
+#[derive(Debug, Clone, Serialize)]
+pub struct Space {
+    /// The case the searched parameters are written into; its other parameters (and its
+    /// `trials`, the default size used to confirm) are kept.
+    pub base: Params,
+    /// The searched parameters.
+    pub axes: Vec<Axis>,
+    /// The theorem's hypotheses.
+    pub constraints: Vec<Constraint>,
+    /// Trials per candidate while searching (cases that simulate).
+    pub search_trials: u64,
+    /// Parameters computed from the searched ones (e.g. a checkpoint `t = T`), applied after
+    /// the axes and before the constraints.
+    #[serde(skip)]
+    pub derive: Option<fn(&mut Params)>,
+}
+
+impl Space {
+    /// A space around `base` with no axes yet.
+    pub fn new(base: Params, search_trials: u64) -> Self {
+        Self {
+            base,
+            axes: Vec::new(),
+            constraints: Vec::new(),
+            search_trials,
+            derive: None,
+        }
+    }
+
+    /// Adds an axis.
+    pub fn axis(mut self, axis: Axis) -> Self {
+        self.axes.push(axis);
+        self
+    }
+
+    /// Adds a hypothesis.
+    pub fn constraint(
+        mut self,
+        hypothesis: &'static str,
+        holds: fn(&Params) -> Result<bool, ParamError>,
+    ) -> Self {
+        self.constraints.push(Constraint { hypothesis, holds });
+        self
+    }
+
+    /// Sets the derived parameters.
+    pub fn derived(mut self, derive: fn(&mut Params)) -> Self {
+        self.derive = Some(derive);
+        self
+    }
+
+    /// Checks the space itself: axes valid and distinct, the base case inside it.
+    pub fn validate(&self) -> Result<(), String> {
+        let mut names = BTreeSet::new();
+        for a in &self.axes {
+            a.validate()?;
+            if !names.insert(a.name) {
+                return Err(format!("axis `{}` is declared twice", a.name));
+            }
+        }
+        if self.axes.is_empty() {
+            return Err("the space has no axes".into());
+        }
+        if self.search_trials < 2 {
+            return Err("search_trials must be at least 2".into());
+        }
+        Ok(())
+    }
+
+    /// The case for axis values `values` (in axis order): the base with them written in,
+    /// then the derived parameters; `None` when it is outside the space (a range or a
+    /// hypothesis fails).
+    pub fn case(&self, values: &[Value]) -> Option<Params> {
+        let mut p = self.base.clone();
+        for (a, v) in self.axes.iter().zip(values) {
+            if !a.contains(v) {
+                return None;
+            }
+            p.set(a.name, v.clone());
+        }
+        if let Some(d) = self.derive {
+            d(&mut p);
+        }
+        self.admits(&p).then_some(p)
+    }
+
+    /// Whether a full case satisfies every hypothesis.
+    pub fn admits(&self, p: &Params) -> bool {
+        self.constraints
+            .iter()
+            .all(|c| (c.holds)(p).unwrap_or(false))
+    }
+
+    /// A proptest strategy over the space: the axes' values (in axis order), filtered by the
+    /// hypotheses. Map them to cases with [`Space::case`].
+    pub fn strategy(&self) -> BoxedStrategy<Vec<Value>> {
+        let axes: Vec<BoxedStrategy<Value>> = self.axes.iter().map(|a| a.strategy()).collect();
+        let space = self.clone();
+        axes.prop_filter("the theorem's hypotheses", move |v| space.case(v).is_some())
+            .boxed()
+    }
+
+    fn values_of(&self, p: &Params) -> Vec<Value> {
+        self.axes
+            .iter()
+            .map(|a| p.0.get(a.name).cloned().unwrap_or(Value::Null))
+            .collect()
+    }
+}
+
+/// Closeness to violation of one outcome: measured/bound for an upper bound (the usual
+/// tightness), bound/measured for a lower bound, the larger of the two sides for a window,
+/// |measured − bound|/(tolerance·|bound|) for a reproduction; where a ratio has no meaning
+/// (a sign change, a zero), $1+(\text{excess})/|\text{reference}|$. In every case 1 is the
+/// boundary and more than 1 a violation by the point estimate.
+pub fn closeness(relation: &Relation, bound: f64, mean: f64) -> f64 {
+    fn upper(m: f64, b: f64) -> f64 {
+        if b > 0.0 && m >= 0.0 {
+            m / b
+        } else if b == 0.0 {
+            if m > 0.0 { f64::INFINITY } else { 1.0 + m }
+        } else {
+            1.0 + (m - b) / b.abs()
+        }
+    }
+    fn lower(m: f64, b: f64) -> f64 {
+        if m > 0.0 && b >= 0.0 {
+            b / m
+        } else if b == 0.0 {
+            if m < 0.0 { f64::INFINITY } else { 1.0 }
+        } else {
+            1.0 + (b - m) / b.abs()
+        }
+    }
+    let s = match *relation {
+        Relation::AtMost | Relation::LowerLimitAtMost => upper(mean, bound),
+        Relation::AtLeast => lower(mean, bound),
+        Relation::Within { lower: lo, .. } => upper(mean, bound).max(lower(mean, lo)),
+        Relation::Reproduces { tolerance } => {
+            (mean - bound).abs() / (tolerance * bound.abs()).max(f64::MIN_POSITIVE)
+        }
+    };
+    if s.is_nan() { f64::NEG_INFINITY } else { s }
+}
+
+/// The score of a candidate: the largest [`closeness`] over its outcomes that are not true by
+/// construction (`-inf` when it has none).
+pub fn score(outcomes: &[Outcome]) -> f64 {
+    outcomes
+        .iter()
+        .filter(|o| o.tautology.is_none())
+        .map(|o| closeness(&o.relation, o.bound, o.measured.mean))
+        .fold(f64::NEG_INFINITY, f64::max)
+}
+
+/// What [`search`] runs.
+#[derive(Debug, Clone)]
+pub struct SearchOptions {
+    /// Seed of the search (candidates and their cheap measurements).
+    pub seed: u64,
+    /// Seed of the confirmation runs; must differ from `seed`.
+    pub confirm_seed: u64,
+    /// Candidates measured (random and local together), not counting the default cases.
+    pub evaluations: u64,
+    /// Stop drawing candidates after this many seconds (the result records how many ran).
+    pub budget_seconds: f64,
+    /// How many of the best distinct candidates are confirmed.
+    pub confirm: usize,
+    /// Family-wise level of the confirmation run.
+    pub confidence: f64,
+    /// Search for this mutant's violations instead of the claim as stated.
+    pub mutant: Option<String>,
+    /// Progress lines on stderr.
+    pub progress: bool,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        Self {
+            seed: harness::DEFAULT_SEED,
+            confirm_seed: harness::DEFAULT_SEED + CONFIRM_SEED_OFFSET,
+            evaluations: 200,
+            budget_seconds: 60.0,
+            confirm: 3,
+            confidence: harness::DEFAULT_CONFIDENCE,
+            mutant: None,
+            progress: false,
+        }
+    }
+}
+
+/// The default confirmation seed is the search seed plus this (any fixed offset gives
+/// independent streams: every stream key hashes the seed).
+pub const CONFIRM_SEED_OFFSET: u64 = 1_000_003;
+
+/// One measured candidate.
+#[derive(Debug, Clone, Serialize)]
+pub struct Candidate {
+    /// Its case (search size: `trials` is the search's).
+    pub params: Params,
+    /// Its score at the search size and seed.
+    pub score: f64,
+    /// How it was found: `default`, `random`, `local` or `shrunk`.
+    pub found_by: &'static str,
+}
+
+/// A candidate re-measured at the default size on the confirmation seed.
+#[derive(Debug, Clone, Serialize)]
+pub struct Confirmed {
+    /// The case as run (default `trials`).
+    pub params: Params,
+    /// Its score at the search size (the selection's, biased up).
+    pub search_score: f64,
+    /// Its score on the confirmation run.
+    pub score: f64,
+    /// The worst verdict of its outcomes (violated, inconclusive, not-refuted, respected).
+    pub verdict: Verdict,
+    /// The outcomes of the confirmation run.
+    pub outcomes: Vec<Outcome>,
+}
+
+/// A confirmed violation, shrunk.
+#[derive(Debug, Clone, Serialize)]
+pub struct Violation {
+    /// The simplest violating instance found (confirmed on the confirmation seed).
+    pub instance: Confirmed,
+    /// The instance it was shrunk from.
+    pub shrunk_from: Params,
+    /// A command that reproduces it.
+    pub command: String,
+}
+
+/// What [`search`] found for one claim.
+#[derive(Debug, Clone, Serialize)]
+pub struct SearchResult {
+    /// The claim's id.
+    pub claim: String,
+    /// The searched space.
+    pub space: Space,
+    /// Search seed.
+    pub seed: u64,
+    /// Confirmation seed.
+    pub confirm_seed: u64,
+    /// The mutant searched, if any.
+    pub mutant: Option<String>,
+    /// Candidates measured by the search (not counting the default cases, nor the shrinking's
+    /// candidates, which are in `candidates` too, marked `shrunk`).
+    pub evaluations: u64,
+    /// Candidates drawn outside the space or rejected by the claim (`measure` returned an
+    /// error): not counted as evaluations.
+    pub rejected: u64,
+    /// Wall time of the search (not reproducible; `evaluations` is).
+    pub seconds: f64,
+    /// The default cases at the search size.
+    pub defaults: Vec<Candidate>,
+    /// Every candidate measured, in order.
+    pub candidates: Vec<Candidate>,
+    /// The best candidates, confirmed.
+    pub confirmed: Vec<Confirmed>,
+    /// A confirmed violation, shrunk, if one was found.
+    pub violation: Option<Violation>,
+}
+
+impl SearchResult {
+    /// The largest default-case score (search size).
+    pub fn default_score(&self) -> f64 {
+        self.defaults
+            .iter()
+            .map(|c| c.score)
+            .fold(f64::NEG_INFINITY, f64::max)
+    }
+    /// The best candidate of the search (search size).
+    pub fn best(&self) -> Option<&Candidate> {
+        self.candidates
+            .iter()
+            .max_by(|a, b| a.score.total_cmp(&b.score))
+    }
+    /// The confirmed candidate of largest confirmed score.
+    pub fn worst_confirmed(&self) -> Option<&Confirmed> {
+        self.confirmed
+            .iter()
+            .max_by(|a, b| a.score.total_cmp(&b.score))
+    }
+}
+
+/// The outcomes of one case of one claim (its own Bonferroni family).
+fn run_case(
+    claim: &dyn Claim,
+    case: &Params,
+    seed: u64,
+    mutant: Option<&str>,
+    confidence: f64,
+) -> Result<Vec<Outcome>, Error> {
+    let measured = measure_case(claim, case, seed, mutant)?;
+    harness::outcomes(&[claim], measured, seed, confidence, mutant)
+}
+
+fn measure_case(
+    claim: &dyn Claim,
+    case: &Params,
+    seed: u64,
+    mutant: Option<&str>,
+) -> Result<Vec<Measured>, Error> {
+    let run = RunSpec {
+        seed,
+        mutant,
+        shard: None,
+        perturbation: 0.0,
+    };
+    let id = claim.info().id;
+    let ms = claim.measure(case, run).map_err(|source| Error::Param {
+        claim: id.to_string(),
+        source,
+    })?;
+    Ok(ms
+        .into_iter()
+        .map(|m| Measured {
+            claim: id.to_string(),
+            measurement: m,
+        })
+        .collect())
+}
+
+fn with_trials(case: &Params, trials: u64) -> Params {
+    let mut p = case.clone();
+    if let Ok(n) = p.u64("trials") {
+        p.set("trials", Value::from(n.min(trials)));
+    }
+    p
+}
+
+/// The label of a case without its `trials` (candidates are compared by it).
+fn key(p: &Params) -> String {
+    p.label_without(&["trials"])
+}
+
+/// Searches `claim`'s space (module documentation). Errors: the claim has no space, the space
+/// is invalid, or the options are out of range.
+pub fn search(claim: &dyn Claim, opts: &SearchOptions) -> Result<SearchResult, Error> {
+    let id = claim.info().id;
+    let space = claim
+        .space()
+        .ok_or_else(|| Error::Input(format!("{id} declares no parameter space to search")))?;
+    space
+        .validate()
+        .map_err(|e| Error::Input(format!("{id}: {e}")))?;
+    if !(opts.confidence > 0.0 && opts.confidence < 1.0) {
+        return Err(Error::Confidence(opts.confidence));
+    }
+    if opts.confirm_seed == opts.seed {
+        return Err(Error::Input(
+            "--confirm-seed must differ from --seed: the confirmation must not reuse the search's streams".into(),
+        ));
+    }
+    if !(opts.budget_seconds > 0.0) {
+        return Err(Error::Input(format!(
+            "--budget-seconds {} is out of range: expected a positive number",
+            opts.budget_seconds
+        )));
+    }
+    if let Some(m) = &opts.mutant {
+        if !claim.info().mutants.iter().any(|x| x.name == m) {
+            return Err(Error::UnknownMutant {
+                name: m.clone(),
+                known: claim
+                    .info()
+                    .mutants
+                    .iter()
+                    .map(|x| x.name)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            });
+        }
+    }
+    let start = Instant::now();
+    let mutant = opts.mutant.as_deref();
+    let mut state = State {
+        claim,
+        space: &space,
+        opts,
+        seen: BTreeSet::new(),
+        candidates: Vec::new(),
+        rejected: 0,
+    };
+    // 1. The default cases at the search size.
+    let defaults: Vec<Candidate> = claim
+        .cases()
+        .iter()
+        .filter_map(|c| {
+            let c = with_trials(c, space.search_trials);
+            let o = run_case(claim, &c, opts.seed, mutant, opts.confidence).ok()?;
+            Some(Candidate {
+                params: c,
+                score: score(&o),
+                found_by: "default",
+            })
+        })
+        .collect();
+    let out_of_time = |s: &State| {
+        s.candidates.len() as u64 >= opts.evaluations
+            || start.elapsed().as_secs_f64() >= opts.budget_seconds
+    };
+    // 2a. Random candidates from the proptest strategy: half the evaluations.
+    let mut seed32 = [0u8; 32];
+    {
+        use rand::RngExt;
+        let mut rng = StreamKey::new(opts.seed, &["search", id]).trial(0);
+        for b in seed32.iter_mut() {
+            *b = rng.random();
+        }
+    }
+    let mut runner = TestRunner::new_with_rng(
+        Config::default(),
+        TestRng::from_seed(RngAlgorithm::ChaCha, &seed32),
+    );
+    let strategy = space.strategy();
+    let random_phase = opts.evaluations.div_ceil(2);
+    let mut draws = 0u64;
+    // The base case first (it is the space's centre, and often a default case).
+    state.evaluate(space.values_of(&space.base), "random");
+    while (state.candidates.len() as u64) < random_phase && !out_of_time(&state) {
+        draws += 1;
+        if draws > 20 * opts.evaluations + 100 {
+            break;
+        }
+        match strategy.new_tree(&mut runner) {
+            Ok(tree) => {
+                state.evaluate(tree.current(), "random");
+            }
+            Err(_) => {
+                // The hypotheses reject too much of the box: count it and go on drawing.
+                state.rejected += 1;
+            }
+        }
+    }
+    // 2b. Coordinate search from the best candidate.
+    let mut steps: Vec<f64> = space
+        .axes
+        .iter()
+        .map(|a| match a.range {
+            Range::Real { log: true, .. } | Range::Int { log: true, .. } => 2.0,
+            Range::Real { lo, hi, .. } => (hi - lo) / 8.0,
+            Range::Int { lo, hi, .. } => ((hi - lo) as f64 / 8.0).max(1.0),
+            Range::Choice { .. } => 0.0,
+        })
+        .collect();
+    'local: while !out_of_time(&state) {
+        let Some(best) = state.best().cloned() else {
+            break;
+        };
+        let centre = space.values_of(&best.params);
+        let mut improved = false;
+        for (i, axis) in space.axes.iter().enumerate() {
+            for v in neighbours(axis, &centre[i], steps[i]) {
+                if out_of_time(&state) {
+                    break 'local;
+                }
+                let mut values = centre.clone();
+                values[i] = v;
+                if let Some(s) = state.evaluate(values, "local") {
+                    if s > best.score {
+                        improved = true;
+                    }
+                }
+            }
+        }
+        if !improved {
+            let mut any = false;
+            for (s, a) in steps.iter_mut().zip(&space.axes) {
+                match a.range {
+                    Range::Real { log: true, .. } | Range::Int { log: true, .. } => {
+                        *s = s.sqrt();
+                        any |= *s > 1.0 + 1e-3;
+                    }
+                    Range::Int { .. } => {
+                        *s = (*s / 2.0).max(1.0);
+                    }
+                    Range::Real { lo, hi, .. } => {
+                        *s /= 2.0;
+                        any |= *s > (hi - lo) * 1e-4;
+                    }
+                    Range::Choice { .. } => {}
+                }
+            }
+            if !any {
+                break;
+            }
+        }
+    }
+    let seconds_searched = start.elapsed().as_secs_f64();
+    let evaluations = state.candidates.len() as u64;
+    // 3. Confirm the best distinct candidates at the default size on the fresh seed, one
+    // Bonferroni family over all their outcomes.
+    let mut ranked: Vec<&Candidate> = state
+        .candidates
+        .iter()
+        .filter(|c| c.score.is_finite() || c.score == f64::INFINITY)
+        .collect();
+    ranked.sort_by(|a, b| b.score.total_cmp(&a.score));
+    let chosen: Vec<Candidate> = ranked.into_iter().take(opts.confirm).cloned().collect();
+    let confirmed = confirm(claim, &space, &chosen, opts)?;
+    // 4. Shrink a confirmed violation.
+    let violation = match confirmed
+        .iter()
+        .filter(|c| c.verdict == Verdict::Violated)
+        .max_by(|a, b| a.score.total_cmp(&b.score))
+    {
+        Some(v) => shrink(&mut state, v)?,
+        None => None,
+    };
+    Ok(SearchResult {
+        claim: id.to_string(),
+        seed: opts.seed,
+        confirm_seed: opts.confirm_seed,
+        mutant: opts.mutant.clone(),
+        evaluations,
+        rejected: state.rejected,
+        seconds: seconds_searched,
+        defaults,
+        candidates: state.candidates,
+        confirmed,
+        violation,
+        space,
+    })
+}
+
+/// The search's bookkeeping.
+struct State<'a> {
+    claim: &'a dyn Claim,
+    space: &'a Space,
+    opts: &'a SearchOptions,
+    seen: BTreeSet<String>,
+    candidates: Vec<Candidate>,
+    rejected: u64,
+}
+
+impl State<'_> {
+    /// Measures the candidate with these axis values (once: a case seen before returns
+    /// `None`), records it and returns its score.
+    fn evaluate(&mut self, values: Vec<Value>, found_by: &'static str) -> Option<f64> {
+        let Some(case) = self.space.case(&values) else {
+            self.rejected += 1;
+            return None;
+        };
+        let case = with_trials(&case, self.space.search_trials);
+        if !self.seen.insert(key(&case)) {
+            return None;
+        }
+        match run_case(
+            self.claim,
+            &case,
+            self.opts.seed,
+            self.opts.mutant.as_deref(),
+            self.opts.confidence,
+        ) {
+            Ok(o) => {
+                let s = score(&o);
+                if self.opts.progress {
+                    eprintln!(
+                        "search {} #{} {found_by}: score {:.4}  {}",
+                        self.claim.info().id,
+                        self.candidates.len() + 1,
+                        s,
+                        key_compact(&case, self.space)
+                    );
+                }
+                self.candidates.push(Candidate {
+                    params: case,
+                    score: s,
+                    found_by,
+                });
+                Some(s)
+            }
+            Err(_) => {
+                self.rejected += 1;
+                None
+            }
+        }
+    }
+
+    fn best(&self) -> Option<&Candidate> {
+        self.candidates
+            .iter()
+            .filter(|c| c.found_by != "shrunk")
+            .max_by(|a, b| a.score.total_cmp(&b.score))
+    }
+
+    /// Whether a case is violated at the search size and seed (its own family).
+    fn violated(&mut self, values: &[Value]) -> Option<Params> {
+        let case = with_trials(&self.space.case(values)?, self.space.search_trials);
+        let o = run_case(
+            self.claim,
+            &case,
+            self.opts.seed,
+            self.opts.mutant.as_deref(),
+            self.opts.confidence,
+        )
+        .ok()?;
+        if self.seen.insert(key(&case)) {
+            self.candidates.push(Candidate {
+                params: case.clone(),
+                score: score(&o),
+                found_by: "shrunk",
+            });
+        }
+        o.iter()
+            .any(|x| x.verdict == Verdict::Violated && x.tautology.is_none())
+            .then_some(case)
+    }
+}
+
+/// `axis = value` for the searched axes only.
+fn key_compact(p: &Params, space: &Space) -> String {
+    space
+        .axes
+        .iter()
+        .filter_map(|a| p.0.get(a.name).map(|v| format!("{}={}", a.name, plain(v))))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn plain(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// The values next to `v` on `axis` at step `step`.
+fn neighbours(axis: &Axis, v: &Value, step: f64) -> Vec<Value> {
+    match axis.range {
+        Range::Real { lo, hi, log } => {
+            let Some(x) = v.as_f64() else { return vec![] };
+            let (a, b) = if log {
+                (x * step, x / step)
+            } else {
+                (x + step, x - step)
+            };
+            [a, b]
+                .into_iter()
+                .map(|y| y.clamp(lo, hi))
+                .filter(|y| *y != x)
+                .map(Value::from)
+                .collect()
+        }
+        Range::Int { lo, hi, log } => {
+            let Some(x) = v.as_u64() else { return vec![] };
+            let xf = x as f64;
+            let (a, b) = if log {
+                ((xf * step).round(), (xf / step).round())
+            } else {
+                (xf + step.round(), xf - step.round())
+            };
+            let mut out: Vec<Value> = [a, b]
+                .into_iter()
+                .map(|y| (y.max(0.0) as u64).clamp(lo, hi))
+                .filter(|y| *y != x)
+                .map(Value::from)
+                .collect();
+            out.dedup();
+            out
+        }
+        Range::Choice { values } => values
+            .iter()
+            .filter(|c| v.as_str() != Some(**c))
+            .map(|c| Value::from(*c))
+            .collect(),
+    }
+}
+
+/// Re-measures `chosen` at the default size on the confirmation seed, one family.
+fn confirm(
+    claim: &dyn Claim,
+    space: &Space,
+    chosen: &[Candidate],
+    opts: &SearchOptions,
+) -> Result<Vec<Confirmed>, Error> {
+    let full: Vec<Params> = chosen
+        .iter()
+        .map(|c| {
+            let mut p = c.params.clone();
+            if let Ok(n) = space.base.u64("trials") {
+                p.set("trials", Value::from(n));
+            }
+            p
+        })
+        .collect();
+    let mut measured = Vec::new();
+    let mut counts = Vec::new();
+    for p in &full {
+        let m = measure_case(claim, p, opts.confirm_seed, opts.mutant.as_deref())?;
+        counts.push(m.len());
+        measured.extend(m);
+    }
+    let mut outcomes = harness::outcomes(
+        &[claim],
+        measured,
+        opts.confirm_seed,
+        opts.confidence,
+        opts.mutant.as_deref(),
+    )?
+    .into_iter();
+    Ok(chosen
+        .iter()
+        .zip(full)
+        .zip(counts)
+        .map(|((c, params), k)| {
+            let o: Vec<Outcome> = outcomes.by_ref().take(k).collect();
+            Confirmed {
+                params,
+                search_score: c.score,
+                score: score(&o),
+                verdict: worst_verdict(&o),
+                outcomes: o,
+            }
+        })
+        .collect())
+}
+
+/// Violated before inconclusive before not-refuted before respected (tautologies ignored
+/// unless nothing else is there).
+pub fn worst_verdict(outcomes: &[Outcome]) -> Verdict {
+    let rank = |v: Verdict| match v {
+        Verdict::Violated => 3,
+        Verdict::Inconclusive => 2,
+        Verdict::NotRefuted => 1,
+        Verdict::Respected => 0,
+    };
+    outcomes
+        .iter()
+        .filter(|o| o.tautology.is_none())
+        .map(|o| o.verdict)
+        .max_by_key(|v| rank(*v))
+        .unwrap_or(Verdict::Respected)
+}
+
+/// Simpler values of an axis, simplest first.
+fn simpler(axis: &Axis, v: &Value) -> Vec<Value> {
+    match axis.range {
+        Range::Int { lo, .. } => {
+            // lo, then x/2^k above lo, ascending: the first that still violates is the smallest
+            // of them that does.
+            let Some(x) = v.as_u64() else { return vec![] };
+            let mut out = vec![lo];
+            let mut y = x / 2;
+            while y > lo {
+                out.push(y);
+                y /= 2;
+            }
+            out.sort_unstable();
+            out.dedup();
+            out.into_iter()
+                .filter(|y| *y < x)
+                .map(Value::from)
+                .collect()
+        }
+        Range::Real { .. } => {
+            let Some(x) = v.as_f64() else { return vec![] };
+            [1, 2]
+                .into_iter()
+                .map(|d| crate::report::round_sig(x, d))
+                .filter(|y| *y != x)
+                .map(Value::from)
+                .collect()
+        }
+        Range::Choice { values } => match v.as_str() {
+            Some(s) if s != values[0] => vec![Value::from(values[0])],
+            _ => vec![],
+        },
+    }
+}
+
+/// Shrinks a confirmed violation: each axis in turn to its simplest value that still violates
+/// at the search size, until nothing changes; then confirms the shrunk instance.
+fn shrink(state: &mut State<'_>, v: &Confirmed) -> Result<Option<Violation>, Error> {
+    let space = state.space;
+    let mut values = space.values_of(&v.params);
+    let mut budget = 64;
+    loop {
+        let mut changed = false;
+        for i in 0..space.axes.len() {
+            for s in simpler(&space.axes[i], &values[i]) {
+                if budget == 0 {
+                    break;
+                }
+                budget -= 1;
+                let mut trial = values.clone();
+                trial[i] = s;
+                if state.violated(&trial).is_some() {
+                    values = trial;
+                    changed = true;
+                    break;
+                }
+            }
+        }
+        if !changed || budget == 0 {
+            break;
+        }
+    }
+    let shrunk = space.case(&values).unwrap_or_else(|| v.params.clone());
+    let mut confirmed = confirm(
+        state.claim,
+        space,
+        &[Candidate {
+            params: shrunk,
+            score: f64::NAN,
+            found_by: "shrunk",
+        }],
+        state.opts,
+    )?;
+    let instance = match confirmed.pop() {
+        Some(c) if c.verdict == Verdict::Violated => c,
+        _ => v.clone(),
+    };
+    let command = reproduce(state.claim.info().id, &instance.params, state.opts);
+    Ok(Some(Violation {
+        command,
+        shrunk_from: v.params.clone(),
+        instance,
+    }))
+}
+
+/// `dpclaims check ID --seed S --set k=v ...` for every parameter of a case.
+pub fn reproduce(id: &str, case: &Params, opts: &SearchOptions) -> String {
+    let mut cmd = format!("dpclaims check {id} --seed {}", opts.confirm_seed);
+    if let Some(m) = &opts.mutant {
+        cmd.push_str(&format!(" --mutant {m}"));
+    }
+    for (k, v) in &case.0 {
+        let v = match v {
+            Value::Array(items) => items.iter().map(plain).collect::<Vec<_>>().join(","),
+            other => plain(other),
+        };
+        cmd.push_str(&format!(" --set {k}={v}"));
+    }
+    cmd
+}
+
+/// The table of search results: claim, default score, worst found, confirmed (score, verdict,
+/// seed) and the instance.
+pub fn table(results: &[SearchResult]) -> String {
+    let mut rows = vec![[
+        "claim".to_string(),
+        "default".into(),
+        "worst found".into(),
+        "confirmed".into(),
+        "verdict".into(),
+        "evaluated".into(),
+        "instance".into(),
+    ]];
+    for r in results {
+        let best = r.worst_confirmed();
+        rows.push([
+            r.claim.clone(),
+            format!("{:.4}", r.default_score()),
+            r.best().map_or("-".into(), |b| format!("{:.4}", b.score)),
+            best.map_or("-".into(), |c| format!("{:.4}", c.score)),
+            best.map_or("-".into(), |c| c.verdict.as_str().to_string()),
+            format!("{} in {:.0} s", r.evaluations, r.seconds),
+            best.map_or("-".into(), |c| key_compact(&c.params, &r.space)),
+        ]);
+    }
+    let mut s = crate::report::aligned(&rows);
+    for r in results {
+        s.push_str(&format!(
+            "{}: search seed {}, confirmed on seed {} at the default size (reproduce the search with --evaluations {} --seed {})\n",
+            r.claim, r.seed, r.confirm_seed, r.evaluations, r.seed
+        ));
+        if let Some(v) = &r.violation {
+            s.push_str(&format!(
+                "  VIOLATED at {} (shrunk from {}); reproduce: {}\n",
+                key_compact(&v.instance.params, &r.space),
+                key_compact(&v.shrunk_from, &r.space),
+                v.command
+            ));
+        }
+    }
+    s
+}
+
+/// Searches every claim of `claims` matching `patterns` that declares a space (all such
+/// claims when `patterns` is empty); an error when a pattern selects none that does.
+pub fn search_all(
+    claims: &[&dyn Claim],
+    patterns: &[String],
+    opts: &SearchOptions,
+) -> Result<Vec<SearchResult>, Error> {
+    let selected: Vec<&dyn Claim> = crate::claims::select(claims, patterns)?
+        .into_iter()
+        .filter(|c| c.space().is_some())
+        .collect();
+    if selected.is_empty() {
+        return Err(Error::Input(
+            "no selected claim declares a parameter space to search (see `dpclaims list --json`, field `space`)".into(),
+        ));
+    }
+    let mut out = Vec::new();
+    for c in selected {
+        if opts.mutant.is_some()
+            && !c
+                .info()
+                .mutants
+                .iter()
+                .any(|m| Some(m.name) == opts.mutant.as_deref())
+        {
+            continue;
+        }
+        if opts.progress {
+            eprintln!("searching {}", c.info().id);
+        }
+        out.push(search(c, opts)?);
+    }
+    if out.is_empty() {
+        return Err(Error::Input(format!(
+            "no selected claim with a space has the mutant `{}`",
+            opts.mutant.as_deref().unwrap_or_default()
+        )));
+    }
+    Ok(out)
+}
+
+/// Whether a search found a confirmed violation of a claim expected to hold (not known false
+/// as printed, and not a mutant run).
+pub fn unexpected_violation(claims: &[&dyn Claim], results: &[SearchResult]) -> bool {
+    results.iter().any(|r| {
+        r.violation.is_some()
+            && r.mutant.is_none()
+            && !claims
+                .iter()
+                .any(|c| c.info().id == r.claim && c.info().known_false)
+    })
+}

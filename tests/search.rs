@@ -1,0 +1,194 @@
+//! `dpclaims search`: a claim with a deliberately wrong constant, which holds on its default
+//! cases and fails elsewhere in its space, is found violated within the test's budget, shrunk
+//! and confirmed on a fresh seed; the correct claim is not; the search is reproducible.
+
+use dpclaims::empirical::rng::StreamKey;
+use dpclaims::empirical::runner::{run_blocks, trial_range};
+use dpclaims::empirical::stats::MeanAcc;
+use dpclaims::prelude::*;
+use dpclaims::rand_distr::{Distribution, StandardNormal};
+use dpclaims::search::{self, Axis, SearchOptions, Space};
+use dpclaims::verdict::Verdict;
+
+/// E|X| for X ~ N(0, s^2) is s sqrt(2/pi) ~ 0.798 s. The claim bounds it by `c * sqrt(s)`:
+/// with c = 1 (the wrong constant) that holds only for s <= pi/2, and the default cases
+/// (s <= 1) all hold; `Correct` bounds it by 0.8 s (true for every s).
+struct AbsMean {
+    info: ClaimInfo,
+    wrong: bool,
+}
+
+impl Claim for AbsMean {
+    fn info(&self) -> &ClaimInfo {
+        &self.info
+    }
+    fn cases(&self) -> Vec<Params> {
+        [0.1, 0.5, 1.0]
+            .into_iter()
+            .map(|s| params! {"s" => s, "k" => 64, "trials" => 4000})
+            .collect()
+    }
+    fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
+        let s = case.f64("s")?;
+        let k = case.u64("k")?;
+        if !(s > 0.0) {
+            return Err(ParamError::new("s", s, "a positive number"));
+        }
+        if k == 0 {
+            return Err(ParamError::new("k", k, "a positive integer"));
+        }
+        let key = StreamKey::new(
+            run.seed,
+            &[self.info.id, &dpclaims::claims::stream_label(case, &[])],
+        );
+        let trials = case.u64("trials")?;
+        let blocks = run_blocks(
+            trial_range(trials, run.shard),
+            || ((), MeanAcc::new()),
+            |_, acc, i| {
+                let z: f64 = StandardNormal.sample(&mut key.trial(i));
+                acc.push((s * z).abs());
+            },
+        );
+        let bound = if self.wrong { s.sqrt() } else { 0.8 * s };
+        Ok(vec![Measurement {
+            params: case.clone(),
+            bound,
+            relation: Relation::AtMost,
+            statistic: Statistic::Mean { blocks },
+        }])
+    }
+    fn space(&self) -> Option<Space> {
+        Some(
+            Space::new(self.cases()[1].clone(), 400)
+                .axis(Axis::log("s", 0.01, 100.0))
+                .axis(Axis::int("k", 1, 1000))
+                .constraint("s <= 50 (a hypothesis the search must respect)", |p| {
+                    Ok(p.f64("s")? <= 50.0)
+                }),
+        )
+    }
+}
+
+const WRONG: AbsMean = AbsMean {
+    info: ClaimInfo {
+        id: "test.abs_mean.wrong_constant",
+        paper: "none",
+        result: "a deliberately wrong constant",
+        statement: "E|N(0, s^2)| <= sqrt(s)",
+        mutants: &[],
+        known_false: false,
+        tautologies: &[],
+        perturbation: None,
+    },
+    wrong: true,
+};
+
+const CORRECT: AbsMean = AbsMean {
+    info: ClaimInfo {
+        id: "test.abs_mean.correct",
+        paper: "none",
+        result: "the right constant",
+        statement: "E|N(0, s^2)| <= 0.8 s",
+        mutants: &[],
+        known_false: false,
+        tautologies: &[],
+        perturbation: None,
+    },
+    wrong: false,
+};
+
+fn options() -> SearchOptions {
+    SearchOptions {
+        evaluations: 40,
+        budget_seconds: 120.0,
+        ..SearchOptions::default()
+    }
+}
+
+#[test]
+fn a_wrong_constant_that_holds_on_the_defaults_is_found_shrunk_and_confirmed() {
+    // The defaults hold: the wrong constant is invisible to `check`.
+    let outcomes = dpclaims::harness::check(&[&WRONG], &Default::default()).unwrap();
+    assert!(outcomes.iter().all(|o| o.verdict == Verdict::Respected));
+    let opts = options();
+    let r = search::search(&WRONG, &opts).unwrap();
+    assert!(r.default_score() < 1.0, "{}", r.default_score());
+    assert!(
+        r.evaluations <= 40 && r.evaluations >= 20,
+        "{}",
+        r.evaluations
+    );
+    let v = r
+        .violation
+        .as_ref()
+        .expect("the search finds the violation");
+    assert_eq!(v.instance.verdict, Verdict::Violated);
+    assert_ne!(r.confirm_seed, r.seed);
+    assert!(v.instance.outcomes.iter().all(|o| o.seed == r.confirm_seed));
+    // Confirmed at the default size, not the search's.
+    assert_eq!(v.instance.params.u64("trials").unwrap(), 4000);
+    let s = v.instance.params.f64("s").unwrap();
+    assert!(s > std::f64::consts::FRAC_PI_2 && s <= 50.0, "s = {s}");
+    // Shrunk: k to its lower end, s to a round value.
+    assert_eq!(v.instance.params.u64("k").unwrap(), 1);
+    assert_eq!(dpclaims::report::round_sig(s, 2), s);
+    assert!(v.command.contains("--set s=") && v.command.contains("--seed 1000004"));
+    // Every candidate respects the hypothesis.
+    assert!(
+        r.candidates
+            .iter()
+            .all(|c| c.params.f64("s").unwrap() <= 50.0)
+    );
+    assert!(search::unexpected_violation(&[&WRONG], &[r]));
+}
+
+#[test]
+fn the_right_constant_is_not_refuted_and_the_search_is_reproducible() {
+    let opts = options();
+    let a = search::search(&CORRECT, &opts).unwrap();
+    assert!(a.violation.is_none());
+    assert!(a.confirmed.iter().all(|c| c.verdict != Verdict::Violated));
+    // Its worst instance is tight: 0.798/0.8 at every s (the search cannot do better).
+    let worst = a.worst_confirmed().unwrap().score;
+    assert!(worst > 0.97 && worst < 1.02, "{worst}");
+    let b = search::search(&CORRECT, &opts).unwrap();
+    let keys = |r: &search::SearchResult| -> Vec<(String, f64)> {
+        r.candidates
+            .iter()
+            .map(|c| (c.params.compact(), c.score))
+            .collect()
+    };
+    assert_eq!(keys(&a), keys(&b));
+}
+
+#[test]
+fn bad_search_options_are_errors_not_panics() {
+    let same = SearchOptions {
+        confirm_seed: 1,
+        seed: 1,
+        ..options()
+    };
+    assert!(search::search(&CORRECT, &same).is_err());
+    let zero = SearchOptions {
+        budget_seconds: 0.0,
+        ..options()
+    };
+    assert!(search::search(&CORRECT, &zero).is_err());
+    struct NoSpace;
+    impl Claim for NoSpace {
+        fn info(&self) -> &ClaimInfo {
+            CORRECT.info()
+        }
+        fn cases(&self) -> Vec<Params> {
+            vec![]
+        }
+        fn measure(&self, _: &Params, _: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
+            Ok(vec![])
+        }
+    }
+    let e = search::search(&NoSpace, &options())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("declares no parameter space"), "{e}");
+}
