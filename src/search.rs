@@ -795,7 +795,10 @@ fn key_compact(p: &Params, space: &Space) -> String {
     space
         .axes
         .iter()
-        .filter_map(|a| p.0.get(a.name).map(|v| format!("{}={}", a.name, plain(v))))
+        .filter_map(|a| {
+            p.0.get(a.name)
+                .map(|v| format!("{}={}", a.name, short_value(v)))
+        })
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -804,6 +807,23 @@ fn plain(v: &Value) -> String {
     match v {
         Value::String(s) => s.clone(),
         other => other.to_string(),
+    }
+}
+
+/// A value rounded to 6 significant digits for a table (the JSON has every digit).
+fn short_value(v: &Value) -> String {
+    match v.as_f64() {
+        Some(x) if !v.is_u64() && !v.is_i64() => format!("{}", crate::report::round_sig(x, 6)),
+        _ => plain(v),
+    }
+}
+
+/// A score for a table: 4 decimals, or 3 significant digits when that would hide it.
+fn score_text(x: f64) -> String {
+    if x != 0.0 && x.abs() < 1e-3 && x.is_finite() {
+        format!("{x:.3e}")
+    } else {
+        format!("{x:.4}")
     }
 }
 
@@ -1033,9 +1053,9 @@ pub fn table(results: &[SearchResult]) -> String {
         let best = r.worst_confirmed();
         rows.push([
             r.claim.clone(),
-            format!("{:.4}", r.default_score()),
-            r.best().map_or("-".into(), |b| format!("{:.4}", b.score)),
-            best.map_or("-".into(), |c| format!("{:.4}", c.score)),
+            score_text(r.default_score()),
+            r.best().map_or("-".into(), |b| score_text(b.score)),
+            best.map_or("-".into(), |c| score_text(c.score)),
             best.map_or("-".into(), |c| c.verdict.as_str().to_string()),
             format!("{} in {:.0} s", r.evaluations, r.seconds),
             best.map_or("-".into(), |c| key_compact(&c.params, &r.space)),

@@ -161,6 +161,19 @@ impl Claim for PldBracket {
         ]
     }
 
+    /// Every neighbouring pair, sampling rate, noise multiplier, number of steps and $\epsilon$.
+    fn space(&self) -> Option<crate::search::Space> {
+        use crate::search::{Axis, Space};
+        Some(
+            Space::new(self.cases()[0].clone(), 20_000)
+                .axis(Axis::choice("pair", &["remove", "add", "replace-one"]))
+                .axis(Axis::log("q", 1e-3, 1.0))
+                .axis(Axis::log("sigma", 0.5, 8.0))
+                .axis(Axis::int("steps", 1, 1000))
+                .axis(Axis::log("epsilon", 0.1, 8.0)),
+        )
+    }
+
     fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
         let c = Case::parse(case)?;
         let opts = PldOptions {
@@ -223,6 +236,19 @@ impl Claim for RdpUpper {
             base("add", 0.1, 1.0, 100, 1.0),
             base("replace-one", 1.0, 4.0, 10, 1.0),
         ]
+    }
+
+    /// Every neighbouring pair, sampling rate, noise multiplier, number of steps and $\epsilon$.
+    fn space(&self) -> Option<crate::search::Space> {
+        use crate::search::{Axis, Space};
+        Some(
+            Space::new(self.cases()[0].clone(), 20_000)
+                .axis(Axis::choice("pair", &["remove", "add", "replace-one"]))
+                .axis(Axis::log("q", 1e-3, 1.0))
+                .axis(Axis::log("sigma", 0.5, 8.0))
+                .axis(Axis::int("steps", 1, 1000))
+                .axis(Axis::log("epsilon", 0.1, 8.0)),
+        )
     }
 
     fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {

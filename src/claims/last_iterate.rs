@@ -77,6 +77,21 @@ impl Claim for Prop4 {
         cases
     }
 
+    /// Every batch rule, horizon, order, step, Lipschitz constant and noise level: on P-lin
+    /// ($L = 0$) the step hypothesis $\eta\le2/L$ is vacuous.
+    fn space(&self) -> Option<crate::search::Space> {
+        use crate::search::{Axis, Space};
+        Some(
+            Space::new(self.cases()[1].clone(), 2)
+                .axis(Axis::choice("batch", &["ceil", "real"]))
+                .axis(Axis::int("T", 2, 20_000))
+                .axis(Axis::log("alpha", 1.01, 64.0))
+                .axis(Axis::log("eta", 1e-4, 1.0))
+                .axis(Axis::log("G", 0.1, 10.0))
+                .axis(Axis::log("beta0", 1e-4, 1.0)),
+        )
+    }
+
     fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
         let (alpha, eta, g, beta0) = (
             case.f64("alpha")?,
@@ -163,6 +178,20 @@ impl Claim for Theorem1Dp {
         cases
     }
 
+    /// Theorem 1's free parameters: batch rule, $T = n$, $\epsilon$, $\delta$, $\eta_0$, $G$.
+    fn space(&self) -> Option<crate::search::Space> {
+        use crate::search::{Axis, Space};
+        Some(
+            Space::new(self.cases()[0].clone(), 2)
+                .axis(Axis::choice("batch", &["ceil", "real"]))
+                .axis(Axis::int("T", 10, 100_000))
+                .axis(Axis::log("epsilon", 0.01, 10.0))
+                .axis(Axis::log("delta", 1e-12, 0.1))
+                .axis(Axis::log("eta0", 0.1, 10.0))
+                .axis(Axis::log("G", 0.1, 10.0)),
+        )
+    }
+
     fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
         let (eps, delta) = (case.f64("epsilon")?, case.f64("delta")?);
         let (_, shift2, variance, at) = theorem1_worst_pair(case, run)?;
@@ -210,6 +239,20 @@ impl Claim for Theorem1Rdp {
             }
         }
         cases
+    }
+
+    /// Theorem 1's free parameters: batch rule, $T = n$, $\epsilon$, $\delta$, $\eta_0$, $G$.
+    fn space(&self) -> Option<crate::search::Space> {
+        use crate::search::{Axis, Space};
+        Some(
+            Space::new(self.cases()[0].clone(), 2)
+                .axis(Axis::choice("batch", &["ceil", "real"]))
+                .axis(Axis::int("T", 10, 100_000))
+                .axis(Axis::log("epsilon", 0.01, 10.0))
+                .axis(Axis::log("delta", 1e-12, 0.1))
+                .axis(Axis::log("eta0", 0.1, 10.0))
+                .axis(Axis::log("G", 0.1, 10.0)),
+        )
     }
 
     fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
@@ -301,6 +344,16 @@ impl Claim for Prop4Factor {
             }
         }
         cases
+    }
+
+    /// Every batch rule and horizon.
+    fn space(&self) -> Option<crate::search::Space> {
+        use crate::search::{Axis, Space};
+        Some(
+            Space::new(self.cases()[0].clone(), 2)
+                .axis(Axis::choice("batch", &["ceil", "real"]))
+                .axis(Axis::int("T", 1, 100_000)),
+        )
     }
 
     fn measure(&self, case: &Params, _run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
@@ -432,6 +485,21 @@ impl Claim for Cor3 {
         cases
     }
 
+    /// Step, noise level and horizon on the P-pool; the step hypothesis of the FKT contraction
+    /// the analysis rests on, $\eta\le2/L$ with the logistic pool's $L\le1/4$.
+    fn space(&self) -> Option<crate::search::Space> {
+        use crate::search::{Axis, Space};
+        Some(
+            Space::new(self.cases()[0].clone(), 100)
+                .axis(Axis::log("eta", 1e-3, 8.0))
+                .axis(Axis::log("beta0", 1e-4, 0.5))
+                .axis(Axis::int("T", 10, 2000))
+                .constraint("eta <= 2/L = 8 (P-pool logistic, L <= 1/4)", |p| {
+                    Ok(p.f64("eta")? <= 8.0)
+                }),
+        )
+    }
+
     fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
         let (eta, beta0, g) = (case.f64("eta")?, case.f64("beta0")?, case.f64("G")?);
         let t = horizon(case)? as f64;
@@ -485,6 +553,23 @@ impl Claim for Theorem1Util {
             }
         }
         cases
+    }
+
+    /// Theorem 1's free parameters on the P-pool: $T = n$, $\eta_0$, $\epsilon$, $\delta$ and
+    /// the step reading; the step $\eta=\eta_0/(2G\sqrt T)$ must satisfy $\eta\le2/L=8$.
+    fn space(&self) -> Option<crate::search::Space> {
+        use crate::search::{Axis, Space};
+        Some(
+            Space::new(self.cases()[0].clone(), 100)
+                .axis(Axis::choice("step", &["proof", "stmt"]))
+                .axis(Axis::int("T", 10, 2000))
+                .axis(Axis::log("eta0", 0.1, 50.0))
+                .axis(Axis::log("epsilon", 0.1, 10.0))
+                .axis(Axis::log("delta", 1e-10, 1e-2))
+                .constraint("eta = eta0/(2 G sqrt T) <= 2/L = 8", |p| {
+                    Ok(p.f64("eta0")? / (2.0 * p.f64("G")? * (p.u64("T")? as f64).sqrt()) <= 8.0)
+                }),
+        )
     }
 
     fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
@@ -547,6 +632,16 @@ impl Claim for Lemma1 {
             }
         }
         cases
+    }
+
+    /// Every RDP level and $\delta$ (the paper's order $\alpha = 1+\ln(1/\delta)/\epsilon$).
+    fn space(&self) -> Option<crate::search::Space> {
+        use crate::search::{Axis, Space};
+        Some(
+            Space::new(self.cases()[0].clone(), 2)
+                .axis(Axis::log("rdp_epsilon", 1e-3, 20.0))
+                .axis(Axis::log("delta", 1e-12, 0.5)),
+        )
     }
 
     fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {

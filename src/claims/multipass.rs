@@ -81,6 +81,24 @@ impl Claim for Prop1 {
         ]
     }
 
+    /// Schedules, steps, curvature $a$, prior scale $\beta_0$ and horizon on P-quad; the
+    /// gradient step must be stable on the quadratic, $\eta_1 a\le2$ ($\eta\le2/L$, $L=a$).
+    fn space(&self) -> Option<crate::search::Space> {
+        use crate::search::{Axis, Space};
+        Some(
+            Space::new(self.cases()[0].clone(), 2)
+                .axis(Axis::choice("schedule", &["constant", "inv-sqrt", "inv-t"]))
+                .axis(Axis::choice("index", &["A", "B"]))
+                .axis(Axis::log("eta", 0.01, 2.0))
+                .axis(Axis::log("a", 0.1, 10.0))
+                .axis(Axis::log("beta0", 0.01, 10.0))
+                .axis(Axis::int("T", 1, 500))
+                .constraint("eta_1 a <= 2 (eta <= 2/L on P-quad)", |p| {
+                    Ok(p.f64("eta")? * p.f64("a")? <= 2.0)
+                }),
+        )
+    }
+
     fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
         let kind = case.choice("schedule", &["constant", "inv-sqrt", "inv-t"])?;
         let eta0 = error::positive("eta", case.f64("eta")?)?;
@@ -212,6 +230,21 @@ impl Claim for Theorem2Dp {
             params! { "n" => n, "delta" => delta, "epsilon" => "n^-1/4", "alpha" => alpha, "eta0" => 1.0, "G" => 1.0 }
         })
         .collect()
+    }
+
+    /// $n$, $\delta$ and $\alpha\in[1,2]$ at $\epsilon=n^{-1/4}$, with Theorem 2's grid
+    /// condition $n\delta<2.5$ (so that Proposition 3's per-step $\delta_t$ is below 1).
+    fn space(&self) -> Option<crate::search::Space> {
+        use crate::search::{Axis, Space};
+        Some(
+            Space::new(self.cases()[0].clone(), 2)
+                .axis(Axis::int("n", 100, 20_000))
+                .axis(Axis::log("delta", 1e-7, 1e-2))
+                .axis(Axis::real("alpha", 1.0, 2.0))
+                .constraint("n delta < 2.5", |p| {
+                    Ok(p.u64("n")? as f64 * p.f64("delta")? < 2.5)
+                }),
+        )
     }
 
     fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
@@ -597,6 +630,27 @@ impl Claim for Lemma6 {
             params! { "m" => m, "eta" => eta, "G" => 1.0, "sigma" => sigma, "delta" => delta }
         })
         .collect()
+    }
+
+    /// Pool size, step, noise and $\delta$, under the Gaussian mechanism's hypothesis (Dwork–Roth
+    /// Thm A.1) $\epsilon_G=\sqrt{8\ln(1.25/\delta)}\,\eta G/\sigma<1$.
+    fn space(&self) -> Option<crate::search::Space> {
+        use crate::search::{Axis, Space};
+        Some(
+            Space::new(self.cases()[0].clone(), 2)
+                .axis(Axis::int("m", 1, 10_000))
+                .axis(Axis::log("eta", 1e-3, 1.0))
+                .axis(Axis::log("sigma", 0.1, 10.0))
+                .axis(Axis::log("delta", 1e-10, 0.1))
+                .constraint(
+                    "eps_G = sqrt(8 ln(1.25/delta)) eta G / sigma < 1 (Gaussian mechanism)",
+                    |p| {
+                        let (eta, g, sigma, delta) =
+                            (p.f64("eta")?, p.f64("G")?, p.f64("sigma")?, p.f64("delta")?);
+                        Ok((8.0 * (1.25 / delta).ln()).sqrt() * eta * g / sigma < 1.0)
+                    },
+                ),
+        )
     }
 
     fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
