@@ -26,6 +26,7 @@ pub mod detection;
 pub mod harness;
 pub mod line_protocol;
 pub mod params;
+pub mod plot;
 pub mod proofs;
 mod proofs_000;
 pub mod report;

@@ -1,0 +1,362 @@
+//! Scatter and line plots as SVG on numeric axes, linear or logarithmic: the one drawing routine
+//! of the report's per-claim plots ([`crate::report`]) and of any other plot of values against a
+//! parameter (e.g. a tightness frontier).
+//!
+//! [`xy_svg`] takes a list of [`Series`]; a series is a name (its legend entry), its points
+//! `(x, y)` with an optional interval `[lo, hi]` on `y`, a [`Style`] (markers with error bars, a
+//! solid line or a dashed line) and a colour index, so that a measured series and its bound line
+//! can share a colour.
+//!
+//! Input rules (an error, never a silent NaN): every point's `x` and `y` must be finite, and
+//! positive on a logarithmic axis; an interval must satisfy `lo <= y <= hi` (`NaN` ends are
+//! errors). An interval end that cannot be drawn (infinite, or not positive on a log axis) is
+//! drawn to the edge of the frame and the bar ends in an arrow-less open end there: the axis
+//! range is computed from the drawable values only, so the bar visibly leaves the frame.
+
+use plotters::coord::ranged1d::{AsRangedCoord, Ranged, ValueFormatter};
+use plotters::prelude::*;
+
+/// How a series is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    /// A marker per point, with its interval (if any) as a vertical error bar.
+    Points,
+    /// A solid line through the points in the order given (intervals ignored).
+    Line,
+    /// A dashed line through the points in the order given (intervals ignored).
+    Dashed,
+}
+
+/// One point of a series: `y` at `x`, with an optional interval `[lo, hi]` around `y`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Point {
+    /// The abscissa.
+    pub x: f64,
+    /// The ordinate (the point estimate).
+    pub y: f64,
+    /// The interval `[lo, hi]` around `y` (drawn as an error bar by [`Style::Points`]).
+    pub interval: Option<[f64; 2]>,
+}
+
+/// A named set of points drawn in one style and colour; `name` is its legend entry (an empty
+/// name adds no legend entry).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Series {
+    /// The legend entry.
+    pub name: String,
+    /// The points, in drawing order (a line joins them in this order).
+    pub points: Vec<Point>,
+    /// How the points are drawn.
+    pub style: Style,
+    /// Index into the plot palette: series with the same index share a colour.
+    pub color: usize,
+}
+
+/// A colour-blind-safe palette (Okabe–Ito), then plotters' 99-colour palette.
+fn color(i: usize) -> RGBColor {
+    const OKABE_ITO: [RGBColor; 8] = [
+        RGBColor(0, 114, 178),
+        RGBColor(213, 94, 0),
+        RGBColor(0, 158, 115),
+        RGBColor(204, 121, 167),
+        RGBColor(230, 159, 0),
+        RGBColor(86, 180, 233),
+        RGBColor(0, 0, 0),
+        RGBColor(240, 228, 66),
+    ];
+    match OKABE_ITO.get(i) {
+        Some(c) => *c,
+        None => {
+            let c = Palette99::pick(i - OKABE_ITO.len()).to_rgba();
+            RGBColor(c.0, c.1, c.2)
+        }
+    }
+}
+
+/// A tick label: short, and in scientific notation where decimals would be long.
+pub fn tick(v: f64) -> String {
+    if v == 0.0 {
+        return "0".into();
+    }
+    let a = v.abs();
+    if !(1e-3..1e5).contains(&a) {
+        let s = format!("{v:.1e}");
+        // `1.0e-4` -> `1e-4`.
+        s.replace(".0e", "e")
+    } else {
+        let s = format!("{:.4}", crate::report::round_sig(v, 3));
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    }
+}
+
+/// The drawable range `[lo, hi]` of `values` on a linear or log axis, padded by 5% of the span
+/// (in log space on a log axis); a single value gets a span of its own size.
+fn range(values: impl Iterator<Item = f64>, log: bool) -> Option<(f64, f64)> {
+    let (lo, hi) = values
+        .filter(|v| v.is_finite() && (!log || *v > 0.0))
+        .fold(None, |acc: Option<(f64, f64)>, v| match acc {
+            None => Some((v, v)),
+            Some((a, b)) => Some((a.min(v), b.max(v))),
+        })?;
+    if log {
+        let (a, b) = (lo.log10(), hi.log10());
+        let pad = if b > a { 0.05 * (b - a) } else { 0.5 };
+        Some((10f64.powf(a - pad), 10f64.powf(b + pad)))
+    } else {
+        let pad = if hi > lo {
+            0.05 * (hi - lo)
+        } else if lo != 0.0 {
+            0.5 * lo.abs()
+        } else {
+            1.0
+        };
+        Some((lo - pad, hi + pad))
+    }
+}
+
+fn check(series: &[Series], log_x: bool, log_y: bool) -> Result<(), String> {
+    for s in series {
+        for p in &s.points {
+            let bad = |what: &str| {
+                Err(format!(
+                    "plot series {:?}: point ({}, {}) {what}",
+                    s.name, p.x, p.y
+                ))
+            };
+            if !p.x.is_finite() || !p.y.is_finite() {
+                return bad("is not finite");
+            }
+            if log_x && p.x <= 0.0 {
+                return bad("has x <= 0 on a log x axis");
+            }
+            if log_y && p.y <= 0.0 {
+                return bad("has y <= 0 on a log y axis");
+            }
+            if let Some([lo, hi]) = p.interval
+                && !(lo <= p.y && p.y <= hi)
+            {
+                return bad(&format!("has an interval [{lo}, {hi}] not around y"));
+            }
+        }
+    }
+    if series.iter().all(|s| s.points.is_empty()) {
+        return Err("plot: no point to draw".into());
+    }
+    Ok(())
+}
+
+/// Renders `series` as an SVG (900 × 520) with the given title and axis labels, each axis
+/// linear or logarithmic (base 10). The axis ranges cover every point and every drawable
+/// interval end (module documentation for the input rules); the legend lists the series with a
+/// non-empty name, in order.
+///
+/// # Errors
+/// A message naming the series and point when a point is not finite, not positive on a log
+/// axis, or outside its own interval; when no series has a point; or when plotters fails.
+pub fn xy_svg(
+    title: &str,
+    x_label: &str,
+    y_label: &str,
+    series: &[Series],
+    log_x: bool,
+    log_y: bool,
+) -> Result<String, String> {
+    check(series, log_x, log_y)?;
+    let points = || series.iter().flat_map(|s| s.points.iter());
+    let (x0, x1) = range(points().map(|p| p.x), log_x).ok_or("plot: no x value to draw")?;
+    let (y0, y1) = range(
+        points().flat_map(|p| {
+            let [lo, hi] = p.interval.unwrap_or([p.y, p.y]);
+            [p.y, lo, hi]
+        }),
+        log_y,
+    )
+    .ok_or("plot: no y value to draw")?;
+    let labels = Labels {
+        title,
+        x: x_label,
+        y: y_label,
+    };
+    match (log_x, log_y) {
+        (false, false) => draw(labels, series, x0..x1, y0..y1),
+        (true, false) => draw(labels, series, (x0..x1).log_scale(), y0..y1),
+        (false, true) => draw(labels, series, x0..x1, (y0..y1).log_scale()),
+        (true, true) => draw(labels, series, (x0..x1).log_scale(), (y0..y1).log_scale()),
+    }
+}
+
+struct Labels<'a> {
+    title: &'a str,
+    x: &'a str,
+    y: &'a str,
+}
+
+fn draw<X, Y>(labels: Labels, series: &[Series], x: X, y: Y) -> Result<String, String>
+where
+    X: AsRangedCoord<Value = f64>,
+    Y: AsRangedCoord<Value = f64>,
+    X::CoordDescType: Ranged<ValueType = f64> + ValueFormatter<f64>,
+    Y::CoordDescType: Ranged<ValueType = f64> + ValueFormatter<f64>,
+{
+    let mut svg = String::new();
+    {
+        let e = |e: DrawingAreaErrorKind<_>| e.to_string();
+        let root = SVGBackend::with_string(&mut svg, (900, 520)).into_drawing_area();
+        root.fill(&WHITE).map_err(e)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(labels.title, ("sans-serif", 18))
+            .margin(12)
+            .x_label_area_size(48)
+            .y_label_area_size(76)
+            .build_cartesian_2d(x, y)
+            .map_err(e)?;
+        let yr = chart.y_range();
+        chart
+            .configure_mesh()
+            .x_desc(labels.x)
+            .y_desc(labels.y)
+            .x_labels(8)
+            .y_labels(8)
+            .x_label_formatter(&|v| tick(*v))
+            .y_label_formatter(&|v| tick(*v))
+            .light_line_style(RGBColor(235, 235, 235))
+            .label_style(("sans-serif", 13))
+            .axis_desc_style(("sans-serif", 15))
+            .draw()
+            .map_err(e)?;
+        // Interval ends that cannot be drawn go to the frame's edge.
+        let clamp = |v: f64| {
+            if v.is_nan() {
+                yr.start
+            } else {
+                v.clamp(yr.start, yr.end)
+            }
+        };
+        for s in series {
+            let c = color(s.color);
+            let pts: Vec<(f64, f64)> = s.points.iter().map(|p| (p.x, p.y)).collect();
+            let drawn = match s.style {
+                Style::Points => {
+                    let bars: Vec<(f64, f64, f64, f64)> = s
+                        .points
+                        .iter()
+                        .filter_map(|p| p.interval.map(|[lo, hi]| (p.x, clamp(lo), p.y, clamp(hi))))
+                        .collect();
+                    chart
+                        .draw_series(bars.iter().map(|(x, lo, m, hi)| {
+                            ErrorBar::new_vertical(*x, *lo, *m, *hi, c.stroke_width(1), 8)
+                        }))
+                        .map_err(e)?;
+                    chart
+                        .draw_series(pts.iter().map(|p| Circle::new(*p, 4, c.filled())))
+                        .map_err(e)?
+                }
+                Style::Line => chart
+                    .draw_series(LineSeries::new(pts.iter().copied(), c.stroke_width(2)))
+                    .map_err(e)?,
+                Style::Dashed => chart
+                    .draw_series(DashedLineSeries::new(
+                        pts.iter().copied(),
+                        8,
+                        5,
+                        c.stroke_width(2),
+                    ))
+                    .map_err(e)?,
+            };
+            if !s.name.is_empty() {
+                let style = s.style;
+                drawn
+                    .label(s.name.as_str())
+                    .legend(move |(x, y)| -> DynElement<_, _> {
+                        match style {
+                            Style::Points => Circle::new((x + 10, y), 4, c.filled()).into_dyn(),
+                            _ => PathElement::new([(x, y), (x + 20, y)], c.stroke_width(2))
+                                .into_dyn(),
+                        }
+                    });
+            }
+        }
+        if series.iter().any(|s| !s.name.is_empty()) {
+            chart
+                .configure_series_labels()
+                .position(SeriesLabelPosition::UpperLeft)
+                .label_font(("sans-serif", 13))
+                .background_style(WHITE.mix(0.85))
+                .border_style(BLACK)
+                .draw()
+                .map_err(e)?;
+        }
+        root.present().map_err(e)?;
+    }
+    Ok(svg)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pt(x: f64, y: f64, iv: Option<[f64; 2]>) -> Point {
+        Point { x, y, interval: iv }
+    }
+
+    #[test]
+    fn draws_points_and_lines_on_log_axes() {
+        let series = [
+            Series {
+                name: "measured".into(),
+                points: vec![
+                    pt(1.0, 0.5, Some([0.4, 0.6])),
+                    pt(100.0, 0.05, Some([0.0, 0.07])),
+                ],
+                style: Style::Points,
+                color: 0,
+            },
+            Series {
+                name: "bound".into(),
+                points: vec![pt(1.0, 1.0, None), pt(100.0, 0.1, None)],
+                style: Style::Line,
+                color: 0,
+            },
+        ];
+        let svg = xy_svg("t", "steps T", "delta", &series, true, true).unwrap();
+        if let Ok(dir) = std::env::var("DPCLAIMS_PLOT_DIR") {
+            std::fs::write(format!("{dir}/plot_unit.svg"), &svg).unwrap();
+        }
+        assert!(svg.contains("steps T") && svg.contains("measured") && svg.contains("bound"));
+        assert!(!svg.contains("NaN"), "{svg}");
+    }
+
+    #[test]
+    fn bad_input_is_an_error() {
+        let s = |p: Point| {
+            [Series {
+                name: "s".into(),
+                points: vec![p],
+                style: Style::Points,
+                color: 0,
+            }]
+        };
+        let err = |p: Point, log: bool| xy_svg("t", "x", "y", &s(p), log, log).unwrap_err();
+        assert!(err(pt(f64::NAN, 1.0, None), false).contains("not finite"));
+        assert!(err(pt(0.0, 1.0, None), true).contains("x <= 0"));
+        assert!(err(pt(1.0, 2.0, Some([0.0, 1.0])), false).contains("not around y"));
+        assert!(
+            xy_svg("t", "x", "y", &[], false, false)
+                .unwrap_err()
+                .contains("no point")
+        );
+        // A single point gets a range of its own size, and an infinite interval end is drawn
+        // to the frame's edge.
+        let one = s(pt(3.0, 2.0, Some([1.0, f64::INFINITY])));
+        assert!(xy_svg("t", "x", "y", &one, false, false).is_ok());
+    }
+
+    #[test]
+    fn ticks_are_short() {
+        assert_eq!(tick(0.0001), "1e-4");
+        assert_eq!(tick(0.25), "0.25");
+        assert_eq!(tick(1000.0), "1000");
+        assert_eq!(tick(2.0e6), "2e6");
+        assert_eq!(tick(0.123456), "0.123");
+    }
+}
