@@ -91,6 +91,17 @@ pub enum ClaimCommand {
         /// Output directory (with --shard: where DIR/shard-K-of-N.json is written).
         #[arg(long)]
         out: std::path::PathBuf,
+        /// Also search every selected claim that declares a parameter space (as `dpclaims
+        /// search`, seed --seed) and add the "Tightness frontier" section with one plot per
+        /// claim (DIR/search-<claim>.svg).
+        #[arg(long)]
+        search: bool,
+        /// Per-claim time limit of --search.
+        #[arg(long, default_value_t = 60.0, requires = "search")]
+        search_budget_seconds: f64,
+        /// Per-claim candidates of --search.
+        #[arg(long, default_value_t = 200, requires = "search")]
+        search_evaluations: u64,
     },
     /// Print the proof maps: each proof's steps in order, the verdict of each step claim (run at
     /// a small size) or why a step is not checkable, and a summary per paper.
@@ -488,8 +499,19 @@ pub fn run(claims: &[&dyn Claim], command: ClaimCommand) -> Result<ExitCode, cra
             }
             print_outcomes(&mut out, &outcomes, json)
         }
-        ClaimCommand::Report { run, out: dir } => {
+        ClaimCommand::Report {
+            run,
+            out: dir,
+            search,
+            search_budget_seconds,
+            search_evaluations,
+        } => {
             let opts = run.options(None)?;
+            if search && opts.shard.is_some() {
+                return Err(crate::Error::Input(
+                    "--search cannot be sharded: run it without --shard".into(),
+                ));
+            }
             if let Some(sh) = opts.shard {
                 let file = harness::check_shard(&claims, &opts)?;
                 std::fs::create_dir_all(&dir).map_err(|e| {
@@ -509,6 +531,22 @@ pub fn run(claims: &[&dyn Claim], command: ClaimCommand) -> Result<ExitCode, cra
             let outcomes = harness::check(&claims, &opts)?;
             write_report(claims, &dir, &outcomes, opts.trials)?;
             let _ = write!(out, "{}", report::table(&outcomes));
+            if search {
+                let sopts = search::SearchOptions {
+                    seed: opts.seed,
+                    confirm_seed: opts.seed.wrapping_add(search::CONFIRM_SEED_OFFSET),
+                    evaluations: search_evaluations,
+                    budget_seconds: search_budget_seconds,
+                    confidence: opts.confidence,
+                    progress: opts.progress,
+                    ..search::SearchOptions::default()
+                };
+                let results = search::search_all(claims, &opts.patterns, &sopts)?;
+                for f in search::write_section(&dir, &results).map_err(crate::Error::Input)? {
+                    eprintln!("wrote {}", f.display());
+                }
+                let _ = write!(out, "{}", search::table(&results));
+            }
             let violated = outcomes.iter().any(Outcome::unexpectedly_violated);
             Ok(if violated {
                 ExitCode::from(1)

@@ -51,6 +51,7 @@ fn published_values_are_sound() {
 fn single_pair_epsilon(pair: Pair, steps: u64, delta: f64) -> f64 {
     let opts = PldOptions::default();
     Pld::single(&pair, &opts, Rounding::Pessimistic)
+        .unwrap()
         .compose(steps, &opts)
         .unwrap()
         .epsilon(delta)

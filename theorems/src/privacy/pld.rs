@@ -371,6 +371,17 @@ fn grid_range(pair: &Pair, interval: f64, tau: f64) -> (i64, i64) {
 /// loss and is linear in $e^\epsilon$ between them. A privacy profile is convex in $e^\epsilon$,
 /// so this one lies above it everywhere (above the last grid loss it is the constant
 /// $\delta(\ell_{hi})$, carried as mass at $+\infty$): a pessimistic PLD.
+/// The number of grid points of a single step on `k_lo..=k_hi`, checked against the point
+/// budget before anything is allocated.
+fn single_points(k_lo: i64, k_hi: i64, opts: &PldOptions) -> Result<usize, ParamError> {
+    let n = k_hi.saturating_sub(k_lo).saturating_add(1);
+    let limit = opts.max_points.min(MAX_FFT);
+    if n < 2 || n as u64 > limit as u64 {
+        return Err(too_fine(opts.interval, n.max(0) as usize, limit));
+    }
+    Ok(n as usize)
+}
+
 fn connect_the_dots(profile: &dyn Fn(f64) -> f64, k_lo: i64, k_hi: i64, d: f64) -> Pld {
     let n = (k_hi - k_lo + 1) as usize;
     let mut pmf = vec![0.0; n];
@@ -411,15 +422,18 @@ impl Pld {
         }
     }
 
-    /// One step of `pair`, discretised with `rounding`.
-    pub fn single(pair: &Pair, opts: &PldOptions, rounding: Rounding) -> Self {
+    /// One step of `pair`, discretised with `rounding`. An error (the grid too fine: see
+    /// [`is_too_fine`]) when its support needs more than `opts.max_points` grid points (a
+    /// pair whose loss spans $\pm10^6$ at a fine interval would need ~$10^{10}$; this used
+    /// to abort the process on the allocation).
+    pub fn single(pair: &Pair, opts: &PldOptions, rounding: Rounding) -> Result<Self, ParamError> {
         let d = opts.interval;
         let (k_lo, k_hi) = grid_range(pair, d, opts.tail_mass);
-        let n = (k_hi - k_lo + 1) as usize;
+        let n = single_points(k_lo, k_hi, opts)?;
         let mut pmf = vec![0.0; n];
         match rounding {
             Rounding::Pessimistic => {
-                return connect_the_dots(&|l| pair.profile(l), k_lo, k_hi, d);
+                return Ok(connect_the_dots(&|l| pair.profile(l), k_lo, k_hi, d));
             }
             Rounding::Optimistic => {
                 // Merge the outcomes with loss in a cell (a, b] into one outcome: a
@@ -546,7 +560,7 @@ impl Pld {
                 }
             }
         }
-        Pld::exact(d, k_lo, pmf, 0.0, Rounding::Optimistic)
+        Ok(Pld::exact(d, k_lo, pmf, 0.0, Rounding::Optimistic))
     }
 
     /// One step of the symmetrisation of `pair`, discretised pessimistically: the pair whose
@@ -556,21 +570,24 @@ impl Pld {
     /// conjugates, and $\delta_f(\epsilon)=1+f^*(-e^\epsilon)$), so it dominates both orders and
     /// its $T$-fold composition bounds any sequence of orders. Connect-the-dots on that profile,
     /// on the union of both orders' grids.
-    pub fn symmetrized(pair: &Pair, opts: &PldOptions) -> Self {
+    /// An error when the grid needs more than `opts.max_points` points (as [`Pld::single`]).
+    pub fn symmetrized(pair: &Pair, opts: &PldOptions) -> Result<Self, ParamError> {
         let d = opts.interval;
         let reverse = pair.reversed();
         let (a_lo, a_hi) = grid_range(pair, d, opts.tail_mass);
         let (b_lo, b_hi) = grid_range(&reverse, d, opts.tail_mass);
-        connect_the_dots(
+        let (lo, hi) = (a_lo.min(b_lo), a_hi.max(b_hi));
+        single_points(lo, hi, opts)?;
+        Ok(connect_the_dots(
             &|l| pair.profile(l).max(reverse.profile(l)),
-            a_lo.min(b_lo),
-            a_hi.max(b_hi),
+            lo,
+            hi,
             d,
-        )
+        ))
     }
 
     /// One step of an upper step bound, discretised pessimistically.
-    pub fn upper_step(bound: &StepBound, opts: &PldOptions) -> Self {
+    pub fn upper_step(bound: &StepBound, opts: &PldOptions) -> Result<Self, ParamError> {
         match bound {
             StepBound::Pair(pair) => Pld::single(pair, opts, Rounding::Pessimistic),
             StepBound::EitherOrder(pair) => Pld::symmetrized(pair, opts),
@@ -916,7 +933,7 @@ fn validate(opts: &PldOptions) -> Result<(), ParamError> {
 /// The `steps`-fold pessimistic and optimistic compositions of one pair (one FFT planner).
 fn composed_pair(pair: &Pair, steps: u64, opts: &PldOptions) -> Result<(Pld, Pld), ParamError> {
     let one =
-        |rounding: Rounding| compose_plds(&[(Pld::single(pair, opts, rounding), steps)], opts);
+        |rounding: Rounding| compose_plds(&[(Pld::single(pair, opts, rounding)?, steps)], opts);
     Ok((one(Rounding::Pessimistic)?, one(Rounding::Optimistic)?))
 }
 
@@ -977,15 +994,18 @@ pub fn compose_groups(
     let opts = &opts.for_steps(total);
     // Every bound's single steps first, then the point budget checked for all of them before
     // any FFT runs (a refusal comes at once, not after the other bounds' compositions).
-    let singles = |single: &dyn Fn(&Dominating) -> Pld| -> Vec<(Pld, u64)> {
-        groups.iter().map(|(d, c)| (single(d), *c)).collect()
+    let singles = |single: &dyn Fn(&Dominating) -> Result<Pld, ParamError>| {
+        groups
+            .iter()
+            .map(|(d, c)| Ok((single(d)?, *c)))
+            .collect::<Result<Vec<(Pld, u64)>, ParamError>>()
     };
     let uppers: Vec<Vec<(Pld, u64)>> = (0..n_upper)
         .map(|i| singles(&|d: &Dominating| Pld::upper_step(&d.upper[i], opts)))
-        .collect();
+        .collect::<Result<_, _>>()?;
     let lowers: Vec<Vec<(Pld, u64)>> = (0..n_lower)
         .map(|i| singles(&|d: &Dominating| Pld::single(&d.lower[i], opts, Rounding::Optimistic)))
-        .collect();
+        .collect::<Result<_, _>>()?;
     let tilted = |all: Vec<Vec<(Pld, u64)>>| -> Result<Vec<(Vec<(Pld, u64)>, f64)>, ParamError> {
         all.into_iter()
             .map(|s| {
@@ -1166,8 +1186,8 @@ pub fn compose_heterogeneous(
 ) -> Result<Pld, ParamError> {
     let singles: Vec<(Pld, u64)> = groups
         .iter()
-        .map(|(pair, count)| (Pld::single(pair, opts, rounding), *count))
-        .collect();
+        .map(|(pair, count)| Ok((Pld::single(pair, opts, rounding)?, *count)))
+        .collect::<Result<_, ParamError>>()?;
     compose_plds(&singles, opts)
 }
 
@@ -1189,6 +1209,24 @@ pub fn dp_sgd_delta(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_grid_past_the_point_budget_is_an_error_not_an_abort() {
+        // sigma 1e-3: the losses span about +-5e5, 1e10 grid points at the default interval
+        // (found by `dpclaims search multipass.thm2.dp`, which aborted on a 137 GB allocation).
+        let pair = Pair::Remove {
+            q: 0.5,
+            sigma: 1e-3,
+        };
+        let opts = PldOptions::default();
+        for rounding in [Rounding::Pessimistic, Rounding::Optimistic] {
+            let e = Pld::single(&pair, &opts, rounding).unwrap_err();
+            assert!(is_too_fine(&e), "{e}");
+        }
+        let e = Pld::symmetrized(&pair, &opts).unwrap_err();
+        assert!(is_too_fine(&e), "{e}");
+        assert!(pair_delta(&pair, 10, 1.0, &opts).is_err());
+    }
     use crate::privacy::{Neighbouring, Sampling};
     use approx::assert_relative_eq;
 
@@ -1227,8 +1265,12 @@ mod tests {
                 _ => Pair::ReplaceOne { q, sigma: s },
             };
             let opts = PldOptions::default();
-            let pess = Pld::single(&pair, &opts, Rounding::Pessimistic).delta(eps);
-            let opt = Pld::single(&pair, &opts, Rounding::Optimistic).delta(eps);
+            let pess = Pld::single(&pair, &opts, Rounding::Pessimistic)
+                .unwrap()
+                .delta(eps);
+            let opt = Pld::single(&pair, &opts, Rounding::Optimistic)
+                .unwrap()
+                .delta(eps);
             let fp = 1e-12 * want + 1e-15; // up to floating point
             assert!(
                 opt <= want + fp && want <= pess + fp,
@@ -1273,8 +1315,8 @@ mod tests {
             ..PldOptions::default()
         };
         let (pess, opt) = (
-            Pld::single(&pair, &opts, Rounding::Pessimistic),
-            Pld::single(&pair, &opts, Rounding::Optimistic),
+            Pld::single(&pair, &opts, Rounding::Pessimistic).unwrap(),
+            Pld::single(&pair, &opts, Rounding::Optimistic).unwrap(),
         );
         for (eps, want) in [
             (-0.3, 0.25918178),
@@ -1391,8 +1433,8 @@ mod tests {
                 interval,
                 ..PldOptions::default()
             };
-            let opt = mean(&Pld::single(&pair, &opts, Rounding::Optimistic));
-            let pess = mean(&Pld::single(&pair, &opts, Rounding::Pessimistic));
+            let opt = mean(&Pld::single(&pair, &opts, Rounding::Optimistic).unwrap());
+            let pess = mean(&Pld::single(&pair, &opts, Rounding::Pessimistic).unwrap());
             assert!(
                 opt <= pess && pess - opt <= 5e-3 * pess,
                 "interval {interval}: optimistic mean {opt:e}, pessimistic {pess:e}"
@@ -1486,6 +1528,7 @@ mod tests {
         };
         for rounding in [Rounding::Pessimistic, Rounding::Optimistic] {
             let whole = Pld::single(&pair, &opts, rounding)
+                .unwrap()
                 .compose(30, &opts)
                 .unwrap();
             let split = compose_heterogeneous(&[(pair, 10), (pair, 20)], &opts, rounding).unwrap();
