@@ -59,6 +59,9 @@ impl Default for CheckOptions {
 }
 
 /// The cases of `claim` with `--set` and `--trials` applied to every case that has the key.
+/// The claim's cases with `--set`, `--trials` and `--max-trials` applied; cases that the
+/// overrides make identical are run once (a `search` reproducer sets every parameter, which
+/// makes every default case of that shape the instance).
 fn cases_with_overrides(claim: &dyn Claim, opts: &CheckOptions) -> Vec<Params> {
     let mut cases = claim.cases();
     for case in &mut cases {
@@ -78,6 +81,14 @@ fn cases_with_overrides(claim: &dyn Claim, opts: &CheckOptions) -> Vec<Params> {
             }
         }
     }
+    let mut seen = Vec::new();
+    cases.retain(|c| {
+        let fresh = !seen.contains(c);
+        if fresh {
+            seen.push(c.clone());
+        }
+        fresh
+    });
     cases
 }
 

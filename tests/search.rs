@@ -134,6 +134,25 @@ fn a_wrong_constant_that_holds_on_the_defaults_is_found_shrunk_and_confirmed() {
     assert_eq!(v.instance.params.u64("k").unwrap(), 1);
     assert_eq!(dpclaims::report::round_sig(s, 2), s);
     assert!(v.command.contains("--set s=") && v.command.contains("--seed 1000004"));
+    // The printed command reproduces it: its --set pairs make every default case the
+    // instance, run once, violated on the confirmation seed.
+    let sets: Vec<_> = v
+        .command
+        .split(" --set ")
+        .skip(1)
+        .map(|kv| dpclaims::params::parse_assignment(kv.trim()).unwrap())
+        .collect();
+    let again = dpclaims::harness::check(
+        &[&WRONG],
+        &dpclaims::harness::CheckOptions {
+            sets,
+            seed: r.confirm_seed,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(again.len(), 1);
+    assert_eq!(again[0].verdict, Verdict::Violated);
     // Every candidate respects the hypothesis.
     assert!(
         r.candidates
