@@ -21,8 +21,12 @@
 //!
 //! The score of an outcome is its *closeness to violation* ([`closeness`]): the usual tightness
 //! measured/bound for an upper bound, bound/measured for a lower bound, so that 1 is the
-//! boundary and more than 1 is a violation by the point estimate. A candidate's score is the
-//! largest over its outcomes that are not true by construction.
+//! boundary and more than 1 is a violation by the point estimate. Its *certified* score
+//! ([`certified_closeness`]) is the same at the end of the interval that the verdict must pass
+//! (the lower limit for an upper bound): more than 1 is a violated verdict. A candidate's scores
+//! are the largest over its outcomes that are not true by construction; the search ranks by
+//! the certified one, so that a candidate does not win by Monte Carlo noise (a tiny $\delta$
+//! estimated from a few hits) or by the midpoint of a wide bracket.
 //!
 //! The number of candidates is fixed by `evaluations` (reproducible: same seed, same
 //! candidates, same numbers on any thread count); `budget_seconds` only stops the search
@@ -324,13 +328,40 @@ pub fn closeness(relation: &Relation, bound: f64, mean: f64) -> f64 {
     if s.is_nan() { f64::NEG_INFINITY } else { s }
 }
 
-/// The score of a candidate: the largest [`closeness`] over its outcomes that are not true by
-/// construction (`-inf` when it has none).
+/// The score of a candidate: the largest [`closeness`] of its point estimates over its
+/// outcomes that are not true by construction (`-inf` when it has none).
 pub fn score(outcomes: &[Outcome]) -> f64 {
     outcomes
         .iter()
         .filter(|o| o.tautology.is_none())
         .map(|o| closeness(&o.relation, o.bound, o.measured.mean))
+        .fold(f64::NEG_INFINITY, f64::max)
+}
+
+/// The closeness of an outcome at the end of its interval that the verdict must pass (the
+/// lower limit for an upper bound, the upper limit for a lower bound, the inner ends for a
+/// window): what the interval certifies, so more than 1 is a violation verdict. The search
+/// ranks candidates by it, so that a candidate does not win by noise (a small-$\delta$ Monte
+/// Carlo mean) or by a wide bracket's midpoint.
+pub fn certified_closeness(o: &Outcome) -> f64 {
+    let (lo, hi) = (o.measured.lower, o.measured.upper);
+    match o.relation {
+        Relation::AtMost | Relation::LowerLimitAtMost => closeness(&o.relation, o.bound, lo),
+        Relation::AtLeast => closeness(&o.relation, o.bound, hi),
+        Relation::Within { lower, .. } => {
+            closeness(&Relation::AtMost, o.bound, lo).max(closeness(&Relation::AtLeast, lower, hi))
+        }
+        Relation::Reproduces { .. } => closeness(&o.relation, o.bound, o.measured.mean),
+    }
+}
+
+/// The largest [`certified_closeness`] over a candidate's outcomes that are not true by
+/// construction.
+pub fn certified(outcomes: &[Outcome]) -> f64 {
+    outcomes
+        .iter()
+        .filter(|o| o.tautology.is_none())
+        .map(certified_closeness)
         .fold(f64::NEG_INFINITY, f64::max)
 }
 
@@ -379,8 +410,10 @@ pub const CONFIRM_SEED_OFFSET: u64 = 1_000_003;
 pub struct Candidate {
     /// Its case (search size: `trials` is the search's).
     pub params: Params,
-    /// Its score at the search size and seed.
+    /// Its score (point estimates) at the search size and seed.
     pub score: f64,
+    /// Its certified score ([`certified`]) at the search size and seed: what the search ranks.
+    pub certified: f64,
     /// How it was found: `default`, `random`, `local` or `shrunk`.
     pub found_by: &'static str,
 }
@@ -390,10 +423,12 @@ pub struct Candidate {
 pub struct Confirmed {
     /// The case as run (default `trials`).
     pub params: Params,
-    /// Its score at the search size (the selection's, biased up).
+    /// Its certified score at the search size (the selection's, biased up).
     pub search_score: f64,
-    /// Its score on the confirmation run.
+    /// Its score (point estimates) on the confirmation run.
     pub score: f64,
+    /// Its certified score on the confirmation run (above 1: violated).
+    pub certified: f64,
     /// The worst verdict of its outcomes (violated, inconclusive, not-refuted, respected).
     pub verdict: Verdict,
     /// The outcomes of the confirmation run.
@@ -443,24 +478,24 @@ pub struct SearchResult {
 }
 
 impl SearchResult {
-    /// The largest default-case score (search size).
+    /// The largest default-case score (point estimates, search size).
     pub fn default_score(&self) -> f64 {
         self.defaults
             .iter()
             .map(|c| c.score)
             .fold(f64::NEG_INFINITY, f64::max)
     }
-    /// The best candidate of the search (search size).
+    /// The best candidate of the search by certified score (search size).
     pub fn best(&self) -> Option<&Candidate> {
         self.candidates
             .iter()
-            .max_by(|a, b| a.score.total_cmp(&b.score))
+            .max_by(|a, b| a.certified.total_cmp(&b.certified))
     }
-    /// The confirmed candidate of largest confirmed score.
+    /// The confirmed candidate of largest confirmed certified score.
     pub fn worst_confirmed(&self) -> Option<&Confirmed> {
         self.confirmed
             .iter()
-            .max_by(|a, b| a.score.total_cmp(&b.score))
+            .max_by(|a, b| a.certified.total_cmp(&b.certified))
     }
 }
 
@@ -573,6 +608,7 @@ pub fn search(claim: &dyn Claim, opts: &SearchOptions) -> Result<SearchResult, E
             Some(Candidate {
                 params: c,
                 score: score(&o),
+                certified: certified(&o),
                 found_by: "default",
             })
         })
@@ -639,7 +675,7 @@ pub fn search(claim: &dyn Claim, opts: &SearchOptions) -> Result<SearchResult, E
                 let mut values = centre.clone();
                 values[i] = v;
                 if let Some(s) = state.evaluate(values, "local") {
-                    if s > best.score {
+                    if s > best.certified {
                         improved = true;
                     }
                 }
@@ -675,16 +711,16 @@ pub fn search(claim: &dyn Claim, opts: &SearchOptions) -> Result<SearchResult, E
     let mut ranked: Vec<&Candidate> = state
         .candidates
         .iter()
-        .filter(|c| c.score.is_finite() || c.score == f64::INFINITY)
+        .filter(|c| !c.certified.is_nan() && c.certified > f64::NEG_INFINITY)
         .collect();
-    ranked.sort_by(|a, b| b.score.total_cmp(&a.score));
+    ranked.sort_by(|a, b| b.certified.total_cmp(&a.certified));
     let chosen: Vec<Candidate> = ranked.into_iter().take(opts.confirm).cloned().collect();
     let confirmed = confirm(claim, &space, &chosen, opts)?;
     // 4. Shrink a confirmed violation.
     let violation = match confirmed
         .iter()
         .filter(|c| c.verdict == Verdict::Violated)
-        .max_by(|a, b| a.score.total_cmp(&b.score))
+        .max_by(|a, b| a.certified.total_cmp(&b.certified))
     {
         Some(v) => shrink(&mut state, v)?,
         None => None,
@@ -735,7 +771,7 @@ impl State<'_> {
             self.opts.confidence,
         ) {
             Ok(o) => {
-                let s = score(&o);
+                let s = certified(&o);
                 if self.opts.progress {
                     eprintln!(
                         "search {} #{} {found_by}: score {:.4}  {}",
@@ -747,7 +783,8 @@ impl State<'_> {
                 }
                 self.candidates.push(Candidate {
                     params: case,
-                    score: s,
+                    score: score(&o),
+                    certified: s,
                     found_by,
                 });
                 Some(s)
@@ -763,7 +800,7 @@ impl State<'_> {
         self.candidates
             .iter()
             .filter(|c| c.found_by != "shrunk")
-            .max_by(|a, b| a.score.total_cmp(&b.score))
+            .max_by(|a, b| a.certified.total_cmp(&b.certified))
     }
 
     /// Whether a case is violated at the search size and seed (its own family).
@@ -781,6 +818,7 @@ impl State<'_> {
             self.candidates.push(Candidate {
                 params: case.clone(),
                 score: score(&o),
+                certified: certified(&o),
                 found_by: "shrunk",
             });
         }
@@ -909,8 +947,9 @@ fn confirm(
             let o: Vec<Outcome> = outcomes.by_ref().take(k).collect();
             Confirmed {
                 params,
-                search_score: c.score,
+                search_score: c.certified,
                 score: score(&o),
+                certified: certified(&o),
                 verdict: worst_verdict(&o),
                 outcomes: o,
             }
@@ -1005,6 +1044,7 @@ fn shrink(state: &mut State<'_>, v: &Confirmed) -> Result<Option<Violation>, Err
         &[Candidate {
             params: shrunk,
             score: f64::NAN,
+            certified: f64::NAN,
             found_by: "shrunk",
         }],
         state.opts,
@@ -1044,7 +1084,7 @@ pub fn table(results: &[SearchResult]) -> String {
         "claim".to_string(),
         "default".into(),
         "worst found".into(),
-        "confirmed".into(),
+        "confirmed (certified)".into(),
         "verdict".into(),
         "evaluated".into(),
         "instance".into(),
@@ -1055,7 +1095,9 @@ pub fn table(results: &[SearchResult]) -> String {
             r.claim.clone(),
             score_text(r.default_score()),
             r.best().map_or("-".into(), |b| score_text(b.score)),
-            best.map_or("-".into(), |c| score_text(c.score)),
+            best.map_or("-".into(), |c| {
+                format!("{} ({})", score_text(c.score), score_text(c.certified))
+            }),
             best.map_or("-".into(), |c| c.verdict.as_str().to_string()),
             format!("{} in {:.0} s", r.evaluations, r.seconds),
             best.map_or("-".into(), |c| key_compact(&c.params, &r.space)),
@@ -1312,7 +1354,7 @@ pub fn frontier_svg(r: &SearchResult) -> Option<Result<String, String>> {
 /// each claim's frontier plot `search-<claim>.svg`.
 pub fn markdown(results: &[SearchResult], plots: &[(String, String)]) -> String {
     let mut md = String::from(
-        "## Tightness frontier (counterexample search)\n\nEach claim's declared parameter space searched for its tightest instance (random candidates from the space's proptest strategy, then coordinate refinement), at the search size and seed; the best candidates re-measured at the default size on a fresh seed (the confirmation, not biased by the selection). Score: measured/bound for an upper bound, bound/measured for a lower bound; above 1 is a violation by the point estimate, the verdict uses the interval.\n\n| claim | default | worst found | confirmed | verdict | evaluated | instance |\n|---|---|---|---|---|---|---|\n",
+        "## Tightness frontier (counterexample search)\n\nEach claim's declared parameter space searched for its tightest instance (random candidates from the space's proptest strategy, then coordinate refinement), at the search size and seed; the best candidates re-measured at the default size on a fresh seed (the confirmation, not biased by the selection). Score: measured/bound for an upper bound, bound/measured for a lower bound (point estimates); above 1 is a violation by the point estimate. The certified score (in brackets) takes the interval's end the verdict must pass (the lower limit for an upper bound): above 1 is a violated verdict. The search ranks by the certified score, so that noise or a wide bracket does not win; 'worst found' is the point score of the candidate it ranked first.\n\n| claim | default | worst found | confirmed (certified) | verdict | evaluated | instance |\n|---|---|---|---|---|---|---|\n",
     );
     for r in results {
         let best = r.worst_confirmed();
@@ -1321,7 +1363,11 @@ pub fn markdown(results: &[SearchResult], plots: &[(String, String)]) -> String 
             r.claim,
             score_text(r.default_score()),
             r.best().map_or("-".into(), |b| score_text(b.score)),
-            best.map_or("-".into(), |c| score_text(c.score)),
+            best.map_or("-".into(), |c| format!(
+                "{} ({})",
+                score_text(c.score),
+                score_text(c.certified)
+            )),
             best.map_or("-", |c| c.verdict.as_str()),
             r.evaluations,
             r.seed,

@@ -91,6 +91,7 @@ claim_tests! {
     last_iterate_thm1_dp => "last_iterate.thm1.dp",
     last_iterate_samples => "last_iterate.samples",
     multipass_prop1 => "multipass.prop1",
+    multipass_prop1_idx_a => "multipass.prop1.idx_a",
     multipass_cor2 => "multipass.cor2",
     multipass_lemma6 => "multipass.lemma6",
     multipass_prop3_step => "multipass.prop3.step",

@@ -47,6 +47,71 @@ fn schedule(kind: &str, eta: f64, horizon: usize) -> Vec<f64> {
         .collect()
 }
 
+/// Proposition 1's space on P-quad around `base` (its `index` kept): schedule, step, curvature,
+/// prior scale and horizon, with the stable-step hypothesis $\eta_1a\le2$.
+fn prop1_space(base: Params) -> Option<crate::search::Space> {
+    use crate::search::{Axis, Space};
+    Some(
+        Space::new(base, 2)
+            .axis(Axis::choice("schedule", &["constant", "inv-sqrt", "inv-t"]))
+            .axis(Axis::log("eta", 0.01, 2.0))
+            .axis(Axis::log("a", 0.1, 10.0))
+            .axis(Axis::log("beta0", 0.01, 10.0))
+            .axis(Axis::int("T", 2, 500))
+            .constraint("eta_1 a <= 2 (eta <= 2/L on P-quad)", |p| {
+                Ok(p.f64("eta")? * p.f64("a")? <= 2.0)
+            }),
+    )
+}
+
+/// The claim `multipass.prop1.idx_a` (its statement and source are in its [`ClaimInfo`]):
+/// Proposition 1 for Algorithm 1 as printed (eq. (3): the gradient step out of $w_t$ at
+/// $\eta_{t+1}$, idx-A), on the instances where `dpclaims search multipass.prop1.idx_a` finds
+/// it violated. Known false: THEOREMS_NOTES.md, "Proposition 1 fails for the printed step".
+pub struct Prop1IdxA;
+
+static PROP1_IDX_A_INFO: ClaimInfo = ClaimInfo {
+    id: "multipass.prop1.idx_a",
+    paper: PAPER,
+    result: "Proposition 1 for Algorithm 1 as printed (idx-A: eq. (3)'s gradient step at eta_{t+1}) [as printed; known false, found by dpclaims search]; exact on P-quad",
+    statement: "sum_t [l(p_t,z_t) + beta_t H(p_t||q)] <= inf_p sum_t [l(p,z_t) + beta_t H(p||q)] + sum_t eta_t/2 E||grad l(w,z_t)||^2, with the printed algorithm's step (fails: by 0.036 at T = 22 on P-quad, by 1/32 at T = 2 on linear losses; THEOREMS_NOTES.md)",
+    mutants: &[],
+    known_false: true,
+    tautologies: &[],
+    perturbation: None,
+};
+
+impl Claim for Prop1IdxA {
+    fn info(&self) -> &'static ClaimInfo {
+        &PROP1_IDX_A_INFO
+    }
+
+    fn cases(&self) -> Vec<Params> {
+        // The search's confirmed worst instance (seed 1, 200 candidates), and the smallest
+        // P-quad violation of the hand check (T = 3).
+        vec![
+            params! { "schedule" => "inv-sqrt", "eta" => 0.03, "index" => "A", "a" => 0.6, "beta0" => 0.01, "T" => 22 },
+            params! { "schedule" => "inv-sqrt", "eta" => 0.01, "index" => "A", "a" => 0.49, "beta0" => 0.01, "T" => 3 },
+        ]
+    }
+
+    /// Proposition 1's space with the printed step (idx-A).
+    fn space(&self) -> Option<crate::search::Space> {
+        prop1_space(self.cases()[0].clone())
+    }
+
+    fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
+        if case.str("index")? != "A" {
+            return Err(ParamError::new(
+                "index",
+                case.str("index")?,
+                "A (this claim is the printed step; multipass.prop1 has both)",
+            ));
+        }
+        Prop1.measure(case, run)
+    }
+}
+
 /// The claim `multipass.prop1` (its statement and source are in its [`ClaimInfo`]).
 pub struct Prop1;
 
@@ -54,7 +119,7 @@ static PROP1_INFO: ClaimInfo = ClaimInfo {
     id: "multipass.prop1",
     paper: PAPER,
     result: "Proposition 1 with Lemma 3's E||grad||^2 in place of G^2 [as printed, prop1.grad]; exact on P-quad",
-    statement: "sum_t [l(p_t,z_t) + beta_t H(p_t||q)] <= inf_p sum_t [l(p,z_t) + beta_t H(p||q)] + sum_t eta_t/2 E||grad l(w,z_t)||^2",
+    statement: "sum_t [l(p_t,z_t) + beta_t H(p_t||q)] <= inf_p sum_t [l(p,z_t) + beta_t H(p||q)] + sum_t eta_t/2 E||grad l(w,z_t)||^2 [holds on these cases; with the printed step (idx-A) it fails elsewhere: multipass.prop1.idx_a]",
     mutants: &[WITHOUT_GRADIENT_TERM, B_AS_BETA0],
     known_false: false,
     tautologies: &[],
@@ -81,22 +146,12 @@ impl Claim for Prop1 {
         ]
     }
 
-    /// Schedules, steps, curvature $a$, prior scale $\beta_0$ and horizon on P-quad; the
-    /// gradient step must be stable on the quadratic, $\eta_1 a\le2$ ($\eta\le2/L$, $L=a$).
+    /// Schedules, steps, curvature $a$, prior scale $\beta_0$ and horizon on P-quad, with the
+    /// proof's step (idx-B: the gradient step out of $w_t$ at $\eta_t$); the gradient step must
+    /// be stable on the quadratic, $\eta_1 a\le2$ ($\eta\le2/L$, $L=a$). The printed
+    /// algorithm's step (idx-A) is searched by [`Prop1IdxA`], known false.
     fn space(&self) -> Option<crate::search::Space> {
-        use crate::search::{Axis, Space};
-        Some(
-            Space::new(self.cases()[0].clone(), 2)
-                .axis(Axis::choice("schedule", &["constant", "inv-sqrt", "inv-t"]))
-                .axis(Axis::choice("index", &["A", "B"]))
-                .axis(Axis::log("eta", 0.01, 2.0))
-                .axis(Axis::log("a", 0.1, 10.0))
-                .axis(Axis::log("beta0", 0.01, 10.0))
-                .axis(Axis::int("T", 1, 500))
-                .constraint("eta_1 a <= 2 (eta <= 2/L on P-quad)", |p| {
-                    Ok(p.f64("eta")? * p.f64("a")? <= 2.0)
-                }),
-        )
+        prop1_space(self.cases()[2].clone())
     }
 
     fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
@@ -714,6 +769,7 @@ impl Claim for Lemma6 {
 pub fn claims() -> Vec<&'static dyn Claim> {
     vec![
         &Prop1,
+        &Prop1IdxA,
         &Cor2,
         &Lemma6,
         &Prop3Steps,
