@@ -211,3 +211,33 @@ fn bad_search_options_are_errors_not_panics() {
         .to_string();
     assert!(e.contains("declares no parameter space"), "{e}");
 }
+
+#[test]
+fn the_frontier_plot_is_on_the_parameter_axis_and_the_report_section_is_written() {
+    let r = search::search(&WRONG, &options()).unwrap();
+    // s moves the frontier (the score is 0.8 sqrt(s)); k does nothing.
+    let order = search::axes_by_importance(&r);
+    assert_eq!(order[0].0, "s", "{order:?}");
+    let svg = search::frontier_svg(&r).unwrap().unwrap();
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let texts: Vec<&str> = doc
+        .descendants()
+        .filter_map(|n| n.text())
+        .map(str::trim)
+        .collect();
+    assert!(texts.contains(&"s"), "x axis label: {texts:?}");
+    assert!(
+        texts
+            .iter()
+            .any(|t| t.starts_with("confirmed (seed 1000004"))
+    );
+    assert!(!texts.iter().any(|t| t.contains("index")), "{texts:?}");
+    let dir = std::env::temp_dir().join(format!("dpclaims-search-{}", std::process::id()));
+    let files = search::write_section(&dir, &[r]).unwrap();
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(md.contains("## Tightness frontier"), "{md}");
+    assert!(md.contains("test.abs_mean.wrong_constant violated"), "{md}");
+    assert!(md.contains("search-test.abs_mean.wrong_constant.svg"));
+    assert_eq!(files.len(), 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}

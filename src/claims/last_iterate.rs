@@ -74,6 +74,12 @@ impl Claim for Prop4 {
                 });
             }
         }
+        // Adopted from `dpclaims search last_iterate.prop4` (seed 1): its tightest instance,
+        // kappa_T = 0.593 against 0.305 above (the real batch rule at T = 3; the ratio depends
+        // on the batch rule and T only).
+        cases.push(params! {
+            "batch" => "real", "T" => 3, "alpha" => 4.0, "eta" => 0.01, "G" => 1.0, "beta0" => 0.005,
+        });
         cases
     }
 
@@ -238,6 +244,9 @@ impl Claim for Theorem1Rdp {
                 cases.push(params! { "batch" => batch, "T" => t, "G" => 1.0, "eta0" => 1.0, "epsilon" => eps, "delta" => delta });
             }
         }
+        // Adopted from `dpclaims search last_iterate.thm1.rdp` (seed 1): its tightest
+        // instance, 0.392 against 0.305 above (the real batch rule at a short horizon).
+        cases.push(params! { "batch" => "real", "T" => 10, "G" => 0.1, "eta0" => 0.1, "epsilon" => 0.1, "delta" => 1e-11 });
         cases
     }
 
@@ -482,6 +491,13 @@ impl Claim for Cor3 {
                 "population_seed" => super::DEFAULT_POPULATION_SEED,
             });
         }
+        // Adopted from `dpclaims search last_iterate.cor3` (seed 1, confirmed on seed 1000004):
+        // its tightest instance, 0.994 against 0.65 above. A step so small that w_T barely
+        // leaves 0: both sides are ln 2 plus O(beta0), the bound's slack is beta0 tr(H)/2.
+        cases.push(params! {
+            "K" => 1024, "d" => 10, "T" => 12, "eta" => 0.001, "beta0" => 0.00036, "G" => 1.0, "trials" => 1000,
+            "population_seed" => super::DEFAULT_POPULATION_SEED,
+        });
         cases
     }
 
@@ -552,6 +568,14 @@ impl Claim for Theorem1Util {
                 });
             }
         }
+        // Adopted from `dpclaims search last_iterate.thm1.util` (seed 1, confirmed on seed
+        // 1000004): its tightest instance, 0.906 against 0.46 above (a small eta0 and a large
+        // epsilon: the step and the noise are small, the loss stays near ln 2).
+        cases.push(params! {
+            "K" => 1024, "d" => 10, "T" => 440, "eta0" => 0.1, "step" => "proof", "G" => 1.0,
+            "epsilon" => 3.8, "delta" => 1e-9, "trials" => 1000,
+            "population_seed" => super::DEFAULT_POPULATION_SEED,
+        });
         cases
     }
 
@@ -631,6 +655,9 @@ impl Claim for Lemma1 {
                 cases.push(params! { "rdp_epsilon" => rdp_eps, "delta" => delta });
             }
         }
+        // Adopted from `dpclaims search last_iterate.lemma1` (seed 1): its tightest instance,
+        // 0.921 against 0.881 above, at the space's smallest delta.
+        cases.push(params! { "rdp_epsilon" => 11.5, "delta" => 1e-12 });
         cases
     }
 
