@@ -93,7 +93,7 @@ pub enum ClaimCommand {
         out: std::path::PathBuf,
         /// Also search every selected claim that declares a parameter space (as `dpclaims
         /// search`, seed --seed) and add the "Tightness frontier" section with one plot per
-        /// claim (DIR/search-<claim>.svg).
+        /// claim (`DIR/search-<claim>.svg`).
         #[arg(long)]
         search: bool,
         /// Per-claim time limit of --search.

@@ -2,7 +2,7 @@
 //! tightest, confirmed on a fresh seed.
 //!
 //! A claim declares the space its statement quantifies over ([`Space`], from
-//! [`Claim::space`](crate::claims::Claim::space)): ranges and choices of its parameters
+//! [`Claim::space`](crate::claims::Claim)): ranges and choices of its parameters
 //! ([`Axis`]) and the theorem's hypotheses ([`Constraint`], e.g. $\eta\le 1/L$). [`search`]
 //!
 //! 1. measures the claim's default cases at the search size (the *default tightness*);

@@ -287,7 +287,7 @@ impl Claim for Theorem2Dp {
         .collect()
     }
 
-    /// $n$, $\delta$ and $\alpha\in[1,2]$ at $\epsilon=n^{-1/4}$, with Theorem 2's grid
+    /// $n$, $\delta$ and $\alpha\in\[1,2\]$ at $\epsilon=n^{-1/4}$, with Theorem 2's grid
     /// condition $n\delta<2.5$ (so that Proposition 3's per-step $\delta_t$ is below 1).
     fn space(&self) -> Option<crate::search::Space> {
         use crate::search::{Axis, Space};
