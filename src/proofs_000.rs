@@ -8,7 +8,8 @@ use crate::proofs::{Check, ProofMap, Step};
 
 const PAPER: &str = "000_5bb53ab829479343.txt";
 
-const fn claim(text: &'static str, id: &'static str) -> Step {
+/// A step (shared by the maps of every paper).
+pub(crate) const fn claim(text: &'static str, id: &'static str) -> Step {
     Step {
         text,
         check: Check::Claim {
@@ -18,7 +19,8 @@ const fn claim(text: &'static str, id: &'static str) -> Step {
     }
 }
 
-const fn fixed(text: &'static str, id: &'static str, corrected: &'static str) -> Step {
+/// A step (shared by the maps of every paper).
+pub(crate) const fn fixed(text: &'static str, id: &'static str, corrected: &'static str) -> Step {
     Step {
         text,
         check: Check::Claim {
@@ -28,7 +30,8 @@ const fn fixed(text: &'static str, id: &'static str, corrected: &'static str) ->
     }
 }
 
-const fn none(text: &'static str, reason: &'static str) -> Step {
+/// A step (shared by the maps of every paper).
+pub(crate) const fn none(text: &'static str, reason: &'static str) -> Step {
     Step {
         text,
         check: Check::NotCheckable { reason },

@@ -43,11 +43,11 @@ impl Claim for StepClaim {
 }
 
 /// Unit round-off of f64.
-const U: f64 = f64::EPSILON / 2.0;
+pub(crate) const U: f64 = f64::EPSILON / 2.0;
 
 /// A computed value whose rounding error is at most `ops` round-offs of `scale` (a generous
 /// bound for sums of `ops` terms of magnitude at most `scale`, each with a few operations).
-fn computed(
+pub(crate) fn computed(
     params: Params,
     bound: f64,
     relation: Relation,
@@ -66,7 +66,17 @@ fn computed(
     }
 }
 
-fn is(run: RunSpec<'_>, m: &Mutant) -> bool {
+/// `m` with `extra` added to the error bound of its computed value (another source of error
+/// than rounding, e.g. a special function's stated accuracy).
+pub(crate) fn plus_error(mut m: Measurement, extra: f64) -> Measurement {
+    if let Statistic::Computed { error, .. } = &mut m.statistic {
+        *error += extra;
+    }
+    m
+}
+
+/// Whether `run` is mutant `m`.
+pub(crate) fn is(run: RunSpec<'_>, m: &Mutant) -> bool {
     run.mutant == Some(m.name)
 }
 
@@ -1992,7 +2002,7 @@ static THM2_DP_CORRECTED: StepClaim = StepClaim {
         // amount (n^alpha eps^2 - T)/T (the level is at most linear in T), which the interval
         // carries; it is below 1e-4 on this grid (T >= 1000).
         let raw = n.powf(alpha) * eps * eps;
-        let mut m = computed(
+        let m = computed(
             p,
             bound,
             Relation::Reproduces { tolerance: 1e-4 },
@@ -2000,10 +2010,10 @@ static THM2_DP_CORRECTED: StepClaim = StepClaim {
             16.0,
             value,
         );
-        if let Statistic::Computed { error, .. } = &mut m.statistic {
-            *error += value * (raw - s.horizon as f64) / s.horizon as f64;
-        }
-        Ok(vec![m])
+        Ok(vec![plus_error(
+            m,
+            value * (raw - s.horizon as f64) / s.horizon as f64,
+        )])
     },
 };
 
