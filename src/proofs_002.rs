@@ -94,6 +94,11 @@ pub static MAPS: [ProofMap; 4] = [
                 "sqrt(E||grad f^(w_R)||^2) <= O(p^(1/4)/sqrt(n eps)) (Theorems 4-6)",
                 "the theorems' statements are not in our copy; their explicit derived forms are the statement claims adaptive.thm4.derived and adaptive.thm5.derived, their rates adaptive.rates",
             ),
+            fixed(
+                "Theorem 4's rate from its bound (derived): the optimum 2G sqrt(2 c2 L Delta_f p ln(1/delta))/(n eps) at T*, against the bound at the integer horizon run",
+                "adaptive.thm4.step.optimum",
+                "adaptive.thm4.step.optimum.corrected",
+            ),
             none(
                 "'sup_w ||grad f(w) - grad f^(w)|| <= O(sqrt(p)/sqrt(n)) (Theorem 1 in [24])', hence E||grad f(w_R) - f^(w_R)|| <= O(sqrt(p)/sqrt(n))",
                 "cited; the value at w_R is at most the supremum (the printed f^ lacks its grad: a typo)",

@@ -175,4 +175,6 @@ claim_tests! {
     renyi_discretization_main_step_vw19 => "renyi_discretization.main.step.vw19",
     adaptive_uniform_convergence_step_combine => "adaptive.uniform_convergence.step.combine",
     adaptive_uniform_convergence_step_combine_corrected => "adaptive.uniform_convergence.step.combine.corrected",
+    adaptive_thm4_step_optimum => "adaptive.thm4.step.optimum",
+    adaptive_thm4_step_optimum_corrected => "adaptive.thm4.step.optimum.corrected",
 }

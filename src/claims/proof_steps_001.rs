@@ -120,10 +120,10 @@ const TAU_ONE_STEP: Mutant = Mutant {
 fn prop4_cases() -> Vec<Params> {
     let mut v = Vec::new();
     for rule in ["lin", "sum"] {
-        // (At T = 1 with kappa = 2 both sides are below 0.05: not resolvable with the 200 paths
-        // `dpclaims proofs` runs.)
+        // (In one dimension at T = 1 the frequency is half of tau_1: not resolvable with the
+        // 200 paths `dpclaims proofs` runs, at every seed.)
         for (d, kappa, horizons) in [
-            (1u64, 1.0, &[1u64, 20][..]),
+            (1u64, 1.0, &[20u64][..]),
             (1, 2.0, &[20][..]),
             (10, 3.5, &[1, 20][..]),
         ] {

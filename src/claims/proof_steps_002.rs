@@ -92,7 +92,122 @@ static COMBINE_CORRECTED: StepClaim = StepClaim {
     },
 };
 
+// ---------------------------------------------------------------------------------------------
+// Theorem 4's rate from its bound: the optimum at T* against the bound at the integer horizon run
+// ---------------------------------------------------------------------------------------------
+
+/// For one case: the bound $rac{2\Delta_f}{\eta T}+L\eta p\sigma^2$ at $\eta=1/L$, Theorem 1's
+/// $\sigma$ and $T=\max(1,\mathrm{round}(T^*))$ (what `adaptive.thm4.derived` runs), the optimum
+/// $2G\sqrt{2c_2L\Delta_fp\ln(1/\delta)}/(narepsilon)$, and $T^*$.
+fn theorem4_pieces(case: &Params) -> Result<(f64, f64, f64), ParamError> {
+    use dpclaims_theorems::adaptive::{theorem1_sigma, theorem4_bound, theorem4_horizon};
+    let (n, p) = (case.u64("n")?, case.u64("p")?);
+    let eps = case.f64("epsilon")?;
+    let (l, delta_f, g, c2, delta) = (1.0, 1.0, 0.5f64.sqrt(), 8.0, 1e-5);
+    let (t_star, optimum) = theorem4_horizon(delta_f, l, p, g, c2, n, eps, delta)?;
+    let steps = (t_star.round() as u64).max(1);
+    let sigma = theorem1_sigma(c2, g, steps, n, eps, delta)?;
+    let bound = theorem4_bound(delta_f, 1.0 / l, steps, l, p, sigma)?;
+    Ok((bound, optimum, t_star))
+}
+
+fn theorem4_cases() -> Vec<Params> {
+    let mut v = Vec::new();
+    for (n, eps) in [(20u64, 0.5), (50, 1.0), (500, 1.0), (5000, 0.5)] {
+        for p in [2u64, 20, 200] {
+            v.push(params! { "n" => n, "epsilon" => eps, "p" => p });
+        }
+    }
+    v
+}
+
+static THM4_OPTIMUM: StepClaim = StepClaim {
+    info: ClaimInfo {
+        id: "adaptive.thm4.step.optimum",
+        paper: PAPER,
+        result: "Theorem 4's rate from its bound [derived thm4.derived; consistency]: the later result (the rate 2G sqrt(2 c2 L Delta_f p ln(1/delta))/(n eps), the optimum at T*) is obtained by plugging T = T* into the earlier one (2 Delta_f/(eta T) + L eta p sigma^2 at eta = 1/L, Theorem 1's sigma)",
+        statement: "at the integer horizon the algorithm runs, T = max(1, round(T*)) (L = Delta_f = 1, G = 1/sqrt 2, c2 = 8, delta = 1e-5), the earlier bound <= the optimum (known false whenever T != T*: above by the factor 1 + x^2/(2(1 + x)), x = T/T* - 1; 1.00009 at n = 500, p = 20, 1.31 at T* = 0.47, 3.47 at T* = 0.15)",
+        mutants: &[],
+        known_false: true,
+        tautologies: &[],
+        perturbation: None,
+    },
+    cases: || {
+        theorem4_cases()
+            .into_iter()
+            .filter(|c| {
+                // Only the cases where round(T*) != T* (all of them here; kept explicit).
+                theorem4_pieces(c).is_ok_and(|(b, o, _)| b > o * (1.0 + 1e-9))
+            })
+            .collect()
+    },
+    measure: |case, _| {
+        let (bound, optimum, t_star) = theorem4_pieces(case)?;
+        let mut p = case.clone();
+        p.set("T_star", t_star.into());
+        Ok(vec![computed(
+            p,
+            optimum,
+            Relation::AtMost,
+            bound,
+            16.0,
+            bound,
+        )])
+    },
+};
+
+const EXCESS_HALVED: Mutant = Mutant {
+    name: "excess-halved",
+    description: "bound side: the rounding allowance 1/(4 T*(2 T* - 1)) halved",
+};
+
+static THM4_OPTIMUM_CORRECTED: StepClaim = StepClaim {
+    info: ClaimInfo {
+        id: "adaptive.thm4.step.optimum.corrected",
+        paper: PAPER,
+        result: "Theorem 4's rate at an integer horizon, corrected [derived]: with T = round(T*), T* >= 1, |x| <= 1/(2T*) and the bound is at most the optimum times 1 + 1/(4 T*(2 T* - 1)) (for T* < 1, T = 1, the factor is exactly (1 + T*^2)/(2 T*), an identity not checked)",
+        statement: "the earlier bound at T = round(T*) <= optimum (1 + 1/(4 T*(2 T* - 1))) on the cases of adaptive.thm4.step.optimum with T* >= 1",
+        mutants: &[EXCESS_HALVED],
+        known_false: false,
+        tautologies: &[],
+        perturbation: None,
+    },
+    cases: || {
+        theorem4_cases()
+            .into_iter()
+            .filter(|c| theorem4_pieces(c).is_ok_and(|(_, _, t)| t >= 1.0))
+            .collect()
+    },
+    measure: |case, run| {
+        let (bound, optimum, t_star) = theorem4_pieces(case)?;
+        let half = if is(run, &EXCESS_HALVED) { 0.5 } else { 1.0 };
+        if t_star < 1.0 {
+            return Err(ParamError::new(
+                "n",
+                case.u64("n")?,
+                format!("a case with T* >= 1 (T* = {t_star})"),
+            ));
+        }
+        let factor = 1.0 + half / (4.0 * t_star * (2.0 * t_star - 1.0));
+        let mut p = case.clone();
+        p.set("T_star", t_star.into());
+        Ok(vec![computed(
+            p,
+            optimum * factor,
+            Relation::AtMost,
+            bound,
+            16.0,
+            bound,
+        )])
+    },
+};
+
 /// The step claims of seed 002, in registry order.
 pub fn claims() -> Vec<&'static dyn super::Claim> {
-    vec![&COMBINE, &COMBINE_CORRECTED]
+    vec![
+        &COMBINE,
+        &COMBINE_CORRECTED,
+        &THM4_OPTIMUM,
+        &THM4_OPTIMUM_CORRECTED,
+    ]
 }
