@@ -347,9 +347,10 @@ pub static MAPS: [ProofMap; 17] = [
                 "'where we have used the inequality ln|I + A| <= trace(A)'",
                 "multipass.thm2.step.log_trace",
             ),
-            none(
-                "= l(w, D) + O(G||w||^2 sqrt(ln(T/delta))/(2 sqrt(T beta0)) + beta0 tr(H~_D) + G sqrt(beta0 T)/(n sqrt(ln(1/delta)))), 'O hides an absolute constant'",
-                "an O(.) names no constant; its ratio to the display's gradient terms is unbounded as n delta -> 2.5 (eta_1 -> infinity), so the constant is absolute only for n delta bounded away from 2.5 (THEOREMS_NOTES.md)",
+            fixed(
+                "= l(w, D) + O(G||w||^2 sqrt(ln(T/delta))/(2 sqrt(T beta0)) + beta0 tr(H~_D) + G sqrt(beta0 T)/(n sqrt(ln(1/delta)))), 'O hides an absolute constant' (the gradient terms)",
+                "multipass.thm2.step.constant",
+                "multipass.thm2.step.constant.corrected",
             ),
             none(
                 "'This bound implies Theorem 2'",

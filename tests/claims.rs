@@ -176,5 +176,7 @@ claim_tests! {
     adaptive_uniform_convergence_step_combine => "adaptive.uniform_convergence.step.combine",
     adaptive_uniform_convergence_step_combine_corrected => "adaptive.uniform_convergence.step.combine.corrected",
     adaptive_thm4_step_optimum => "adaptive.thm4.step.optimum",
+    multipass_thm2_step_constant => "multipass.thm2.step.constant",
+    multipass_thm2_step_constant_corrected => "multipass.thm2.step.constant.corrected",
     adaptive_thm4_step_optimum_corrected => "adaptive.thm4.step.optimum.corrected",
 }
