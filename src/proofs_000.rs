@@ -177,9 +177,9 @@ pub static MAPS: [ProofMap; 17] = [
                 "If it contains n: ||delta_s|| = ||grad l(w, z_n) - grad l(w', z_n')|| <= 2G",
                 "Assumption 2",
             ),
-            none(
-                "E||w~_{s-1} - w~'_{s-1}||^2 <= E||Delta||^2 + (4 eta_s G/n) E||Delta|| + 4 eta_s^2 G^2/n",
-                "expansion of the square with P(n in M_{s-1}) = 1/n independent of Delta and |<Delta, delta>| <= 2G||Delta||; an identity on P-lin (the moments used by stability.lemma5.step.young)",
+            claim(
+                "E||w~_{s-1} - w~'_{s-1}||^2 <= E||Delta||^2 + (4 eta_s G/n) E||Delta|| + 4 eta_s^2 G^2/n (expansion of the square, P(n in M_{s-1}) = 1/n independent of Delta, |<Delta, delta>| <= 2G||Delta||; an identity on P-lin)",
+                "stability.lemma5.step.expanded_square",
             ),
             claim(
                 "'The last inequality used 2ab <= ((eta_{s-1}^2 - eta_s^2)/eta_s^2) a^2 + (eta_s^2/(eta_{s-1}^2 - eta_s^2)) b^2' (with E||Delta|| <= sqrt(E||Delta||^2))",

@@ -130,6 +130,7 @@ claim_tests! {
     subspace_samples => "subspace.samples",
     subspace_samples_corrected => "subspace.samples.corrected",
     stability_lemma5_step_nonexpansive => "stability.lemma5.step.nonexpansive",
+    stability_lemma5_step_expanded_square => "stability.lemma5.step.expanded_square",
     stability_lemma5_step_young => "stability.lemma5.step.young",
     stability_lemma5_step_recursion => "stability.lemma5.step.recursion",
     stability_lemma5_step_sum => "stability.lemma5.step.sum",

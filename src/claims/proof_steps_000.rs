@@ -746,16 +746,7 @@ static GRADIENT_MAP_NONEXPANSIVE: StepClaim = StepClaim {
         let key = StreamKey::new(run.seed, &[id, &case.label_without(&[])]);
         let mut rng = key.trial(0);
         let d = 10;
-        // Per-sample logistic gradient -y x sigma(-y <w, x>).
-        let step = |w: &[f64], i: usize| -> Vec<f64> {
-            let (x, y) = (pool.x(i), pool.y(i));
-            let m: f64 = y * x.iter().zip(w).map(|(a, b)| a * b).sum::<f64>();
-            let s = 1.0 / (1.0 + m.exp());
-            w.iter()
-                .zip(x)
-                .map(|(wi, xi)| wi + eta * y * xi * s)
-                .collect()
-        };
+        let step = |w: &[f64], i: usize| logistic_step(&pool, w, i, eta);
         let mut worst: f64 = 0.0;
         for i in 0..200 {
             for _ in 0..20 {
@@ -792,6 +783,121 @@ static GRADIENT_MAP_NONEXPANSIVE: StepClaim = StepClaim {
             worst,
             1e4,
             1.0,
+        )])
+    },
+};
+
+/// One per-sample gradient step $w-\eta\nabla\ell(w,z_i)$ on P-pool's logistic loss, whose
+/// gradient is $-y\,x\,\sigma(-y\langle w,x\rangle)$.
+fn logistic_step(
+    pool: &dpclaims_empirical::problems::LogisticPool,
+    w: &[f64],
+    i: usize,
+    eta: f64,
+) -> Vec<f64> {
+    let (x, y) = (pool.x(i), pool.y(i));
+    let m: f64 = y * x.iter().zip(w).map(|(a, b)| a * b).sum::<f64>();
+    let s = 1.0 / (1.0 + m.exp());
+    w.iter()
+        .zip(x)
+        .map(|(wi, xi)| wi + eta * y * xi * s)
+        .collect()
+}
+
+const WITHOUT_SAMPLE_TERM: Mutant = Mutant {
+    name: "without-4-eta2-G2-over-n",
+    description: "bound side: the expanded square without its 4 eta^2 G^2/n term",
+};
+
+static LEMMA5_EXPANDED: StepClaim = StepClaim {
+    info: ClaimInfo {
+        id: "stability.lemma5.step.expanded_square",
+        paper: PAPER,
+        result: "Lemma 5's proof [as printed, proof step]: E||w~_{s-1} - w~'_{s-1}||^2 <= E||Delta||^2 + (4 eta_s G/n) E||Delta|| + 4 eta_s^2 G^2/n (the sample n drawn with probability 1/n independently of Delta; otherwise the non-expansive step), on P-pool's logistic losses (G = 1, L = 1/4)",
+        statement: "largest ratio, over 400 drawn (S_n, z_n', w, w' = w + tau g), of the exact conditional mean over the index, (1/n) sum_i ||(w - eta grad l(w, z_i)) - (w' - eta grad l(w', z_i'))||^2 (z_i' = z_i for i < n), to ||Delta||^2 + (4 eta G/n)||Delta|| + 4 eta^2 G^2/n <= 1 (conditional on (w, w'), hence also in expectation), eta in {1/L, 2/L}, tau in {0, 0.01, 1}",
+        mutants: &[WITHOUT_SAMPLE_TERM],
+        known_false: false,
+        tautologies: &[],
+        perturbation: None,
+    },
+    cases: || {
+        let mut v = Vec::new();
+        for eta_l in [1.0, 2.0] {
+            for tau in [0.0, 0.01, 1.0] {
+                v.push(params! { "eta_times_L" => eta_l, "tau" => tau, "n" => 20, "draws" => 400 });
+            }
+        }
+        v
+    },
+    measure: |case, run| {
+        use dpclaims_empirical::rand::RngExt;
+        use dpclaims_empirical::rand_distr::{Distribution, StandardNormal};
+        use dpclaims_empirical::rng::StreamKey;
+        let id = "stability.lemma5.step.expanded_square";
+        let eta = error::positive("eta_times_L", case.f64("eta_times_L")?)? / 0.25;
+        let tau = error::non_negative("tau", case.f64("tau")?)?;
+        let n = case.u64("n")?;
+        if !(2..=10_000).contains(&n) {
+            return Err(ParamError::new("n", n, "a sample size in [2, 10^4]"));
+        }
+        let draws = error::at_least("draws", case.u64("draws")?, 1)?;
+        if draws > 100_000 {
+            return Err(ParamError::new("draws", draws, "at most 10^5 draws"));
+        }
+        let sample_term = if is(run, &WITHOUT_SAMPLE_TERM) {
+            0.0
+        } else {
+            1.0
+        };
+        let pool = pool_of(id, run);
+        let key = StreamKey::new(run.seed, &[id, &case.label_without(&["draws"])]);
+        let (d, g, nf) = (10, 1.0, n as f64);
+        let mut worst: f64 = 0.0;
+        for k in 0..draws {
+            let mut rng = key.trial(k);
+            let mut normal = || -> f64 { StandardNormal.sample(&mut rng) };
+            let w: Vec<f64> = (0..d).map(|_| normal()).collect();
+            let w2: Vec<f64> = w.iter().map(|v| v + tau * normal()).collect();
+            let delta = w
+                .iter()
+                .zip(&w2)
+                .map(|(a, b)| (a - b) * (a - b))
+                .sum::<f64>()
+                .sqrt();
+            let mut lhs = 0.0;
+            for i in 0..n {
+                let zi = rng.random_range(0..1024usize);
+                // The last sample differs: z_n' a fresh draw.
+                let zi2 = if i + 1 == n {
+                    rng.random_range(0..1024usize)
+                } else {
+                    zi
+                };
+                let (a, b) = (
+                    logistic_step(&pool, &w, zi, eta),
+                    logistic_step(&pool, &w2, zi2, eta),
+                );
+                lhs += a
+                    .iter()
+                    .zip(&b)
+                    .map(|(p, q)| (p - q) * (p - q))
+                    .sum::<f64>()
+                    / nf;
+            }
+            let rhs = delta * delta
+                + 4.0 * eta * g / nf * delta
+                + sample_term * 4.0 * eta * eta * g * g / nf;
+            if rhs > 0.0 {
+                worst = worst.max(lhs / rhs);
+            }
+        }
+        Ok(vec![computed(
+            case.clone(),
+            1.0,
+            Relation::AtMost,
+            worst,
+            1e3 * nf,
+            worst,
         )])
     },
 };
@@ -2225,6 +2331,7 @@ static THM2_CONSTANT_CORRECTED: StepClaim = StepClaim {
 pub fn claims() -> Vec<&'static dyn Claim> {
     vec![
         &GRADIENT_MAP_NONEXPANSIVE,
+        &LEMMA5_EXPANDED,
         &LEMMA5_YOUNG,
         &LEMMA5_RECURSION,
         &LEMMA5_SUM,
