@@ -191,7 +191,12 @@ pub struct PaperSummary {
 
 /// Every built-in proof map, in paper order.
 pub fn maps() -> Vec<&'static ProofMap> {
-    crate::proofs_000::MAPS.iter().collect()
+    crate::proofs_000::MAPS
+        .iter()
+        .chain(crate::proofs_001::MAPS.iter())
+        .chain(crate::proofs_002::MAPS.iter())
+        .chain(crate::proofs_004::MAPS.iter())
+        .collect()
 }
 
 /// The maps of `all` whose id matches any of `patterns` (all when empty); a pattern matching no

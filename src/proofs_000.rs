@@ -8,7 +8,8 @@ use crate::proofs::{Check, ProofMap, Step};
 
 const PAPER: &str = "000_5bb53ab829479343.txt";
 
-const fn claim(text: &'static str, id: &'static str) -> Step {
+/// A step (shared by the maps of every paper).
+pub(crate) const fn claim(text: &'static str, id: &'static str) -> Step {
     Step {
         text,
         check: Check::Claim {
@@ -18,7 +19,8 @@ const fn claim(text: &'static str, id: &'static str) -> Step {
     }
 }
 
-const fn fixed(text: &'static str, id: &'static str, corrected: &'static str) -> Step {
+/// A step (shared by the maps of every paper).
+pub(crate) const fn fixed(text: &'static str, id: &'static str, corrected: &'static str) -> Step {
     Step {
         text,
         check: Check::Claim {
@@ -28,7 +30,8 @@ const fn fixed(text: &'static str, id: &'static str, corrected: &'static str) ->
     }
 }
 
-const fn none(text: &'static str, reason: &'static str) -> Step {
+/// A step (shared by the maps of every paper).
+pub(crate) const fn none(text: &'static str, reason: &'static str) -> Step {
     Step {
         text,
         check: Check::NotCheckable { reason },
@@ -174,9 +177,9 @@ pub static MAPS: [ProofMap; 17] = [
                 "If it contains n: ||delta_s|| = ||grad l(w, z_n) - grad l(w', z_n')|| <= 2G",
                 "Assumption 2",
             ),
-            none(
-                "E||w~_{s-1} - w~'_{s-1}||^2 <= E||Delta||^2 + (4 eta_s G/n) E||Delta|| + 4 eta_s^2 G^2/n",
-                "expansion of the square with P(n in M_{s-1}) = 1/n independent of Delta and |<Delta, delta>| <= 2G||Delta||; an identity on P-lin (the moments used by stability.lemma5.step.young)",
+            claim(
+                "E||w~_{s-1} - w~'_{s-1}||^2 <= E||Delta||^2 + (4 eta_s G/n) E||Delta|| + 4 eta_s^2 G^2/n (expansion of the square, P(n in M_{s-1}) = 1/n independent of Delta, |<Delta, delta>| <= 2G||Delta||; an identity on P-lin)",
+                "stability.lemma5.step.expanded_square",
             ),
             claim(
                 "'The last inequality used 2ab <= ((eta_{s-1}^2 - eta_s^2)/eta_s^2) a^2 + (eta_s^2/(eta_{s-1}^2 - eta_s^2)) b^2' (with E||Delta|| <= sqrt(E||Delta||^2))",
@@ -344,9 +347,10 @@ pub static MAPS: [ProofMap; 17] = [
                 "'where we have used the inequality ln|I + A| <= trace(A)'",
                 "multipass.thm2.step.log_trace",
             ),
-            none(
-                "= l(w, D) + O(G||w||^2 sqrt(ln(T/delta))/(2 sqrt(T beta0)) + beta0 tr(H~_D) + G sqrt(beta0 T)/(n sqrt(ln(1/delta)))), 'O hides an absolute constant'",
-                "an O(.) names no constant; its ratio to the display's gradient terms is unbounded as n delta -> 2.5 (eta_1 -> infinity), so the constant is absolute only for n delta bounded away from 2.5 (THEOREMS_NOTES.md)",
+            fixed(
+                "= l(w, D) + O(G||w||^2 sqrt(ln(T/delta))/(2 sqrt(T beta0)) + beta0 tr(H~_D) + G sqrt(beta0 T)/(n sqrt(ln(1/delta)))), 'O hides an absolute constant' (the gradient terms)",
+                "multipass.thm2.step.constant",
+                "multipass.thm2.step.constant.corrected",
             ),
             none(
                 "'This bound implies Theorem 2'",

@@ -9,6 +9,9 @@ pub mod contraction;
 pub mod last_iterate;
 pub mod multipass;
 pub mod proof_steps_000;
+pub mod proof_steps_001;
+pub mod proof_steps_002;
+pub mod proof_steps_004;
 pub mod renyi;
 pub mod renyi_exact;
 pub mod stability;
@@ -388,6 +391,9 @@ pub fn registry() -> Vec<&'static dyn Claim> {
     all.extend(contraction::claims());
     all.extend(subspace::claims());
     all.extend(proof_steps_000::claims());
+    all.extend(proof_steps_001::claims());
+    all.extend(proof_steps_002::claims());
+    all.extend(proof_steps_004::claims());
     all
 }
 

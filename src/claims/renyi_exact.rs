@@ -32,18 +32,18 @@ const TARGET_MEAN_SHIFTED: Mutant = Mutant {
 };
 
 /// A diagonal quadratic, its start law $\mathcal N(m_0,v_0I)$ and the step size.
-struct Instance {
-    quadratic: Quadratic,
-    mean0: DVector<f64>,
-    var0: f64,
-    eta: f64,
+pub(crate) struct Instance {
+    pub(crate) quadratic: Quadratic,
+    pub(crate) mean0: DVector<f64>,
+    pub(crate) var0: f64,
+    pub(crate) eta: f64,
     /// $L=\lambda_{\max}(H)$, $m=\lambda_{\min}(H)$.
-    smoothness: f64,
-    strong_convexity: f64,
+    pub(crate) smoothness: f64,
+    pub(crate) strong_convexity: f64,
 }
 
 impl Instance {
-    fn parse(p: &Params) -> Result<Self, ParamError> {
+    pub(crate) fn parse(p: &Params) -> Result<Self, ParamError> {
         let h = p.f64_list("h")?;
         if h.is_empty() || h.len() > 1000 {
             return Err(ParamError::new(
@@ -77,11 +77,11 @@ impl Instance {
         })
     }
 
-    fn dim(&self) -> usize {
+    pub(crate) fn dim(&self) -> usize {
         self.mean0.len()
     }
 
-    fn init(&self) -> GaussianLaw {
+    pub(crate) fn init(&self) -> GaussianLaw {
         let d = self.dim();
         GaussianLaw {
             mean: self.mean0.clone(),
@@ -90,7 +90,7 @@ impl Instance {
     }
 
     /// The number of steps $T=\mathrm{round}(\tau/\eta)$ of the case's horizon.
-    fn steps(&self, p: &Params) -> Result<u64, ParamError> {
+    pub(crate) fn steps(&self, p: &Params) -> Result<u64, ParamError> {
         let tau = error::positive("tau", p.f64("tau")?)?;
         let steps = (tau / self.eta).round();
         if !(1.0..=100_000.0).contains(&steps) {
@@ -105,7 +105,7 @@ impl Instance {
 
     /// ULA's law after `steps` steps and the diffusion's law at time `steps * eta`, the latter
     /// with the covariance's stationary part halved under the mutant.
-    fn laws(&self, steps: u64, halve_ou: bool) -> (GaussianLaw, GaussianLaw) {
+    pub(crate) fn laws(&self, steps: u64, halve_ou: bool) -> (GaussianLaw, GaussianLaw) {
         let init = self.init();
         let ula = self.quadratic.ula_law(&init, self.eta, steps);
         let t = steps as f64 * self.eta;
@@ -140,7 +140,7 @@ impl Instance {
 }
 
 /// $D_\alpha$ for $\alpha>1$, KL for $\alpha=1$.
-fn divergence(alpha: f64, p: &GaussianLaw, q: &GaussianLaw) -> Result<f64, ParamError> {
+pub(crate) fn divergence(alpha: f64, p: &GaussianLaw, q: &GaussianLaw) -> Result<f64, ParamError> {
     if alpha == 1.0 {
         bounds::gaussian_kl(&p.mean, &p.cov, &q.mean, &q.cov)
     } else {
@@ -149,7 +149,7 @@ fn divergence(alpha: f64, p: &GaussianLaw, q: &GaussianLaw) -> Result<f64, Param
 }
 
 /// The three instances G1–G3 of THEOREMS.md §5 at their two step sizes.
-fn g_instances() -> Vec<Params> {
+pub(crate) fn g_instances() -> Vec<Params> {
     let linspace: Vec<f64> = (0..10).map(|i| 1.0 + 3.0 * i as f64 / 9.0).collect();
     vec![
         params! { "instance" => "G1", "h" => [1.0], "m0" => [0.0], "v0" => 1.0, "eta" => 0.1, "tau" => 2.0 },

@@ -216,7 +216,7 @@ impl Regularised {
 }
 
 /// Upper tail $1-F_{\chi^2_d}(x)$ (regularised upper incomplete gamma $Q(d/2,x/2)$).
-fn chi2_sf(d: f64, x: f64) -> f64 {
+pub fn chi2_sf(d: f64, x: f64) -> f64 {
     use statrs::distribution::{ChiSquared, ContinuousCDF};
     ChiSquared::new(d).map(|c| c.sf(x)).unwrap_or(f64::NAN)
 }
