@@ -15,6 +15,7 @@
 
 use plotters::coord::ranged1d::{AsRangedCoord, Ranged, ValueFormatter};
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// How a series is drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -291,6 +292,170 @@ where
     Ok(svg)
 }
 
+/// One row of a [`forest_svg`]: a labelled value with an optional interval, drawn in palette
+/// colour `color`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    /// The row's label (the category: a case, a claim), printed left of the frame.
+    pub label: String,
+    /// The value.
+    pub value: f64,
+    /// Its interval `[lo, hi]` (drawn as a horizontal error bar).
+    pub interval: Option<[f64; 2]>,
+    /// Index into the plot palette.
+    pub color: usize,
+}
+
+/// Renders labelled values as a horizontal strip ("forest plot"): one row per category, top to
+/// bottom in the order given, the label left of the frame, the value as a marker with its
+/// interval as a horizontal error bar on a linear axis `x_label`; `reference` draws a vertical
+/// line (e.g. the bound at 1 of a measured / bound ratio) with its legend name, and `legend`
+/// names the colours used. The axis spans `x_range` when given (values beyond it are drawn at
+/// the frame's edge), else the values and finite interval ends. A label longer than 70
+/// characters is shortened with `…`.
+///
+/// # Errors
+/// A row whose value is not finite or lies outside its interval, no rows, or a plotters failure.
+pub fn forest_svg(
+    title: &str,
+    x_label: &str,
+    rows: &[Row],
+    reference: Option<(f64, &str)>,
+    legend: &[(String, usize)],
+    x_range: Option<(f64, f64)>,
+) -> Result<String, String> {
+    if rows.is_empty() {
+        return Err("plot: no row to draw".into());
+    }
+    for r in rows {
+        if !r.value.is_finite() {
+            return Err(format!(
+                "plot row {:?}: value {} is not finite",
+                r.label, r.value
+            ));
+        }
+        if let Some([lo, hi]) = r.interval
+            && !(lo <= r.value && r.value <= hi)
+        {
+            return Err(format!(
+                "plot row {:?}: interval [{lo}, {hi}] is not around {}",
+                r.label, r.value
+            ));
+        }
+    }
+    let (x0, x1) = match x_range {
+        Some(r) => r,
+        None => range(
+            rows.iter()
+                .flat_map(|r| {
+                    let [lo, hi] = r.interval.unwrap_or([r.value, r.value]);
+                    [r.value, lo, hi]
+                })
+                .chain(reference.map(|r| r.0)),
+            false,
+        )
+        .ok_or("plot: no value to draw")?,
+    };
+    let short = |s: &str| {
+        if s.chars().count() > 70 {
+            format!("{}…", s.chars().take(69).collect::<String>())
+        } else {
+            s.to_string()
+        }
+    };
+    let labels: Vec<String> = rows.iter().map(|r| short(&r.label)).collect();
+    let label_width = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0) as u32 * 7 + 16;
+    let n = rows.len();
+    let height = (110 + 22 * n as u32).max(260);
+    let width = 560 + label_width;
+    let mut svg = String::new();
+    {
+        let e = |e: DrawingAreaErrorKind<_>| e.to_string();
+        let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
+        root.fill(&WHITE).map_err(e)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 18))
+            .margin(12)
+            .x_label_area_size(48)
+            .y_label_area_size(label_width)
+            .build_cartesian_2d(x0..x1, -0.5..(n as f64 - 0.5))
+            .map_err(e)?;
+        chart
+            .configure_mesh()
+            .x_desc(x_label)
+            .x_labels(8)
+            .y_labels(0)
+            .disable_y_mesh()
+            .x_label_formatter(&|v| tick(*v))
+            .light_line_style(RGBColor(235, 235, 235))
+            .label_style(("sans-serif", 13))
+            .axis_desc_style(("sans-serif", 15))
+            .draw()
+            .map_err(e)?;
+        let row_y = |i: usize| (n - 1 - i) as f64;
+        let clamp = |v: f64| if v.is_nan() { x0 } else { v.clamp(x0, x1) };
+        if let Some((at, name)) = reference {
+            chart
+                .draw_series(LineSeries::new(
+                    [(at, -0.5), (at, n as f64 - 0.5)],
+                    RED.stroke_width(2),
+                ))
+                .map_err(e)?
+                .label(name)
+                .legend(|(x, y)| PathElement::new([(x, y), (x + 20, y)], RED.stroke_width(2)));
+        }
+        for (i, r) in rows.iter().enumerate() {
+            let c = color(r.color);
+            let y = row_y(i);
+            if let Some([lo, hi]) = r.interval {
+                chart
+                    .draw_series([ErrorBar::new_horizontal(
+                        y,
+                        clamp(lo),
+                        clamp(r.value),
+                        clamp(hi),
+                        c.stroke_width(1),
+                        8,
+                    )])
+                    .map_err(e)?;
+            }
+            chart
+                .draw_series([Circle::new((clamp(r.value), y), 4, c.filled())])
+                .map_err(e)?;
+            let (px, py) = chart.backend_coord(&(x0, y));
+            root.draw(&Text::new(
+                labels[i].clone(),
+                (px - 8, py),
+                ("sans-serif", 13)
+                    .into_font()
+                    .color(&BLACK)
+                    .pos(Pos::new(HPos::Right, VPos::Center)),
+            ))
+            .map_err(e)?;
+        }
+        for (name, idx) in legend {
+            let c = color(*idx);
+            chart
+                .draw_series(std::iter::empty::<Circle<(f64, f64), i32>>())
+                .map_err(e)?
+                .label(name.as_str())
+                .legend(move |(x, y)| Circle::new((x + 10, y), 4, c.filled()));
+        }
+        if reference.is_some() || !legend.is_empty() {
+            chart
+                .configure_series_labels()
+                .position(SeriesLabelPosition::UpperRight)
+                .label_font(("sans-serif", 13))
+                .background_style(WHITE.mix(0.85))
+                .border_style(BLACK)
+                .draw()
+                .map_err(e)?;
+        }
+        root.present().map_err(e)?;
+    }
+    Ok(svg)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -349,6 +514,44 @@ mod tests {
         // to the frame's edge.
         let one = s(pt(3.0, 2.0, Some([1.0, f64::INFINITY])));
         assert!(xy_svg("t", "x", "y", &one, false, false).is_ok());
+    }
+
+    #[test]
+    fn forest_rows_are_labelled() {
+        let rows = [
+            Row {
+                label: "method=pdp-sgd".into(),
+                value: 0.5,
+                interval: Some([0.4, 0.6]),
+                color: 0,
+            },
+            Row {
+                label: "method=dp-sgd".into(),
+                value: 1.5,
+                interval: Some([1.2, f64::INFINITY]),
+                color: 1,
+            },
+        ];
+        let svg = forest_svg(
+            "t",
+            "measured / bound",
+            &rows,
+            Some((1.0, "bound")),
+            &[("claim".into(), 0)],
+            None,
+        )
+        .unwrap();
+        if let Ok(dir) = std::env::var("DPCLAIMS_PLOT_DIR") {
+            std::fs::write(format!("{dir}/forest_unit.svg"), &svg).unwrap();
+        }
+        assert!(svg.contains("method=pdp-sgd") && svg.contains("method=dp-sgd"));
+        assert!(!svg.contains("NaN"));
+        let bad = Row {
+            value: f64::NAN,
+            ..rows[0].clone()
+        };
+        assert!(forest_svg("t", "x", &[bad], None, &[], None).is_err());
+        assert!(forest_svg("t", "x", &[], None, &[], None).is_err());
     }
 
     #[test]

@@ -469,6 +469,7 @@ mod tests {
             mutant: None,
             known_false: false,
             tautology: None,
+            design: Vec::new(),
         };
         let outcomes = [
             outcome(Relation::AtMost, Verdict::Respected),
