@@ -26,6 +26,8 @@ pub enum Style {
     Line,
     /// A dashed line through the points in the order given (intervals ignored).
     Dashed,
+    /// A short horizontal dash at each point (a bound known at isolated points only).
+    Marks,
 }
 
 /// One point of a series: `y` at `x`, with an optional interval `[lo, hi]` around `y`.
@@ -178,6 +180,19 @@ pub fn xy_svg(
         x: x_label,
         y: y_label,
     };
+    // Headroom for the legend (upper left): the data keep the lower part of the frame, so the
+    // legend hides no point. The frame is about 420 pixels high, a legend entry 18.
+    let entries = series.iter().filter(|s| !s.name.is_empty()).count();
+    let f = if entries == 0 {
+        0.0
+    } else {
+        ((18 * entries + 16) as f64 / 420.0).min(0.6)
+    };
+    let y1 = if log_y {
+        10f64.powf(y0.log10() + (y1.log10() - y0.log10()) / (1.0 - f))
+    } else {
+        y0 + (y1 - y0) / (1.0 - f)
+    };
     match (log_x, log_y) {
         (false, false) => draw(labels, series, x0..x1, y0..y1),
         (true, false) => draw(labels, series, (x0..x1).log_scale(), y0..y1),
@@ -255,6 +270,12 @@ where
                 Style::Line => chart
                     .draw_series(LineSeries::new(pts.iter().copied(), c.stroke_width(2)))
                     .map_err(e)?,
+                Style::Marks => chart
+                    .draw_series(pts.iter().map(|p| {
+                        EmptyElement::at(*p)
+                            + PathElement::new([(-9, 0), (9, 0)], c.stroke_width(3))
+                    }))
+                    .map_err(e)?,
                 Style::Dashed => chart
                     .draw_series(DashedLineSeries::new(
                         pts.iter().copied(),
@@ -278,18 +299,26 @@ where
             }
         }
         if series.iter().any(|s| !s.name.is_empty()) {
-            chart
-                .configure_series_labels()
-                .position(SeriesLabelPosition::UpperLeft)
-                .label_font(("sans-serif", 13))
-                .background_style(WHITE.mix(0.85))
-                .border_style(BLACK)
-                .draw()
-                .map_err(e)?;
+            legend_box(&mut chart, SeriesLabelPosition::UpperLeft)?;
         }
         root.present().map_err(e)?;
     }
     Ok(svg)
+}
+
+/// Draws the legend of `chart` at `position`.
+fn legend_box<'a, 'b: 'a, X: Ranged, Y: Ranged>(
+    chart: &mut ChartContext<'a, SVGBackend<'b>, Cartesian2d<X, Y>>,
+    position: SeriesLabelPosition,
+) -> Result<(), String> {
+    chart
+        .configure_series_labels()
+        .position(position)
+        .label_font(("sans-serif", 13))
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .draw()
+        .map_err(|e| e.to_string())
 }
 
 /// One row of a [`forest_svg`]: a labelled value with an optional interval, drawn in palette
@@ -302,6 +331,8 @@ pub struct Row {
     pub value: f64,
     /// Its interval `[lo, hi]` (drawn as a horizontal error bar).
     pub interval: Option<[f64; 2]>,
+    /// A reference value of this row alone (e.g. its bound), drawn as a red vertical dash.
+    pub mark: Option<f64>,
     /// Index into the plot palette.
     pub color: usize,
 }
@@ -309,7 +340,8 @@ pub struct Row {
 /// Renders labelled values as a horizontal strip ("forest plot"): one row per category, top to
 /// bottom in the order given, the label left of the frame, the value as a marker with its
 /// interval as a horizontal error bar on a linear axis `x_label`; `reference` draws a vertical
-/// line (e.g. the bound at 1 of a measured / bound ratio) with its legend name, and `legend`
+/// line (e.g. the bound at 1 of a measured / bound ratio) with its legend name, a row's `mark`
+/// a red dash on its row (e.g. that row's bound), and `legend`
 /// names the colours used. The axis spans `x_range` when given (values beyond it are drawn at
 /// the frame's edge), else the values and finite interval ends. A label longer than 70
 /// characters is shortened with `…`.
@@ -351,7 +383,8 @@ pub fn forest_svg(
                     let [lo, hi] = r.interval.unwrap_or([r.value, r.value]);
                     [r.value, lo, hi]
                 })
-                .chain(reference.map(|r| r.0)),
+                .chain(reference.map(|r| r.0))
+                .chain(rows.iter().filter_map(|r| r.mark)),
             false,
         )
         .ok_or("plot: no value to draw")?,
@@ -422,6 +455,12 @@ pub fn forest_svg(
             chart
                 .draw_series([Circle::new((clamp(r.value), y), 4, c.filled())])
                 .map_err(e)?;
+            if let Some(m) = r.mark.filter(|m| m.is_finite()) {
+                chart
+                    .draw_series([EmptyElement::at((clamp(m), y))
+                        + PathElement::new([(0, -9), (0, 9)], RED.stroke_width(3))])
+                    .map_err(e)?;
+            }
             let (px, py) = chart.backend_coord(&(x0, y));
             root.draw(&Text::new(
                 labels[i].clone(),
@@ -442,14 +481,7 @@ pub fn forest_svg(
                 .legend(move |(x, y)| Circle::new((x + 10, y), 4, c.filled()));
         }
         if reference.is_some() || !legend.is_empty() {
-            chart
-                .configure_series_labels()
-                .position(SeriesLabelPosition::UpperRight)
-                .label_font(("sans-serif", 13))
-                .background_style(WHITE.mix(0.85))
-                .border_style(BLACK)
-                .draw()
-                .map_err(e)?;
+            legend_box(&mut chart, SeriesLabelPosition::UpperRight)?;
         }
         root.present().map_err(e)?;
     }
@@ -523,12 +555,14 @@ mod tests {
                 label: "method=pdp-sgd".into(),
                 value: 0.5,
                 interval: Some([0.4, 0.6]),
+                mark: None,
                 color: 0,
             },
             Row {
                 label: "method=dp-sgd".into(),
                 value: 1.5,
                 interval: Some([1.2, f64::INFINITY]),
+                mark: Some(1.1),
                 color: 1,
             },
         ];
