@@ -18,6 +18,8 @@
 //!   labelled categorical strip (the case's distinguishing parameters, not an index).
 //!
 //! An axis is logarithmic when all its values are positive and they span more than a decade.
+//! Where several curves share a plot, their markers are shifted sideways by 1% of the x axis per
+//! curve (centred on the true x), so that equal values stay visible; the lines keep the exact x.
 //! Outcomes whose measured mean is not finite are not drawn and are counted in the plot's
 //! caption; a non-finite bound leaves a gap in the bound line.
 
@@ -451,6 +453,24 @@ fn natural(
             .filter(|o| !o.measured.mean.is_finite())
             .count();
         let single = curves.len() == 1;
+        // Markers of different curves at one x are dodged sideways (by 1% of the axis per
+        // curve, centred) so that equal values stay visible; lines keep the exact x.
+        let (lo_x, hi_x) = drawn
+            .clone()
+            .map(|o| xv(o))
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
+                (a.min(v), b.max(v))
+            });
+        let dodge = |x: f64, c: usize| {
+            let shift = 0.01 * (c as f64 - (curves.len() as f64 - 1.0) / 2.0);
+            if single || !(hi_x > lo_x) {
+                x
+            } else if log_x {
+                x * (hi_x / lo_x).powf(shift)
+            } else {
+                x + shift * (hi_x - lo_x)
+            }
+        };
         let mut series = Vec::new();
         for (c, (name, os)) in curves.iter().enumerate() {
             let mut os: Vec<&Outcome> = os.clone();
@@ -459,7 +479,7 @@ fn natural(
                 .iter()
                 .filter(|o| o.measured.mean.is_finite())
                 .map(|o| Point {
-                    x: xv(o),
+                    x: dodge(xv(o), c),
                     y: o.measured.mean,
                     interval: Some(interval(o)),
                 })

@@ -193,12 +193,47 @@ pub fn xy_svg(
     } else {
         y0 + (y1 - y0) / (1.0 - f)
     };
+    let log = |lo: f64, hi: f64| {
+        let (bold, light) = log_ticks(lo, hi);
+        (lo..hi)
+            .log_scale()
+            .with_key_points(bold)
+            .with_light_points(light)
+    };
     match (log_x, log_y) {
         (false, false) => draw(labels, series, x0..x1, y0..y1),
-        (true, false) => draw(labels, series, (x0..x1).log_scale(), y0..y1),
-        (false, true) => draw(labels, series, x0..x1, (y0..y1).log_scale()),
-        (true, true) => draw(labels, series, (x0..x1).log_scale(), (y0..y1).log_scale()),
+        (true, false) => draw(labels, series, log(x0, x1), y0..y1),
+        (false, true) => draw(labels, series, x0..x1, log(y0, y1)),
+        (true, true) => draw(labels, series, log(x0, x1), log(y0, y1)),
     }
+}
+
+/// The labelled and the light ticks of a log axis over `[lo, hi]`: the powers of ten (every
+/// k-th when there are more than 8), with 2 and 5 times them labelled too when the range spans
+/// under three decades (and 3 when under one), so that every axis has at least two labels
+/// where the range allows; light lines at 1..9 times the powers of ten.
+fn log_ticks(lo: f64, hi: f64) -> (Vec<f64>, Vec<f64>) {
+    let (a, b) = (lo.log10().floor() as i32, hi.log10().ceil() as i32);
+    let decades = (hi / lo).log10();
+    let mults: &[f64] = if decades < 1.0 {
+        &[1.0, 2.0, 3.0, 5.0]
+    } else if decades < 3.0 {
+        &[1.0, 2.0, 5.0]
+    } else {
+        &[1.0]
+    };
+    let every = ((b - a) / 8).max(1);
+    let inside = |v: &f64| *v >= lo && *v <= hi;
+    let bold = (a..=b)
+        .filter(|k| mults.len() > 1 || (k - a) % every == 0)
+        .flat_map(|k| mults.iter().map(move |m| m * 10f64.powi(k)))
+        .filter(inside)
+        .collect();
+    let light = (a..=b)
+        .flat_map(|k| (1..10).map(move |m| f64::from(m) * 10f64.powi(k)))
+        .filter(inside)
+        .collect();
+    (bold, light)
 }
 
 struct Labels<'a> {
@@ -252,21 +287,24 @@ where
             let c = color(s.color);
             let pts: Vec<(f64, f64)> = s.points.iter().map(|p| (p.x, p.y)).collect();
             let drawn = match s.style {
-                Style::Points => {
-                    let bars: Vec<(f64, f64, f64, f64)> = s
-                        .points
-                        .iter()
-                        .filter_map(|p| p.interval.map(|[lo, hi]| (p.x, clamp(lo), p.y, clamp(hi))))
-                        .collect();
-                    chart
-                        .draw_series(bars.iter().map(|(x, lo, m, hi)| {
-                            ErrorBar::new_vertical(*x, *lo, *m, *hi, c.stroke_width(1), 8)
-                        }))
-                        .map_err(e)?;
-                    chart
-                        .draw_series(pts.iter().map(|p| Circle::new(*p, 4, c.filled())))
-                        .map_err(e)?
-                }
+                // A point with an interval is its error bar (whose centre is a filled marker);
+                // one without is a marker.
+                Style::Points => chart
+                    .draw_series(s.points.iter().map(|p| -> DynElement<_, _> {
+                        match p.interval {
+                            Some([lo, hi]) => ErrorBar::new_vertical(
+                                p.x,
+                                clamp(lo),
+                                p.y,
+                                clamp(hi),
+                                c.filled().stroke_width(1),
+                                8,
+                            )
+                            .into_dyn(),
+                            None => Circle::new((p.x, p.y), 4, c.filled()).into_dyn(),
+                        }
+                    }))
+                    .map_err(e)?,
                 Style::Line => chart
                     .draw_series(LineSeries::new(pts.iter().copied(), c.stroke_width(2)))
                     .map_err(e)?,
@@ -440,21 +478,21 @@ pub fn forest_svg(
         for (i, r) in rows.iter().enumerate() {
             let c = color(r.color);
             let y = row_y(i);
-            if let Some([lo, hi]) = r.interval {
-                chart
+            match r.interval {
+                Some([lo, hi]) => chart
                     .draw_series([ErrorBar::new_horizontal(
                         y,
                         clamp(lo),
                         clamp(r.value),
                         clamp(hi),
-                        c.stroke_width(1),
+                        c.filled().stroke_width(1),
                         8,
                     )])
-                    .map_err(e)?;
-            }
-            chart
-                .draw_series([Circle::new((clamp(r.value), y), 4, c.filled())])
-                .map_err(e)?;
+                    .map_err(e)?,
+                None => chart
+                    .draw_series([Circle::new((clamp(r.value), y), 4, c.filled())])
+                    .map_err(e)?,
+            };
             if let Some(m) = r.mark.filter(|m| m.is_finite()) {
                 chart
                     .draw_series([EmptyElement::at((clamp(m), y))

@@ -180,3 +180,82 @@ fn every_recorded_claim_plots_on_a_natural_axis() {
     }
     assert!(plotted >= 80, "only {plotted} snapshots plotted");
 }
+
+/// `report` on a small run (slope claims, a curve family, a categorical claim): every SVG it
+/// writes parses, has no NaN, and each per-claim plot named in report.md carries its x label;
+/// the slope claims are drawn as fitted lines through their design points on log-log axes.
+#[test]
+fn report_writes_natural_axis_plots() {
+    use dpclaims::claims::{Claim, registry};
+    use dpclaims::harness::{CheckOptions, check};
+    let claims: Vec<&dyn Claim> = registry();
+    let opts = CheckOptions {
+        patterns: [
+            "subspace.rate",
+            "subspace.thm1",
+            "stability.lemma5.cond",
+            "contraction.thm3",
+            "subspace.thm5.derived",
+        ]
+        .map(String::from)
+        .to_vec(),
+        max_trials: Some(16),
+        seed: crate::SEED,
+        ..CheckOptions::default()
+    };
+    let outcomes = check(&claims, &opts).unwrap();
+    assert!(
+        outcomes
+            .iter()
+            .filter(|o| o.claim == "subspace.rate")
+            .all(|o| o.design.len() == 3),
+        "the slope outcomes carry their design points"
+    );
+    let dir = std::env::temp_dir().join(format!("dpclaims-report-plots-{}", std::process::id()));
+    let written = dpclaims::report::write_report(&dir, &outcomes, &claims, None).unwrap();
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    let png = png_dir("report");
+    let mut per_claim = 0;
+    for line in md.lines().filter(|l| l.starts_with("Plot: [")) {
+        let file = &line[7..line.find(']').unwrap()];
+        let axes = &line[line.find("](").unwrap() + 2 + file.len() + 3..line.len() - 1];
+        let id = file.trim_end_matches(".svg");
+        let id = id.rsplit_once('-').map_or(id, |(a, _)| a);
+        let svg = std::fs::read_to_string(dir.join(file)).unwrap();
+        let plot = ClaimPlot {
+            file: file.to_string(),
+            axes: axes.to_string(),
+            svg,
+        };
+        check_plots(id, std::slice::from_ref(&plot), png.as_deref());
+        if id == "subspace.rate" {
+            assert!(
+                axes.contains("fitted slopes") && axes.contains("x: p (log)"),
+                "{axes}"
+            );
+            assert!(plot.svg.contains("slope"), "the legend gives the slope");
+        }
+        per_claim += 1;
+    }
+    // subspace.thm1: its m-slopes, its p-slopes and its proportions against m.
+    for needle in [
+        "subspace.rate.svg",
+        "subspace.thm1.svg",
+        "subspace.thm1-2.svg",
+        "subspace.thm1-3.svg",
+        "(contraction.thm3.svg) (x: T (log)",
+        "(subspace.thm5.derived.svg) (categorical",
+    ] {
+        assert!(md.contains(needle), "report.md lacks {needle}:\n{md}");
+    }
+    assert!(per_claim >= 7, "{per_claim} per-claim plots");
+    for f in written
+        .iter()
+        .filter(|f| f.extension().is_some_and(|e| e == "svg"))
+    {
+        let svg = std::fs::read_to_string(f).unwrap();
+        roxmltree::Document::parse(&svg).expect("well-formed SVG");
+        assert!(!svg.contains("NaN"), "{}", f.display());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
