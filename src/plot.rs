@@ -381,8 +381,8 @@ pub struct Row {
 /// line (e.g. the bound at 1 of a measured / bound ratio) with its legend name, a row's `mark`
 /// a red dash on its row (e.g. that row's bound), and `legend`
 /// names the colours used. The axis spans `x_range` when given (values beyond it are drawn at
-/// the frame's edge), else the values and finite interval ends. A label longer than 70
-/// characters is shortened with `…`.
+/// the frame's edge), else the values and finite interval ends. A label longer than 90
+/// characters is shortened with `…`. The legend sits above the first row, in rows of its own.
 ///
 /// # Errors
 /// A row whose value is not finite or lies outside its interval, no rows, or a plotters failure.
@@ -428,8 +428,8 @@ pub fn forest_svg(
         .ok_or("plot: no value to draw")?,
     };
     let short = |s: &str| {
-        if s.chars().count() > 70 {
-            format!("{}…", s.chars().take(69).collect::<String>())
+        if s.chars().count() > 90 {
+            format!("{}…", s.chars().take(89).collect::<String>())
         } else {
             s.to_string()
         }
@@ -437,7 +437,14 @@ pub fn forest_svg(
     let labels: Vec<String> = rows.iter().map(|r| short(&r.label)).collect();
     let label_width = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0) as u32 * 7 + 16;
     let n = rows.len();
-    let height = (110 + 22 * n as u32).max(260);
+    // Empty rows on top for the legend (an entry is 18 pixels high, a row 22).
+    let entries = legend.len() + usize::from(reference.is_some());
+    let extra = if entries == 0 {
+        0
+    } else {
+        (18 * entries + 22) / 22
+    };
+    let height = (110 + 22 * (n + extra) as u32).max(260);
     let width = 560 + label_width;
     let mut svg = String::new();
     {
@@ -449,7 +456,7 @@ pub fn forest_svg(
             .margin(12)
             .x_label_area_size(48)
             .y_label_area_size(label_width)
-            .build_cartesian_2d(x0..x1, -0.5..(n as f64 - 0.5))
+            .build_cartesian_2d(x0..x1, -0.5..((n + extra) as f64 - 0.5))
             .map_err(e)?;
         chart
             .configure_mesh()
@@ -468,7 +475,7 @@ pub fn forest_svg(
         if let Some((at, name)) = reference {
             chart
                 .draw_series(LineSeries::new(
-                    [(at, -0.5), (at, n as f64 - 0.5)],
+                    [(at, -0.5), (at, (n + extra) as f64 - 0.5)],
                     RED.stroke_width(2),
                 ))
                 .map_err(e)?

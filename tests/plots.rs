@@ -145,6 +145,7 @@ fn every_recorded_claim_plots_on_a_natural_axis() {
         .collect();
     files.sort();
     let mut plotted = 0;
+    let mut families: std::collections::BTreeMap<String, Vec<Outcome>> = Default::default();
     for f in files {
         let text = std::fs::read_to_string(&f).unwrap();
         let body = text.splitn(3, "---").nth(2).unwrap_or("");
@@ -177,8 +178,31 @@ fn every_recorded_claim_plots_on_a_natural_axis() {
             "{id}: {circles} markers for {finite} outcomes"
         );
         plotted += 1;
+        families
+            .entry(dpclaims::report::family(&id).to_string())
+            .or_default()
+            .extend(outcomes);
     }
     assert!(plotted >= 80, "only {plotted} snapshots plotted");
+    // The family overviews: labelled rows, one marker per outcome with a finite ratio.
+    for (family, outcomes) in &families {
+        let refs: Vec<&Outcome> = outcomes.iter().collect();
+        let svg = dpclaims::report::family_svg(family, &refs).unwrap();
+        let plot = ClaimPlot {
+            file: format!("{family}.svg"),
+            axes: "categorical: measured / bound per outcome".into(),
+            svg,
+        };
+        let circles = check_plots(family, std::slice::from_ref(&plot), png.as_deref());
+        let finite = outcomes
+            .iter()
+            .filter(|o| (o.measured.mean / o.bound).is_finite() && o.bound != 0.0)
+            .count();
+        assert!(
+            circles >= finite,
+            "{family}: {circles} markers for {finite} outcomes"
+        );
+    }
 }
 
 /// `report` on a small run (slope claims, a curve family, a categorical claim): every SVG it
