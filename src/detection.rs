@@ -467,6 +467,7 @@ mod tests {
             mutant: None,
             known_false: false,
             tautology: None,
+            design: Vec::new(),
         };
         let k = |x: &Outcome| bound_threshold(x).unwrap();
         assert!((k(&o(0.6, 0.8, 1.0, Relation::AtMost)) - 0.4).abs() < 1e-12);

@@ -3,7 +3,7 @@
 use crate::Error;
 use crate::claims::{self, Claim, Measurement, RunSpec, Statistic};
 use crate::params::Params;
-use crate::verdict::{Outcome, bonferroni};
+use crate::verdict::{DesignPoint, Outcome, bonferroni};
 use dpclaims_empirical::runner::{Shard, fold};
 use dpclaims_empirical::stats::{self, Estimate, StatsError};
 use serde::{Deserialize, Serialize};
@@ -148,6 +148,52 @@ fn estimate(
     }
 }
 
+/// The design points of a slope statistic, each mean with a two-sided Student t interval, the
+/// $k$ points simultaneous at `confidence` (each at $1-(1-c)/k$); empty for any other statistic,
+/// or when a point has too few trials for an interval (the slope's own estimate then fails and
+/// says why). For a paired design the interval of point $j$ is the marginal one (component $j$
+/// of the trials' vectors).
+fn design_points(statistic: &Statistic, confidence: f64, seed: u64) -> Vec<DesignPoint> {
+    let point = |x: f64, acc: &stats::MeanAcc, level: f64| {
+        stats::student_t(acc, level, stats::Sides::Two, seed)
+            .ok()
+            .map(|e| DesignPoint {
+                x,
+                mean: e.mean,
+                lower: e.lower,
+                upper: e.upper,
+            })
+    };
+    let points: Option<Vec<DesignPoint>> = match statistic {
+        Statistic::LogSlope { xs, points } => {
+            let level = bonferroni(confidence, xs.len());
+            xs.iter()
+                .zip(points)
+                .map(|(x, blocks)| point(*x, &fold(blocks.to_vec()).unwrap_or_default(), level))
+                .collect()
+        }
+        Statistic::PairedLogSlope { xs, blocks } => {
+            let level = bonferroni(confidence, xs.len());
+            let acc = fold(blocks.clone()).unwrap_or_else(|| stats::VectorAcc::new(xs.len()));
+            xs.iter()
+                .enumerate()
+                .map(|(j, x)| {
+                    let marginal = stats::MeanAcc {
+                        n: acc.n,
+                        mean: acc.mean.get(j).copied().unwrap_or(f64::NAN),
+                        m2: acc.covariance(j, j) * acc.n.saturating_sub(1) as f64,
+                        non_finite: acc.non_finite,
+                        ..stats::MeanAcc::default()
+                    };
+                    point(*x, &marginal, level)
+                })
+                .collect()
+        }
+        _ => None,
+    };
+    points.unwrap_or_default()
+}
+
 /// One claim's measurement, tagged with the claim id.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Measured {
@@ -274,7 +320,9 @@ pub fn outcomes(
                 let info = infos.get(claim.as_str());
                 let known_false = info.is_some_and(|i| i.known_false);
                 let tautology = info.and_then(|i| i.tautology(&m.params));
+                let design = design_points(&m.statistic, level, seed);
                 Ok(Outcome {
+                    design,
                     verdict: m.relation.judge(&est, m.bound),
                     tightness: est.mean / m.bound,
                     claim,

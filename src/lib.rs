@@ -19,6 +19,7 @@
 
 pub mod accounting;
 pub mod audit;
+pub mod claim_plots;
 pub mod claims;
 pub mod cli;
 pub mod conformance;

@@ -230,105 +230,62 @@ pub fn family(id: &str) -> &str {
     id.split('.').next().unwrap_or(id)
 }
 
-/// One SVG per claim family: every outcome's measurement divided by its bound, with its
-/// interval as an error bar, against the outcome's index in the family; the bound is the line
-/// at 1. Normalising by the bound puts quantities of very different scales on one axis.
+/// One SVG per claim family, an overview: every outcome's measurement divided by its bound, with
+/// its interval as an error bar, one labelled row per outcome (`claim: case`, the case by the
+/// parameters that distinguish it within its claim; never an index), coloured by claim; the
+/// bound is the line at 1. Normalising by the bound puts quantities of very different scales on
+/// one axis. Outcomes whose ratio is not finite (a bound of 0, an infinite bound) are counted in
+/// the title and not drawn. The per-claim plots on natural axes are
+/// [`crate::claim_plots::claim_plots`].
 pub fn family_svg(family_name: &str, outcomes: &[&Outcome]) -> Result<String, String> {
-    use plotters::prelude::*;
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (900, 480)).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| e.to_string())?;
-        let ratio = |x: f64, b: f64| {
-            if b != 0.0 && (x / b).is_finite() {
-                x / b
-            } else {
-                f64::NAN
-            }
-        };
-        let top = outcomes
+    let mut claims: Vec<&str> = outcomes.iter().map(|o| o.claim.as_str()).collect();
+    claims.dedup();
+    let mut rows = Vec::new();
+    for (c, claim) in claims.iter().enumerate() {
+        let mine: Vec<&Outcome> = outcomes
             .iter()
-            .map(|o| ratio(o.measured.upper, o.bound))
-            .filter(|v| v.is_finite())
-            .fold(1.2f64, f64::max)
-            .min(10.0);
-        let bottom = outcomes
-            .iter()
-            .map(|o| ratio(o.measured.lower, o.bound))
-            .filter(|v| v.is_finite())
-            .fold(0.0f64, f64::min)
-            .max(-1.0);
-        let mut chart = ChartBuilder::on(&root)
-            .caption(
-                format!("{family_name}: measured / bound (bound = 1)"),
-                ("sans-serif", 20),
-            )
-            .margin(10)
-            .x_label_area_size(40)
-            .y_label_area_size(60)
-            .build_cartesian_2d(-0.5f64..(outcomes.len() as f64 - 0.5), bottom..top * 1.05)
-            .map_err(|e| e.to_string())?;
-        chart
-            .configure_mesh()
-            .x_desc("outcome (in the order of report.md)")
-            .y_desc("measured / bound")
-            .draw()
-            .map_err(|e| e.to_string())?;
-        chart
-            .draw_series(LineSeries::new(
-                [(-0.5, 1.0), (outcomes.len() as f64 - 0.5, 1.0)],
-                RED.stroke_width(2),
-            ))
-            .map_err(|e| e.to_string())?
-            .label("bound")
-            .legend(|(x, y)| PathElement::new([(x, y), (x + 20, y)], RED));
-        let mut claims: Vec<&str> = outcomes.iter().map(|o| o.claim.as_str()).collect();
-        claims.dedup();
-        for (c, claim) in claims.iter().enumerate() {
-            let color = Palette99::pick(c).to_rgba();
-            let points: Vec<(f64, f64, f64, f64)> = outcomes
-                .iter()
-                .enumerate()
-                .filter(|(_, o)| o.claim == *claim)
-                .map(|(i, o)| {
-                    let clamp = |v: f64| {
-                        if v.is_finite() {
-                            v.clamp(bottom, top * 1.05)
-                        } else {
-                            top
-                        }
-                    };
-                    (
-                        i as f64,
-                        clamp(ratio(o.measured.mean, o.bound)),
-                        clamp(ratio(o.measured.lower, o.bound)),
-                        clamp(ratio(o.measured.upper, o.bound)),
-                    )
-                })
-                .collect();
-            // An error bar per outcome: its interval, with the mean as the centre point.
-            chart
-                .draw_series(points.iter().map(|(x, m, lo, hi)| {
-                    ErrorBar::new_vertical(*x, *lo, *m, *hi, color.filled(), 8)
-                }))
-                .map_err(|e| e.to_string())?
-                .label(claim.to_string())
-                .legend(move |(x, y)| Circle::new((x + 10, y), 4, color.filled()));
+            .copied()
+            .filter(|o| o.claim == *claim)
+            .collect();
+        let short = claim
+            .strip_prefix(family_name)
+            .map(|s| s.trim_start_matches('.'))
+            .filter(|s| !s.is_empty())
+            .unwrap_or(claim);
+        for (o, label) in mine.iter().zip(crate::claim_plots::case_labels(&mine)) {
+            rows.extend(crate::claim_plots::ratio_row(
+                o,
+                format!("{short}: {label}"),
+                c,
+            ));
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperMiddle)
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK)
-            .draw()
-            .map_err(|e| e.to_string())?;
-        root.present().map_err(|e| e.to_string())?;
     }
-    Ok(svg)
+    let skipped = outcomes.len() - rows.len();
+    let legend: Vec<(String, usize)> = claims
+        .iter()
+        .enumerate()
+        .map(|(c, claim)| (claim.to_string(), c))
+        .collect();
+    crate::plot::forest_svg(
+        &format!(
+            "{family_name}: measured / bound per outcome (bound = 1){}",
+            if skipped > 0 {
+                format!("; {skipped} with no finite ratio not drawn")
+            } else {
+                String::new()
+            }
+        ),
+        "measured / bound",
+        &rows,
+        Some((1.0, "bound")),
+        &legend,
+        Some(crate::claim_plots::ratio_range(&rows)),
+    )
 }
 
 /// `report.md`: one section per claim (statement, source, parameters, bound, measurement with
-/// interval, verdict, tightness, mutants) linking its family's plot.
+/// interval, verdict, tightness, mutants) linking its plots on natural axes
+/// ([`crate::claim_plots`]) and its family's overview.
 pub fn markdown_report(outcomes: &[Outcome], claims: &[&dyn Claim], trials: Option<u64>) -> String {
     let mut md = String::from("# dpclaims report\n\n");
     let detection = crate::detection::builtin();
@@ -354,7 +311,18 @@ pub fn markdown_report(outcomes: &[Outcome], claims: &[&dyn Claim], trials: Opti
             "## `{}`\n\n{}\n\nSource: {} — {}.\n\n",
             info.id, info.statement, info.paper, info.result
         ));
-        md.push_str(&format!("Plot: [{0}.svg]({0}.svg)\n\n", family(info.id)));
+        match crate::claim_plots::claim_plots(info.id, &mine) {
+            Ok(plots) => {
+                for p in plots {
+                    md.push_str(&format!("Plot: [{0}]({0}) ({1})\n", p.file, p.axes));
+                }
+            }
+            Err(e) => md.push_str(&format!("Plot: not drawn ({e})\n")),
+        }
+        md.push_str(&format!(
+            "Family overview: [{0}.svg]({0}.svg) (measured / bound per outcome)\n\n",
+            family(info.id)
+        ));
         for t in info.tautologies {
             md.push_str(&format!(
                 "**Tautology** ({}): {}\n\n",
@@ -420,7 +388,9 @@ pub fn markdown_report(outcomes: &[Outcome], claims: &[&dyn Claim], trials: Opti
     md
 }
 
-/// Writes `report.md` and one SVG per claim family into `dir`; returns the files written.
+/// Writes `report.md`, the plots of every claim on its natural axes (`CLAIM.svg`, `CLAIM-2.svg`,
+/// ...) and one overview SVG per claim family into `dir`; returns the files written. A claim
+/// whose plot cannot be drawn has no SVG; `report.md` says why.
 pub fn write_report(
     dir: &std::path::Path,
     outcomes: &[Outcome],
@@ -433,6 +403,21 @@ pub fn write_report(
     std::fs::write(&md_path, markdown_report(outcomes, claims, trials))
         .map_err(|e| format!("cannot write {}: {e}", md_path.display()))?;
     written.push(md_path);
+    let mut ids: Vec<&str> = Vec::new();
+    for o in outcomes {
+        if !ids.contains(&o.claim.as_str()) {
+            ids.push(&o.claim);
+        }
+    }
+    for id in ids {
+        let mine: Vec<&Outcome> = outcomes.iter().filter(|o| o.claim == id).collect();
+        for p in crate::claim_plots::claim_plots(id, &mine).unwrap_or_default() {
+            let path = dir.join(&p.file);
+            std::fs::write(&path, &p.svg)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            written.push(path);
+        }
+    }
     let mut families: Vec<&str> = outcomes.iter().map(|o| family(&o.claim)).collect();
     families.dedup();
     for fam in families {
@@ -469,6 +454,7 @@ mod tests {
             mutant: None,
             known_false: false,
             tautology: None,
+            design: Vec::new(),
         };
         let outcomes = [
             outcome(Relation::AtMost, Verdict::Respected),

@@ -191,6 +191,27 @@ pub struct Outcome {
     /// The outcome holds by construction ([`crate::claims::ClaimInfo::tautologies`]): why.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tautology: Option<&'static str>,
+    /// For a slope statistic (a rate exponent fitted through design points), the points the
+    /// line is fitted through, in design order; empty for every other statistic. Used by the
+    /// report's plots only: not serialized (snapshots and JSON lines record the slope).
+    #[serde(skip)]
+    pub design: Vec<DesignPoint>,
+}
+
+/// One design point of a fitted log–log slope: the mean of the measured quantity at `x` and a
+/// two-sided interval on it. The intervals of a slope's $k$ points are simultaneous at the
+/// outcome's per-outcome level $c$ (each at $1-(1-c)/k$, Bonferroni), and they are for display:
+/// the verdict uses the slope's own interval.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DesignPoint {
+    /// The design point $x$ (e.g. the dimension $p$ or the sample size $n$).
+    pub x: f64,
+    /// The mean of the measured quantity at $x$.
+    pub mean: f64,
+    /// Lower end of its interval.
+    pub lower: f64,
+    /// Upper end of its interval.
+    pub upper: f64,
 }
 
 impl Outcome {

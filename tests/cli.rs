@@ -422,7 +422,12 @@ fn report_writes_markdown_and_svg_plots() {
                     && claims.iter().any(|c| md_section_of(&md, l) == *c)
             })
             .count();
-        // One marker per outcome, plus one legend marker per claim.
+        // The family overview: one labelled row (marker) per outcome, plus one legend marker
+        // per claim; no index axis.
+        assert!(
+            !svg.contains("outcome (in the order"),
+            "{family}.svg has an index axis"
+        );
         assert_eq!(
             circles,
             expected + claims.len(),

@@ -17,6 +17,7 @@ mod dominating;
 mod events;
 mod labels;
 mod multipass;
+mod plots;
 mod proofs;
 mod properties;
 mod randomness;
