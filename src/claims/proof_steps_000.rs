@@ -733,7 +733,7 @@ static GRADIENT_MAP_NONEXPANSIVE: StepClaim = StepClaim {
         let spread = error::positive("spread", case.f64("spread")?)?;
         let eta = eta_l / 0.25;
         let pool = pool_of(id, run);
-        let key = StreamKey::new(run.seed, &[id, &case.label_without(&[])]);
+        let key = StreamKey::new(run.seed, &[id, &super::stream_label(case, &[])]);
         let mut rng = key.trial(0);
         let d = 10;
         // Per-sample logistic gradient -y x sigma(-y <w, x>).
@@ -1363,7 +1363,7 @@ static LEMMA4_JENSEN: StepClaim = StepClaim {
             .map(|v| factor * v.max(0.0))
             .collect();
         let bound = log_det_and_norm(&eig, c).0;
-        let key = StreamKey::new(run.seed, &[id, &case.label_without(&["trials"])]);
+        let key = StreamKey::new(run.seed, &[id, &super::stream_label(case, &[])]);
         let blocks = run_blocks(
             trial_range(trials, run.shard),
             || (Vec::new(), MeanAcc::new()),
@@ -2140,4 +2140,36 @@ pub fn claims() -> Vec<&'static dyn Claim> {
         &PROP4_FACTOR_PROOF_SIZES,
         &SAMPLES_CORRECTED,
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The sampled step claims key their streams by [`super::super::stream_label`]: a
+    /// non-random parameter (`tolerance`, `trials`) added to a case moves no number.
+    #[test]
+    fn non_random_parameters_stay_out_of_the_step_streams() {
+        for claim in [&GRADIENT_MAP_NONEXPANSIVE, &LEMMA4_JENSEN] {
+            let run = RunSpec {
+                seed: 3,
+                mutant: None,
+                shard: None,
+                perturbation: 0.0,
+            };
+            let mut case = (claim.cases)().remove(0);
+            if case.contains("trials") {
+                case.set("trials", 8.into());
+            }
+            let before = (claim.measure)(&case, run).unwrap();
+            case.set("tolerance", 0.25.into());
+            let after = (claim.measure)(&case, run).unwrap();
+            assert_eq!(
+                before.iter().map(|m| &m.statistic).collect::<Vec<_>>(),
+                after.iter().map(|m| &m.statistic).collect::<Vec<_>>(),
+                "{}",
+                claim.info.id
+            );
+        }
+    }
 }
