@@ -269,7 +269,9 @@ pub fn detect_one(claim: &dyn Claim, opts: &DetectOptions) -> Result<Detection, 
         if !note.is_empty() {
             note.push_str("; ");
         }
-        note.push_str("no algorithm perturbation (closed form, or not implemented)");
+        note.push_str(
+            "no algorithm perturbation: no algorithm parameter to perturb (a closed form against a closed form, an inequality checked on drawn instances, a statistic of the data alone, or a rate that a constant relative error leaves unchanged)",
+        );
     }
     Ok(Detection {
         claim: info.id.to_string(),

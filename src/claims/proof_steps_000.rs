@@ -800,7 +800,9 @@ static LEMMA5_SUM: StepClaim = StepClaim {
         mutants: &[WITHOUT_T_TERM],
         known_false: false,
         tautologies: &[],
-        perturbation: None,
+        perturbation: Some(
+            "algorithm side: the exact coupled distance with the gradient steps h_s times 1 + kappa while the bound keeps eta_s",
+        ),
     },
     cases: || {
         let mut v = theorem2_cases();
@@ -827,9 +829,13 @@ static LEMMA5_SUM: StepClaim = StepClaim {
             }
         };
         // idx-A with c_s = eta_s/eta_{s-1} (1 for the constant step, lambda_s = 0).
-        let h = &eta[1..];
+        // The perturbation: the gradient steps times 1 + kappa (the bound keeps eta_s).
+        let h: Vec<f64> = eta[1..]
+            .iter()
+            .map(|e| e * (1.0 + run.perturbation))
+            .collect();
         let c: Vec<f64> = (1..eta.len()).map(|i| eta[i] / eta[i - 1]).collect();
-        let exact = dpclaims_theorems::stability::lemma5_derived_bound(g, n, h, &c)?;
+        let exact = dpclaims_theorems::stability::lemma5_derived_bound(g, n, &h, &c)?;
         let bound = if is(run, &WITHOUT_T_TERM) {
             dpclaims_theorems::stability::lemma5_bound(g, n, &eta)?
                 / (1.0 + eta.len() as f64 / n as f64)
@@ -1852,7 +1858,9 @@ static PROP5_DRV: StepClaim = StepClaim {
         mutants: &[DRV_WITHOUT_SECOND_TERM],
         known_false: false,
         tautologies: &[],
-        perturbation: None,
+        perturbation: Some(
+            "algorithm side: every randomized response's eps_s times 1 + kappa in the exact delta while the level keeps eps_s",
+        ),
     },
     cases: || {
         let mut v = Vec::new();
@@ -1889,7 +1897,12 @@ static PROP5_DRV: StepClaim = StepClaim {
             } else {
                 lin
             };
-        let exact = randomized_response_delta(&groups, level);
+        // The perturbation: the mechanisms' eps_s times 1 + kappa (the level keeps eps_s).
+        let run_groups: Vec<(u64, f64)> = groups
+            .iter()
+            .map(|(t, e)| (*t, e * (1.0 + run.perturbation)))
+            .collect();
+        let exact = randomized_response_delta(&run_groups, level);
         let mut p = case.clone();
         p.set("level", level.into());
         let atoms: f64 = groups.iter().map(|(t, _)| (*t + 1) as f64).product();
@@ -1918,7 +1931,9 @@ static LEMMA6_GAUSSIAN: StepClaim = StepClaim {
         mutants: &[CALIBRATION_WITHOUT_TWO],
         known_false: false,
         tautologies: &[],
-        perturbation: None,
+        perturbation: Some(
+            "algorithm side: the Gaussian mechanism's noise std times 1 - kappa while the bound keeps delta at the calibrated sigma",
+        ),
     },
     cases: || {
         let mut v = Vec::new();
@@ -1939,7 +1954,8 @@ static LEMMA6_GAUSSIAN: StepClaim = StepClaim {
         };
         // mu = Delta / sigma.
         let mu = eps / (factor * (1.25 / delta).ln()).sqrt();
-        let exact = gaussian::delta(mu, eps)?;
+        // The perturbation: the noise std times 1 - kappa.
+        let exact = gaussian::delta(mu / (1.0 - run.perturbation), eps)?;
         let mut p = case.clone();
         p.set("mu", mu.into());
         Ok(vec![computed(

@@ -205,7 +205,9 @@ static THEOREM12_INFO: ClaimInfo = ClaimInfo {
     mutants: &[NO_STOP],
     known_false: false,
     tautologies: &[],
-    perturbation: None,
+    perturbation: Some(
+        "algorithm side: the simulated paths' stopping radius times 1 + kappa while the bound keeps r",
+    ),
 };
 
 impl Claim for Theorem12 {
@@ -255,6 +257,13 @@ impl Claim for Theorem12 {
         if run.mutant == Some(NO_STOP.name) {
             c.stop = StopRule::Never;
         }
+        // The perturbation: the simulated stopping radius times 1 + kappa (the bound keeps r).
+        let grown = r * (1.0 + run.perturbation);
+        c.stop = match c.stop {
+            StopRule::Printed(_) => StopRule::Printed(grown),
+            StopRule::Previous(_) => StopRule::Previous(grown),
+            StopRule::Never => StopRule::Never,
+        };
         let alphas = case.f64_list("alpha")?;
         if let Some(a) = alphas.iter().find(|a| !(**a >= 1.0 && **a <= 64.0)) {
             return Err(ParamError::new("alpha", a, "orders in [1, 64]"));
@@ -286,7 +295,9 @@ static PATH_KL_INFO: ClaimInfo = ClaimInfo {
     mutants: &[ESTIMATOR_VARIANCE],
     known_false: false,
     tautologies: &[],
-    perturbation: None,
+    perturbation: Some(
+        "algorithm side: the simulated ULA step size times 1 + kappa while the closed-form path KL keeps eta",
+    ),
 };
 
 impl Claim for PathKl {
@@ -302,7 +313,7 @@ impl Claim for PathKl {
     }
 
     fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
-        let c = Case::parse(case)?;
+        let mut c = Case::parse(case)?;
         if c.stop != StopRule::Never {
             return Err(ParamError::new(
                 "stop",
@@ -336,6 +347,8 @@ impl Claim for PathKl {
             mean2 *= a * a;
             var = a * a * var + 2.0 * eta;
         }
+        // The perturbation: the simulated step size times 1 + kappa (the closed form keeps eta).
+        c.eta *= 1.0 + run.perturbation;
         let accs = c.simulate(self.info().id, case, run, &[1.0], scale);
         let blocks = accs.into_iter().next().expect("one order");
         Ok(vec![Measurement {
@@ -368,7 +381,9 @@ static LEMMA13_INFO: ClaimInfo = ClaimInfo {
     mutants: &[RADIUS_WITHOUT_BROWNIAN_WIDTH],
     known_false: false,
     tautologies: &[],
-    perturbation: None,
+    perturbation: Some(
+        "algorithm side: the simulated diffusion's time step eta times 1 + kappa (each step's movement grows as sqrt(eta)) while the radius keeps eta",
+    ),
 };
 
 impl Claim for Lemma13 {
@@ -390,8 +405,11 @@ impl Claim for Lemma13 {
     }
 
     fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
-        let c = Case::parse(case)?;
+        let mut c = Case::parse(case)?;
         let delta = error::open_interval("delta", case.f64("delta")?, 0.0, 1.0)?;
+        // The perturbation: the simulated step size times 1 + kappa (the radius keeps eta).
+        let eta = c.eta;
+        c.eta *= 1.0 + run.perturbation;
         let d = c.x0.len() as u64;
         let brownian = if run.mutant == Some(RADIUS_WITHOUT_BROWNIAN_WIDTH.name) {
             0.0
@@ -420,8 +438,8 @@ impl Claim for Lemma13 {
             },
             |ws, acc, i| {
                 let (moved, g) = c.potential.movement(&c, &mut key.trial(i), ws);
-                let r = c.eta * g
-                    + (2.0 * c.eta).sqrt()
+                let r = eta * g
+                    + (2.0 * eta).sqrt()
                         * (brownian * 2.0 * (d as f64).sqrt()
                             + (2.0 * (2.0 * c.steps as f64 / delta).ln()).sqrt());
                 acc.push(moved > r);
