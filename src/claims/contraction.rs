@@ -774,7 +774,7 @@ static MC2D_INFO: ClaimInfo = ClaimInfo {
     id: "contraction.mc2d",
     paper: PAPER,
     result: "eq. (5) in two dimensions [reconstructed], Monte Carlo with a DKW lower confidence bound",
-    statement: "projected DP-SGD on the disk of radius 0.5 (sigma 0.05, eta 1, C 0.5, b 1, n 10, gradients +-C e1): the DKW lower confidence limit of the half-line hockey-stick functional of <W_T, e1> (<= E_eps) does not exceed delta_T (a refutation check)",
+    statement: "projected DP-SGD on the disk of radius 0.5 (sigma 0.05, eta 1, C 0.5, b 1, n 10, gradients +-C e1): the DKW lower confidence limit of the half-line hockey-stick functional of <W_T, e1> (<= E_eps) does not exceed delta_T (a refutation check) [weak check, detection threshold of the algorithm above 0.99: at sigma 0.05 theta_eps(r_bar = 40) is 1, so delta_T = 1 - (1 - q)^T is the noiseless value and no noise cut can exceed it (the bound's is 0.042); docs/detection.json]",
     mutants: &[BATCH_OF_TWO],
     known_false: false,
     tautologies: &[],
