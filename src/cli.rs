@@ -343,7 +343,6 @@ pub fn run(claims: &[&dyn Claim], command: ClaimCommand) -> Result<ExitCode, cra
                 steps,
                 kappa_max,
             };
-            let rows = detection::detect(&selected, &opts, true)?;
             let previous = std::fs::read_to_string(&path)
                 .ok()
                 .and_then(|t| DetectionFile::parse(&t).ok())
@@ -351,36 +350,52 @@ pub fn run(claims: &[&dyn Claim], command: ClaimCommand) -> Result<ExitCode, cra
             let size = max_trials.map_or("each claim's default cases".to_string(), |n| {
                 format!("each claim's default cases, trials capped at {n}")
             });
-            // Rows of claims not run now are kept (same seed and level), in registry order.
-            let merged: Vec<detection::Detection> = claims
-                .iter()
-                .filter_map(|c| {
-                    let id = c.info().id;
-                    rows.iter().find(|d| d.claim == id).cloned().or_else(|| {
-                        previous
-                            .as_ref()
-                            .filter(|p| p.size == size)
-                            .and_then(|p| p.get(id).cloned())
-                    })
-                })
-                .collect();
-            let file = DetectionFile {
-                format: detection::FORMAT.into(),
-                produced_by: format!(
-                    "dpclaims detection [PATTERN] --seed {seed} --confidence {confidence}{} (rows may come from several such runs; each algorithm row records its bisection steps and kappa_max): each claim run alone (as `dpclaims check ID`); bound k* in closed form from each outcome's interval (smallest over the claim's non-tautological outcomes); algorithm k* by bisection on the claim's perturbation, (low, high]",
-                    max_trials
-                        .map(|n| format!(" --max-trials {n}"))
-                        .unwrap_or_default()
-                ),
-                seed,
-                confidence,
-                size,
-                claims: merged,
+            // Rows of claims not run now are kept (same seed and level), in registry order; the
+            // file is rewritten after every claim, so that an interrupted run keeps its rows.
+            let write_file =
+                |rows: &[detection::Detection]| -> Result<DetectionFile, crate::Error> {
+                    let merged: Vec<detection::Detection> = claims
+                        .iter()
+                        .filter_map(|c| {
+                            let id = c.info().id;
+                            rows.iter().find(|d| d.claim == id).cloned().or_else(|| {
+                                previous
+                                    .as_ref()
+                                    .filter(|p| p.size == size)
+                                    .and_then(|p| p.get(id).cloned())
+                            })
+                        })
+                        .collect();
+                    let file = DetectionFile {
+                        format: detection::FORMAT.into(),
+                        produced_by: format!(
+                            "dpclaims detection [PATTERN] --seed {seed} --confidence {confidence}{} (rows may come from several such runs; each algorithm row records its bisection steps and kappa_max): each claim run alone (as `dpclaims check ID`); bound k* in closed form from each outcome's interval (smallest over the claim's non-tautological outcomes); algorithm k* by bisection on the claim's perturbation, (low, high]",
+                            max_trials
+                                .map(|n| format!(" --max-trials {n}"))
+                                .unwrap_or_default()
+                        ),
+                        seed,
+                        confidence,
+                        size: size.clone(),
+                        claims: merged,
+                    };
+                    let text =
+                        serde_json::to_string_pretty(&file).expect("detection files serialize");
+                    std::fs::write(&path, text + "\n").map_err(|e| {
+                        crate::Error::Input(format!("cannot write {}: {e}", path.display()))
+                    })?;
+                    Ok(file)
+                };
+            let mut rows = Vec::new();
+            let mut file = None;
+            for c in &selected {
+                rows.extend(detection::detect(&[*c], &opts, true)?);
+                file = Some(write_file(&rows)?);
+            }
+            let file = match file {
+                Some(f) => f,
+                None => write_file(&rows)?,
             };
-            let text = serde_json::to_string_pretty(&file).expect("detection files serialize");
-            std::fs::write(&path, text + "\n").map_err(|e| {
-                crate::Error::Input(format!("cannot write {}: {e}", path.display()))
-            })?;
             let _ = write!(out, "{}", detection::table(&selected, Some(&file)));
             eprintln!("wrote {}", path.display());
             Ok(ExitCode::SUCCESS)

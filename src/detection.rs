@@ -194,8 +194,12 @@ fn run(claim: &dyn Claim, opts: &DetectOptions, kappa: f64) -> Result<Vec<Outcom
     )
 }
 
+/// Whether a run is caught: some outcome violated that is not a tautology (an outcome true by
+/// construction says nothing about the claim, as for the bound threshold).
 fn caught(outcomes: &[Outcome]) -> bool {
-    outcomes.iter().any(|o| o.verdict == Verdict::Violated)
+    outcomes
+        .iter()
+        .any(|o| o.verdict == Verdict::Violated && o.tautology.is_none())
 }
 
 /// The algorithm threshold of `claim` by bisection (`None` when the claim does not perturb its
@@ -269,7 +273,9 @@ pub fn detect_one(claim: &dyn Claim, opts: &DetectOptions) -> Result<Detection, 
         if !note.is_empty() {
             note.push_str("; ");
         }
-        note.push_str("no algorithm perturbation (closed form, or not implemented)");
+        note.push_str(
+            "no algorithm perturbation: no algorithm parameter to perturb (a closed form against a closed form, an inequality checked on drawn instances, a statistic of the data alone, or a rate that a constant relative error leaves unchanged)",
+        );
     }
     Ok(Detection {
         claim: info.id.to_string(),
@@ -450,6 +456,38 @@ mod tests {
         assert_eq!(DetectionFile::parse(&text).unwrap(), file);
         let t = table(&[&Known], Some(&file));
         assert!(t.contains("toy.known"), "{t}");
+    }
+
+    /// [`Known`] with every outcome declared a tautology.
+    struct AllTautological;
+
+    static ALL_TAUTOLOGICAL: ClaimInfo = ClaimInfo {
+        id: "toy.tautological",
+        tautologies: &[crate::claims::Tautology {
+            outcomes: &[],
+            reason: "a test",
+        }],
+        ..KNOWN
+    };
+
+    impl Claim for AllTautological {
+        fn info(&self) -> &ClaimInfo {
+            &ALL_TAUTOLOGICAL
+        }
+        fn cases(&self) -> Vec<Params> {
+            Known.cases()
+        }
+        fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
+            Known.measure(case, run)
+        }
+    }
+
+    /// A violated tautology is no detection, for the algorithm threshold as for the bound's.
+    #[test]
+    fn tautologies_do_not_count_as_caught() {
+        let d = detect_one(&AllTautological, &DetectOptions::default()).unwrap();
+        assert_eq!(d.bound_kappa, None);
+        assert_eq!(d.algorithm.unwrap().kappa_high, None);
     }
 
     #[test]

@@ -10,7 +10,8 @@
 //! 2. every mutant is **violated** on at least one of its outcomes, with a finite bound and
 //!    interval (a violation through an infinity is no detection) (a mutant is a deliberate
 //!    error the claim must catch; it is run with at most [`TestOptions::mutant_trials`] trials per
-//!    case, since gross errors show at small sizes).
+//!    case, since gross errors show at small sizes, or with the trials the claim declares for it,
+//!    [`Claim::mutant_trials`], for a threshold mutant at the edge of detection).
 //!
 //! On failure it panics with one line per offending outcome naming the claim, the case's
 //! parameters, the relation and bound, the estimate with its interval and level, `n` and the
@@ -172,7 +173,13 @@ pub fn assert_mutants(claim: &dyn Claim, opts: &TestOptions) -> Vec<(String, Vec
     let mut failures = Vec::new();
     let mut all = Vec::new();
     for m in info.mutants {
-        let outcomes = run(claim, opts, Some(m.name), opts.mutant_trials);
+        // A threshold mutant declares the size it needs (Claim::mutant_trials): the cap is
+        // raised to it, never lowered.
+        let cap = match (claim.mutant_trials(m.name), opts.mutant_trials) {
+            (Some(need), Some(cap)) => Some(need.max(cap)),
+            (_, cap) => cap,
+        };
+        let outcomes = run(claim, opts, Some(m.name), cap);
         // Caught means violated with a finite bound and interval: a violation through an
         // infinity (a division by a zero gap) is true by construction, not a detection.
         let caught = |o: &&Outcome| {
@@ -256,10 +263,12 @@ mod tests {
     };
 
     /// Exact value 1 against bound `bound` (divided by 10 under `shrunk`, value +inf under
-    /// `infinite`).
+    /// `infinite`, 0.5 under `edge` when the case runs 5000 trials or more); declares the
+    /// default size for `edge` when `declares`.
     struct Toy {
         info: ClaimInfo,
         bound: f64,
+        declares: bool,
     }
 
     impl Claim for Toy {
@@ -267,9 +276,10 @@ mod tests {
             &self.info
         }
         fn cases(&self) -> Vec<Params> {
-            vec![crate::params! { "x" => 1 }]
+            vec![crate::params! { "x" => 1, "trials" => 10_000 }]
         }
         fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
+            let edge = run.mutant == Some(EDGE.name) && case.u64("trials")? >= 5000;
             let shrink = if run.mutant == Some(SHRUNK.name) {
                 10.0
             } else {
@@ -277,7 +287,7 @@ mod tests {
             };
             Ok(vec![Measurement {
                 params: case.clone(),
-                bound: self.bound / shrink,
+                bound: if edge { 0.5 } else { self.bound / shrink },
                 relation: Relation::AtMost,
                 statistic: Statistic::Exact {
                     value: if run.mutant == Some(INFINITE.name) {
@@ -287,6 +297,9 @@ mod tests {
                     },
                 },
             }])
+        }
+        fn mutant_trials(&self, mutant: &str) -> Option<u64> {
+            (self.declares && mutant == EDGE.name).then_some(crate::claims::DEFAULT_SIZE)
         }
     }
 
@@ -303,6 +316,7 @@ mod tests {
                 perturbation: None,
             },
             bound,
+            declares: false,
         }
     }
 
@@ -325,7 +339,7 @@ mod tests {
             assert_claim(&toy(0.5, &[SHRUNK]));
         });
         for needle in [
-            "toy.claim case [x=1]",
+            "toy.claim case [trials=10000 x=1]",
             "violated",
             "bound 0.5",
             "in [1, 1]",
@@ -334,6 +348,26 @@ mod tests {
         ] {
             assert!(msg.contains(needle), "{needle:?} not in: {msg}");
         }
+    }
+
+    const EDGE: Mutant = Mutant {
+        name: "edge",
+        description: "caught only with 5000 trials or more (a threshold mutant)",
+    };
+
+    /// Issue 18 item 6: a threshold mutant that needs more than the mutant cap is caught when
+    /// the claim declares the size it needs, and only then.
+    #[test]
+    fn a_threshold_mutant_runs_at_the_size_it_declares() {
+        let edge = |declares| Toy {
+            declares,
+            ..toy(2.0, &[EDGE])
+        };
+        assert_claim(&edge(true));
+        let msg = panic_message(|| {
+            assert_claim(&edge(false));
+        });
+        assert!(msg.contains("mutant edge"), "{msg}");
     }
 
     #[test]

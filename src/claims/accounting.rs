@@ -29,6 +29,14 @@ const ADD_REMOVE_SENSITIVITY_FOR_REPLACE_ONE: Mutant = Mutant {
     name: "add-remove-sensitivity-for-replace-one",
     description: "accountant side: a replace-one run accounted with the add/remove pairs (sensitivity C instead of 2C)",
 };
+const PLD_BRACKET_THRESHOLD: Mutant = Mutant {
+    name: "noise-std-0.98x",
+    description: "algorithm side, threshold mutant: the simulated noise multiplier times 1 - 0.02 while the accountant keeps sigma; the algorithm detection threshold (kappa* in (0, 0.0155] at seed 1, default size) rounded up; needs the default size (Claim::mutant_trials)",
+};
+const RDP_UPPER_THRESHOLD: Mutant = Mutant {
+    name: "noise-std-0.74x",
+    description: "algorithm side, threshold mutant: the simulated noise multiplier times 1 - 0.26 while the accountant keeps sigma; the algorithm detection threshold (kappa* in (0.232, 0.248] at seed 1, default size) rounded up, with a margin for the test seed; needs the default size (Claim::mutant_trials)",
+};
 const SIGMA_DOUBLED: Mutant = Mutant {
     name: "sigma-doubled",
     description: "accountant side: the accountant is told twice the noise multiplier",
@@ -77,8 +85,9 @@ impl Case {
         })
     }
 
-    /// Monte Carlo $\delta(\epsilon)$ of the simulated pair.
-    fn simulate(&self, claim: &str, case: &Params, run: RunSpec<'_>) -> Vec<MeanAcc> {
+    /// Monte Carlo $\delta(\epsilon)$ of the simulated pair, its noise multiplier times
+    /// `1 - kappa` (the perturbation or a threshold mutant's error).
+    fn simulate(&self, claim: &str, case: &Params, run: RunSpec<'_>, kappa: f64) -> Vec<MeanAcc> {
         let seed = run.seed;
         let key = StreamKey::new(seed, &[claim, &super::stream_label(case, &[])]);
         run_blocks(
@@ -88,7 +97,7 @@ impl Case {
                 // The perturbation: the simulated noise times 1 - kappa (the accountant keeps sigma).
                 acc.push(self.pair.hockey_stick_trial(
                     self.q,
-                    self.sigma * (1.0 - run.perturbation),
+                    self.sigma * (1.0 - kappa),
                     self.steps,
                     self.epsilon,
                     &mut key.trial(i),
@@ -133,6 +142,7 @@ static PLD_BRACKET_INFO: ClaimInfo = ClaimInfo {
     mutants: &[
         NO_SUBSAMPLING_IN_REMOVE,
         ADD_REMOVE_SENSITIVITY_FOR_REPLACE_ONE,
+        PLD_BRACKET_THRESHOLD,
     ],
     known_false: false,
     tautologies: &[],
@@ -144,6 +154,10 @@ static PLD_BRACKET_INFO: ClaimInfo = ClaimInfo {
 impl Claim for PldBracket {
     fn info(&self) -> &'static ClaimInfo {
         &PLD_BRACKET_INFO
+    }
+
+    fn mutant_trials(&self, mutant: &str) -> Option<u64> {
+        (mutant == PLD_BRACKET_THRESHOLD.name).then_some(super::DEFAULT_SIZE)
     }
 
     fn cases(&self) -> Vec<Params> {
@@ -197,7 +211,12 @@ impl Claim for PldBracket {
             }
             _ => pld::pair_delta(&c.theorem_pair(c.q), c.steps, c.epsilon, &opts)?,
         };
-        let acc = c.simulate(self.info().id, case, run);
+        let acc = c.simulate(
+            self.info().id,
+            case,
+            run,
+            run.kappa(&PLD_BRACKET_THRESHOLD, 0.02),
+        );
         // Respected: the Monte Carlo interval inside the bracket widened by the relative
         // tolerance of the pessimistic end on each side (an equivalence margin for the Monte
         // Carlo's resolution); violated: the whole interval outside the bracket itself.
@@ -214,7 +233,11 @@ static RDP_UPPER_INFO: ClaimInfo = ClaimInfo {
     paper: PAPER,
     result: "RDP accountant (improved conversion) as an upper bound",
     statement: "the Monte Carlo delta(eps) of T-fold subsampled Gaussian is at most the RDP accountant's delta(eps)",
-    mutants: &[ADD_REMOVE_SENSITIVITY_FOR_REPLACE_ONE, SIGMA_DOUBLED],
+    mutants: &[
+        ADD_REMOVE_SENSITIVITY_FOR_REPLACE_ONE,
+        SIGMA_DOUBLED,
+        RDP_UPPER_THRESHOLD,
+    ],
     known_false: false,
     tautologies: &[],
     perturbation: Some(
@@ -225,6 +248,10 @@ static RDP_UPPER_INFO: ClaimInfo = ClaimInfo {
 impl Claim for RdpUpper {
     fn info(&self) -> &'static ClaimInfo {
         &RDP_UPPER_INFO
+    }
+
+    fn mutant_trials(&self, mutant: &str) -> Option<u64> {
+        (mutant == RDP_UPPER_THRESHOLD.name).then_some(super::DEFAULT_SIZE)
     }
 
     fn cases(&self) -> Vec<Params> {
@@ -278,7 +305,12 @@ impl Claim for RdpUpper {
             _ => {}
         }
         let bound = rdp::dp_sgd_delta(&mech, c.epsilon, Conversion::Improved)?.value;
-        let acc = c.simulate(self.info().id, case, run);
+        let acc = c.simulate(
+            self.info().id,
+            case,
+            run,
+            run.kappa(&RDP_UPPER_THRESHOLD, 0.26),
+        );
         Ok(vec![measurement(case, bound, Relation::AtMost, acc)])
     }
 }

@@ -63,6 +63,11 @@ fn epsilon_delta_grid() -> Vec<(f64, f64)> {
     grid
 }
 
+const GDP_THRESHOLD: Mutant = Mutant {
+    name: "noise-std-0.9x",
+    description: "algorithm side, threshold mutant: the mechanism's noise std times 1 - 0.1 while the bound keeps delta; the algorithm detection threshold (kappa* in (0.077, 0.093], exact) rounded up",
+};
+
 /// The claim `adaptive.thm1.gdp` (its statement and source are in its [`ClaimInfo`]).
 pub struct Theorem1Gdp;
 
@@ -70,11 +75,13 @@ static THEOREM1_GDP_INFO: ClaimInfo = ClaimInfo {
     id: "adaptive.thm1.gdp",
     paper: PAPER,
     result: "Theorem 1 [recalled] with c2 = 8, checked exactly through Gaussian DP [derived thm1.gdp]",
-    statement: "sigma = sqrt(c2 G^2 T ln(1/delta))/(n eps) makes T full-batch steps (eps, delta)-DP (replace-one): exact delta(eps) of the mu-GDP composition <= delta [weak check, detection threshold of the bound 0.83 (a bound that much smaller is still respected); docs/detection.json]",
-    mutants: &[NOISE_FOR_MEAN_ON_SUM],
+    statement: "sigma = sqrt(c2 G^2 T ln(1/delta))/(n eps) makes T full-batch steps (eps, delta)-DP (replace-one): exact delta(eps) of the mu-GDP composition <= delta [weak check, detection threshold of the bound 0.83 (a bound that much smaller is still respected), of the algorithm 0.09; docs/detection.json]",
+    mutants: &[NOISE_FOR_MEAN_ON_SUM, GDP_THRESHOLD],
     known_false: false,
     tautologies: &[],
-    perturbation: None,
+    perturbation: Some(
+        "algorithm side: the mechanism's noise std sigma times 1 - kappa while the bound keeps delta (Theorem 1's sigma is the one stated)",
+    ),
 };
 
 impl Claim for Theorem1Gdp {
@@ -101,7 +108,9 @@ impl Claim for Theorem1Gdp {
         } else {
             1.0
         };
-        let mu = bounds::gdp_mu(steps, g, n, sigma, Neighbouring::ReplaceOne)? * scale;
+        // The perturbation: the noise std times 1 - kappa.
+        let noisy = sigma * (1.0 - run.kappa(&GDP_THRESHOLD, 0.1));
+        let mu = bounds::gdp_mu(steps, g, n, noisy, Neighbouring::ReplaceOne)? * scale;
         let mut params = case.clone();
         params.set("sigma", sigma.into());
         params.set(
@@ -202,6 +211,11 @@ fn experiment_epsilon(
 
 /// The claim `adaptive.thm1.experiments` (its statement and source are in its [`ClaimInfo`]).
 pub struct Theorem1Experiments;
+
+const EXPERIMENTS_THRESHOLD: Mutant = Mutant {
+    name: "noise-multiplier-0.78x",
+    description: "algorithm side, threshold mutant: the noise multiplier times 1 - 0.22 in the mechanism the PLD accounts while the reported eps stays; the algorithm detection threshold (kappa* in (0.188, 0.219], exact) rounded up",
+};
 /// The claim `adaptive.thm1.experiments.replace_one` (its statement and source are in its [`ClaimInfo`]).
 pub struct Theorem1ExperimentsReplaceOne;
 
@@ -210,10 +224,12 @@ static THEOREM1_EXPERIMENTS_INFO: ClaimInfo = ClaimInfo {
     paper: PAPER,
     result: "Section 5, reported epsilons [as printed], add/remove reading (the accountants' convention)",
     statement: "sigma in {2, 4, 8} (q = 128/60000, 100 epochs, delta = 1e-5) are (eps, delta)-DP with eps in {1.22, 0.57, 0.28}: the PLD bracket [optimistic, pessimistic] of eps <= reported",
-    mutants: &[SIGMA_HALVED],
+    mutants: &[SIGMA_HALVED, EXPERIMENTS_THRESHOLD],
     known_false: false,
     tautologies: &[],
-    perturbation: None,
+    perturbation: Some(
+        "algorithm side: the noise multiplier sigma times 1 - kappa in the mechanism the PLD accounts, while the reported eps stays",
+    ),
 };
 
 static THEOREM1_EXPERIMENTS_REPLACE_ONE_INFO: ClaimInfo = ClaimInfo {
@@ -242,7 +258,12 @@ impl Claim for Theorem1Experiments {
         } else {
             1.0
         };
-        let bracket = experiment_epsilon(case, scale, Neighbouring::AddRemove)?;
+        // The perturbation: the noise multiplier times 1 - kappa.
+        let bracket = experiment_epsilon(
+            case,
+            scale * (1.0 - run.kappa(&EXPERIMENTS_THRESHOLD, 0.22)),
+            Neighbouring::AddRemove,
+        )?;
         Ok(vec![Measurement {
             params: case.clone(),
             bound: case.f64("reported_epsilon")?,
@@ -380,11 +401,13 @@ static THEOREM4_DERIVED_INFO: ClaimInfo = ClaimInfo {
     id: "adaptive.thm4.derived",
     paper: PAPER,
     result: "Theorem 4 (DP GD), explicit form [derived thm4.derived]",
-    statement: "DP GD with eta = 1/L, Theorem 1's sigma (c2 = 8) and T = round(T*): (1/T) sum_t E||grad f^(w_t)||^2 <= 2 Delta_f/(eta T) + L eta p sigma^2 [weak check, detection threshold of the bound 0.94 (a bound that much smaller is still respected); docs/detection.json]",
+    statement: "DP GD with eta = 1/L, Theorem 1's sigma (c2 = 8) and T = round(T*): (1/T) sum_t E||grad f^(w_t)||^2 <= 2 Delta_f/(eta T) + L eta p sigma^2 [weak check, detection threshold of the bound 0.95 (a bound that much smaller is still respected), of the algorithm above 0.99 (100 times the noise is still respected); docs/detection.json]",
     mutants: &[SUM_LOSS],
     known_false: false,
     tautologies: &[],
-    perturbation: None,
+    perturbation: Some(
+        "algorithm side: the simulated noise std divided by 1 - kappa while the bound keeps Theorem 1's sigma",
+    ),
 };
 
 /// $n$ under the `sum-loss` mutant, else 1.
@@ -435,10 +458,11 @@ impl Claim for Theorem4Derived {
         let eta = 1.0 / CAUCHY_L;
         let bound =
             bounds::theorem4_bound(setup.delta_f, eta, steps, CAUCHY_L, case.u64("p")?, sigma)?;
+        // The perturbation: the simulated noise std divided by 1 - kappa.
         let alg = Dpagd {
             eta,
             steps,
-            sigma,
+            sigma: sigma / (1.0 - run.perturbation),
             averaging: Averaging::Gd,
             clip: f64::INFINITY,
             gradient_scale: gradient_scale(case, run)?,
@@ -458,11 +482,13 @@ static THEOREM5_DERIVED_INFO: ClaimInfo = ClaimInfo {
     id: "adaptive.thm5.derived",
     paper: PAPER,
     result: "Theorem 5 (DP RMSprop), explicit form [derived thm5.derived], clip-sum and clip-rec readings",
-    statement: "(1/T) sum_t E||grad f^(w_t)||^2 <= Delta_f/(eta d_min T) + L eta d_max^2 (G^2 + p sigma^2)/(2 d_min) + sqrt(p) G sigma^2 sqrt(1 - beta2)/(nu^2 d_min) [weak check, detection threshold of the bound 0.991067 (a bound that much smaller is still respected); docs/detection.json]",
+    statement: "(1/T) sum_t E||grad f^(w_t)||^2 <= Delta_f/(eta d_min T) + L eta d_max^2 (G^2 + p sigma^2)/(2 d_min) + sqrt(p) G sigma^2 sqrt(1 - beta2)/(nu^2 d_min) [weak check, detection threshold of the bound 0.99 (a bound that much smaller is still respected), of the algorithm above 0.99 (100 times the noise is still respected); docs/detection.json]",
     mutants: &[SUM_LOSS],
     known_false: false,
     tautologies: &[],
-    perturbation: None,
+    perturbation: Some(
+        "algorithm side: the simulated noise std divided by 1 - kappa while the bound keeps Theorem 1's sigma",
+    ),
 };
 
 impl Claim for Theorem5Derived {
@@ -514,10 +540,11 @@ impl Claim for Theorem5Derived {
             "sum" => ClipReading::Sum,
             _ => ClipReading::Recursive,
         };
+        // The perturbation: the simulated noise std divided by 1 - kappa.
         let alg = Dpagd {
             eta: r.eta,
             steps,
-            sigma,
+            sigma: sigma / (1.0 - run.perturbation),
             averaging: Averaging::Rmsprop {
                 beta2: r.beta2,
                 nu: r.nu,
@@ -539,15 +566,22 @@ impl Claim for Theorem5Derived {
 /// The claim `adaptive.thm3.components` (its statement and source are in its [`ClaimInfo`]).
 pub struct Theorem3Components;
 
+const THM3_COMPONENTS_THRESHOLD: Mutant = Mutant {
+    name: "noise-std-understated-0.3",
+    description: "algorithm side, threshold mutant: the simulated noise std divided by 1 - 0.3 while component (1)'s radius keeps Theorem 1's sigma; the algorithm detection threshold (kappa* in (0.186, 0.248] at seed 1, default size) rounded up, with a margin for the test seed",
+};
+
 static THEOREM3_COMPONENTS_INFO: ClaimInfo = ClaimInfo {
     id: "adaptive.thm3.components",
     paper: PAPER,
     result: "Theorem 3, components (1) and (3) of its proof outline [derived thm3.components]",
-    statement: "(1) P[max_t ||b_t|| > sigma (sqrt p + sqrt(2 ln(T/zeta)))] <= zeta; (3) DP GD at eta = 1/L: (1/T) sum_t ||grad f(w_t)||^2 <= 2L (f(w_1) - f*)/T + max_t ||g~_t - g_t||^2 on every path (mean ratio <= 1) [weak check, detection threshold of the bound 0.96 (a bound that much smaller is still respected); docs/detection.json]",
-    mutants: &[NOISE_NORM_WITHOUT_SQRT_P],
+    statement: "(1) P[max_t ||b_t|| > sigma (sqrt p + sqrt(2 ln(T/zeta)))] <= zeta; (3) DP GD at eta = 1/L: (1/T) sum_t ||grad f(w_t)||^2 <= 2L (f(w_1) - f*)/T + max_t ||g~_t - g_t||^2 on every path (mean ratio <= 1) [weak check, detection threshold of the bound 0.97 (a bound that much smaller is still respected), of the algorithm 0.25 (component (1)); docs/detection.json]",
+    mutants: &[NOISE_NORM_WITHOUT_SQRT_P, THM3_COMPONENTS_THRESHOLD],
     known_false: false,
     tautologies: &[],
-    perturbation: None,
+    perturbation: Some(
+        "algorithm side: the simulated noise std divided by 1 - kappa while component (1)'s radius keeps Theorem 1's sigma (component (3) is pathwise, whatever the noise)",
+    ),
 };
 
 impl Claim for Theorem3Components {
@@ -577,10 +611,11 @@ impl Claim for Theorem3Components {
         };
         // f(w_1) - f* <= f(0) on the population (loss >= 0).
         let f_w1 = setup.pool.mean_loss(&vec![0.0; p as usize], &setup.all);
+        // The perturbation: the simulated noise std divided by 1 - kappa.
         let alg = Dpagd {
             eta: 1.0 / CAUCHY_L,
             steps,
-            sigma,
+            sigma: sigma / (1.0 - run.kappa(&THM3_COMPONENTS_THRESHOLD, 0.3)),
             averaging: Averaging::Gd,
             clip: f64::INFINITY,
             gradient_scale: 1.0,
@@ -804,15 +839,22 @@ impl Claim for Rates {
 /// The claim `adaptive.appD` (its statement and source are in its [`ClaimInfo`]).
 pub struct AppendixD;
 
+const APPENDIX_D_THRESHOLD: Mutant = Mutant {
+    name: "dataset-1.35n",
+    description: "algorithm side, threshold mutant: the simulated dataset has 1.35 n points while the lower bounds keep n; the algorithm detection threshold (kappa* in (0.248, 0.309] at seed 1, default size) rounded up, with a margin for the test seed",
+};
+
 static APPENDIX_D_INFO: ClaimInfo = ClaimInfo {
     id: "adaptive.appD",
     paper: PAPER,
     result: "Appendix D lower bound on gradient uniform convergence [as printed, prose; instance derived appD.instance]",
     statement: "on P-tanh, E sup_w ||grad f^(w) - grad f(w)|| >= 0.9 G (2 Phi(sqrt(p/(n-1))) - 1) and >= 0.7 sqrt(p/n) (G = 1)",
-    mutants: &[DIRECTION_INDEPENDENT],
+    mutants: &[DIRECTION_INDEPENDENT, APPENDIX_D_THRESHOLD],
     known_false: false,
     tautologies: &[],
-    perturbation: None,
+    perturbation: Some(
+        "algorithm side: the simulated dataset has n (1 + kappa) points (rounded) while the lower bounds keep n",
+    ),
 };
 
 impl Claim for AppendixD {
@@ -842,6 +884,8 @@ impl Claim for AppendixD {
         let trials = error::at_least("trials", case.u64("trials")?, 2)?;
         let lower = bounds::appendix_d_lower_bound(p, n, g)?;
         let data_dependent = run.mutant != Some(DIRECTION_INDEPENDENT.name);
+        // The perturbation: the simulated dataset n (1 + kappa) points.
+        let n_sim = (n as f64 * (1.0 + run.kappa(&APPENDIX_D_THRESHOLD, 0.35))).round() as usize;
         let key = StreamKey::new(run.seed, &[self.info().id, &stream_label(case, &[])]);
         let blocks = run_blocks(
             trial_range(trials, run.shard),
@@ -849,7 +893,7 @@ impl Claim for AppendixD {
             |points, acc, i| {
                 acc.push(appendix_d_statistic(
                     p as usize,
-                    n as usize,
+                    n_sim,
                     g,
                     data_dependent,
                     &mut key.trial(i),

@@ -246,6 +246,19 @@ fn refined(
 /// The claim `contraction.main` (its statement and source are in its [`ClaimInfo`]).
 pub struct Main;
 
+const MAIN_THRESHOLD: Mutant = Mutant {
+    name: "noise-std-0.98x",
+    description: "algorithm side, threshold mutant: the simulated noise std times 1 - 0.02 while delta_T keeps sigma; the algorithm detection threshold (kappa* in (0, 0.0155], grid refinement) rounded up",
+};
+const SDPI_THRESHOLD: Mutant = Mutant {
+    name: "kernel-noise-std-0.98x",
+    description: "algorithm side, threshold mutant: the kernels' noise std times 1 - 0.02 while theta keeps sigma; the algorithm detection threshold (kappa* in (0, 0.0155]) rounded up",
+};
+const THM3_THRESHOLD: Mutant = Mutant {
+    name: "noise-std-0.37x",
+    description: "algorithm side, threshold mutant: the simulated noise std times 1 - 0.63 while the bound keeps sigma; the algorithm detection threshold (kappa* in (0.603, 0.619], grid refinement) rounded up",
+};
+
 static MAIN_INFO: ClaimInfo = ClaimInfo {
     id: "contraction.main",
     paper: PAPER,
@@ -256,10 +269,13 @@ static MAIN_INFO: ClaimInfo = ClaimInfo {
         Q_SQUARED,
         NOISE_HALVED,
         CLIPPING_REMOVED,
+        MAIN_THRESHOLD,
     ],
     known_false: false,
     tautologies: &[],
-    perturbation: None,
+    perturbation: Some(
+        "algorithm side: the simulated noise std sigma times 1 - kappa while delta_T keeps sigma",
+    ),
 };
 
 /// A linear worst-case instance: `[D, sigma, eta, C]`, the batching, orders and checkpoints.
@@ -371,10 +387,11 @@ impl Claim for Main {
                 "a grid of 16 to 20000 cells",
             ));
         }
+        // The perturbation: the simulated noise std times 1 - kappa.
         let sigma_sim = if run.mutant == Some(NOISE_HALVED.name) {
             inst.sigma / 2.0
         } else {
-            inst.sigma
+            inst.sigma * (1.0 - run.kappa(&MAIN_THRESHOLD, 0.02))
         };
         let clip_sim = if run.mutant == Some(CLIPPING_REMOVED.name) {
             f64::INFINITY
@@ -431,11 +448,13 @@ static REGULARISED_INFO: ClaimInfo = ClaimInfo {
     id: "contraction.thm3",
     paper: PAPER,
     result: "Theorem 3, eq. (21), regularised (unprojected) DP-SGD [reconstructed], r-lin radius, kappa optimised on a grid",
-    statement: "W_t = c W_{t-1} - eta Clip_C(grad) + sigma Z: exact E_eps of the neighbouring laws <= (1 + e^eps) tau_T(kappa) + sum_t q theta_eps(rho_t) prod_{s>t} (1-q) theta_eps(rho_s) [weak check, detection threshold of the bound 0.94 (a bound that much smaller is still respected); docs/detection.json]",
-    mutants: &[CLIPPING_REMOVED],
+    statement: "W_t = c W_{t-1} - eta Clip_C(grad) + sigma Z: exact E_eps of the neighbouring laws <= (1 + e^eps) tau_T(kappa) + sum_t q theta_eps(rho_t) prod_{s>t} (1-q) theta_eps(rho_s) [weak check, detection threshold of the bound 0.94 (a bound that much smaller is still respected), of the algorithm 0.62 (the noise std cut by 60% is still respected); docs/detection.json]",
+    mutants: &[CLIPPING_REMOVED, THM3_THRESHOLD],
     known_false: false,
     tautologies: &[],
-    perturbation: None,
+    perturbation: Some(
+        "algorithm side: the simulated noise std sigma times 1 - kappa while the bound keeps sigma",
+    ),
 };
 
 impl Claim for RegularisedBound {
@@ -486,7 +505,8 @@ impl Claim for RegularisedBound {
             ));
         }
         // (Halving the noise does not break this bound: it is loose by 16x or more.)
-        let sigma_sim = reg.sigma;
+        // The perturbation: the simulated noise std times 1 - kappa.
+        let sigma_sim = reg.sigma * (1.0 - run.kappa(&THM3_THRESHOLD, 0.63));
         let clip_sim = if run.mutant == Some(CLIPPING_REMOVED.name) {
             f64::INFINITY
         } else {
@@ -557,10 +577,12 @@ static SDPI_INFO: ClaimInfo = ClaimInfo {
     paper: PAPER,
     result: "Gaussian-kernel SDPI (Sec. II proposition) and the coupled DPI (4)/(10) [reconstructed]",
     statement: "on extremal and random pairs of laws on W = [0, D]: E_eps(K mu || K nu) <= theta_eps(D/sigma) E_eps(mu || nu), and E_eps(K_t mu || K'_t nu) <= (1-q) theta E_eps(mu || nu) + q theta with theta = theta_eps((D + 2 eta C)/sigma); measured: the largest ratio of the two sides over the pairs drawn (a sampled maximum, with its numerical error; the SDPI, an equality at the extremal pairs, to relative tolerance 1e-6)",
-    mutants: &[HALF_DIAMETER, Q_SQUARED],
+    mutants: &[HALF_DIAMETER, Q_SQUARED, SDPI_THRESHOLD],
     known_false: false,
     tautologies: &[],
-    perturbation: None,
+    perturbation: Some(
+        "algorithm side: the kernels' noise std sigma times 1 - kappa while theta keeps sigma",
+    ),
 };
 
 impl Claim for Sdpi {
@@ -600,9 +622,11 @@ impl Claim for Sdpi {
         let id = |w: f64| w;
         let down = move |w: f64| w - shift;
         let up = move |w: f64| w + shift;
-        let kernel = grid.kernel(sigma, &[(1.0, &id)]);
-        let k_t = grid.kernel(sigma, &[(1.0 - q, &id), (q, &down)]);
-        let k_t_prime = grid.kernel(sigma, &[(1.0 - q, &id), (q, &up)]);
+        // The perturbation: the kernels' noise std times 1 - kappa (theta keeps sigma).
+        let sigma_kernel = sigma * (1.0 - run.kappa(&SDPI_THRESHOLD, 0.02));
+        let kernel = grid.kernel(sigma_kernel, &[(1.0, &id)]);
+        let k_t = grid.kernel(sigma_kernel, &[(1.0 - q, &id), (q, &down)]);
+        let k_t_prime = grid.kernel(sigma_kernel, &[(1.0 - q, &id), (q, &up)]);
         let scale = if run.mutant == Some(HALF_DIAMETER.name) {
             0.5
         } else {
@@ -750,11 +774,13 @@ static MC2D_INFO: ClaimInfo = ClaimInfo {
     id: "contraction.mc2d",
     paper: PAPER,
     result: "eq. (5) in two dimensions [reconstructed], Monte Carlo with a DKW lower confidence bound",
-    statement: "projected DP-SGD on the disk of radius 0.5 (sigma 0.05, eta 1, C 0.5, b 1, n 10, gradients +-C e1): the DKW lower confidence limit of the half-line hockey-stick functional of <W_T, e1> (<= E_eps) does not exceed delta_T (a refutation check)",
+    statement: "projected DP-SGD on the disk of radius 0.5 (sigma 0.05, eta 1, C 0.5, b 1, n 10, gradients +-C e1): the DKW lower confidence limit of the half-line hockey-stick functional of <W_T, e1> (<= E_eps) does not exceed delta_T (a refutation check) [weak check, detection threshold of the algorithm above 0.99: at sigma 0.05 theta_eps(r_bar = 40) is 1, so delta_T = 1 - (1 - q)^T is the noiseless value and no noise cut can exceed it (the bound's is 0.042); docs/detection.json]",
     mutants: &[BATCH_OF_TWO],
     known_false: false,
     tautologies: &[],
-    perturbation: None,
+    perturbation: Some(
+        "algorithm side: the simulated noise std sigma times 1 - kappa while delta_T keeps sigma",
+    ),
 };
 
 impl Claim for MonteCarlo2d {
@@ -816,7 +842,8 @@ impl Claim for MonteCarlo2d {
             n: n as usize,
             eta: shift / clip,
             clip,
-            sigma,
+            // The perturbation: the simulated noise std times 1 - kappa.
+            sigma: sigma * (1.0 - run.perturbation),
             radius,
             contraction: 1.0,
             sampling: BatchSampling::WithoutReplacement { b: b_sim },

@@ -624,6 +624,10 @@ impl Claim for Theorem1Util {
     }
 }
 
+const LEMMA1_THRESHOLD: Mutant = Mutant {
+    name: "noise-std-0.89x",
+    description: "algorithm side, threshold mutant: the Gaussian mechanism's noise std times 1 - 0.11 while the conversion keeps the RDP eps; the algorithm detection threshold (kappa* in (0.093, 0.108], exact) rounded up",
+};
 const CONVERSION_WITHOUT_DELTA_TERM: Mutant = Mutant {
     name: "conversion-without-delta-term",
     description: "bound side: Lemma 1 without its ln(1/delta)/(alpha - 1) term",
@@ -637,10 +641,12 @@ static LEMMA1_INFO: ClaimInfo = ClaimInfo {
     paper: PAPER,
     result: "Lemma 1 (Mironov 2017) as used in Theorem 1's proof [as printed], on the last iterate's Gaussian RDP curve",
     statement: "(alpha, eps)-RDP implies (eps + ln(1/delta)/(alpha - 1), delta)-DP, at the paper's alpha = 1 + ln(1/delta)/eps: the exact eps(delta) of N(mu, 1) vs N(0, 1) <= the converted eps",
-    mutants: &[CONVERSION_WITHOUT_DELTA_TERM],
+    mutants: &[CONVERSION_WITHOUT_DELTA_TERM, LEMMA1_THRESHOLD],
     known_false: false,
     tautologies: &[],
-    perturbation: None,
+    perturbation: Some(
+        "algorithm side: the Gaussian mechanism's noise std times 1 - kappa (mu / (1 - kappa)) while the conversion keeps the RDP eps",
+    ),
 };
 
 impl Claim for Lemma1 {
@@ -690,8 +696,9 @@ impl Claim for Lemma1 {
             params,
             bound: converted,
             relation: Relation::AtMost,
+            // The perturbation: the mechanism's noise std times 1 - kappa.
             statistic: Statistic::Exact {
-                value: gaussian::epsilon(mu, delta)?,
+                value: gaussian::epsilon(mu / (1.0 - run.kappa(&LEMMA1_THRESHOLD, 0.11)), delta)?,
             },
         }])
     }

@@ -377,7 +377,18 @@ pub trait Claim: Sync {
     fn space(&self) -> Option<crate::search::Space> {
         None
     }
+    /// The trials per case that mutant `mutant` needs to be caught, when more than a test's
+    /// mutant cap ([`crate::testing::MUTANT_TRIALS`]): a gross mutant shows at small sizes, but a
+    /// *threshold* mutant sits at the edge of what the claim's default size detects, so it needs
+    /// that size ([`DEFAULT_SIZE`]: the cases' own trials). `None` (the default): the test's cap.
+    fn mutant_trials(&self, mutant: &str) -> Option<u64> {
+        let _ = mutant;
+        None
+    }
 }
+
+/// [`Claim::mutant_trials`] for a mutant that runs at the cases' own (default) trials.
+pub const DEFAULT_SIZE: u64 = u64::MAX;
 
 /// Every claim, in a stable order.
 pub fn registry() -> Vec<&'static dyn Claim> {

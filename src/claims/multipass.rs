@@ -112,6 +112,11 @@ impl Claim for Prop1IdxA {
     }
 }
 
+const PROP1_THRESHOLD: Mutant = Mutant {
+    name: "gradient-steps-1.31x",
+    description: "algorithm side, threshold mutant: the exact laws' gradient step sizes times 1 + 0.31 while the bound keeps eta_t; the algorithm detection threshold (kappa* in (0.294, 0.309], exact) rounded up",
+};
+
 /// The claim `multipass.prop1` (its statement and source are in its [`ClaimInfo`]).
 pub struct Prop1;
 
@@ -120,10 +125,12 @@ static PROP1_INFO: ClaimInfo = ClaimInfo {
     paper: PAPER,
     result: "Proposition 1 with Lemma 3's E||grad||^2 in place of G^2 [as printed, prop1.grad]; exact on P-quad",
     statement: "sum_t [l(p_t,z_t) + beta_t H(p_t||q)] <= inf_p sum_t [l(p,z_t) + beta_t H(p||q)] + sum_t eta_t/2 E||grad l(w,z_t)||^2 [holds on these cases; with the printed step (idx-A) it fails elsewhere: multipass.prop1.idx_a]",
-    mutants: &[WITHOUT_GRADIENT_TERM, B_AS_BETA0],
+    mutants: &[WITHOUT_GRADIENT_TERM, B_AS_BETA0, PROP1_THRESHOLD],
     known_false: false,
     tautologies: &[],
-    perturbation: None,
+    perturbation: Some(
+        "algorithm side: the exact laws' gradient step sizes times 1 + kappa while the bound's gradient term and infimum keep eta_t",
+    ),
 };
 
 impl Claim for Prop1 {
@@ -187,8 +194,10 @@ impl Claim for Prop1 {
             .collect();
         let z = points(horizon);
         // Step out of p_t (t = 1..T-1): gradient eta_{t+1} (idx-A) or eta_t (idx-B); contraction c_{t+1}.
+        // The perturbation: the gradient steps times 1 + kappa (the bound keeps eta_t).
+        let step = 1.0 + run.kappa(&PROP1_THRESHOLD, 0.31);
         let grad: Vec<f64> = (0..horizon - 1)
-            .map(|i| if index == "A" { eta[i + 1] } else { eta[i] })
+            .map(|i| step * if index == "A" { eta[i + 1] } else { eta[i] })
             .collect();
         let contraction: Vec<f64> = (0..horizon - 1)
             .map(|i| 1.0 - lambda[i + 1] * eta[i + 1])
@@ -261,11 +270,13 @@ static THEOREM2_DP_INFO: ClaimInfo = ClaimInfo {
     id: "multipass.thm2.dp",
     paper: PAPER,
     result: "Theorem 2 (privacy, all iterates) and Proposition 3 [as printed], against the PLD accountant of the actual mechanism",
-    statement: "Algorithm 1 with Theorem 2's schedule is (3 eps sqrt(ln(2/delta)) + 3 eps^2, delta)-DP and (Prop. 3) (sqrt(2T ln(2/delta)) e/n + T e^2/n^2, delta)-DP: the PLD bracket [optimistic, pessimistic] of the true eps <= each [weak check, detection threshold of the bound 0.94 (a bound that much smaller is still respected); docs/detection.json]",
+    statement: "Algorithm 1 with Theorem 2's schedule is (3 eps sqrt(ln(2/delta)) + 3 eps^2, delta)-DP and (Prop. 3) (sqrt(2T ln(2/delta)) e/n + T e^2/n^2, delta)-DP: the PLD bracket [optimistic, pessimistic] of the true eps <= each [weak check, detection threshold of the bound 0.96 (a bound that much smaller is still respected), of the algorithm above 0.5 (half the noise is still respected; a larger cut needs a coarser PLD grid); docs/detection.json]",
     mutants: &[SAMPLING_IGNORED],
     known_false: false,
     tautologies: &[],
-    perturbation: None,
+    perturbation: Some(
+        "algorithm side: every step's noise std times 1 - kappa (the step sizes kept) in the mechanism the PLD accounts, while the bounds keep n, T and delta",
+    ),
 };
 
 impl Claim for Theorem2Dp {
@@ -310,9 +321,11 @@ impl Claim for Theorem2Dp {
         } else {
             1.0 / schedule.n as f64
         };
-        let pld = schedule.pld_epsilon(
+        // The perturbation: every step's noise std times 1 - kappa (the steps kept).
+        let pld = schedule.pld_epsilon_with_noise_scale(
             q,
             delta,
+            1.0 - run.perturbation,
             &dpclaims_theorems::privacy::pld::PldOptions::default(),
         )?;
         let stated = [
@@ -564,6 +577,10 @@ impl Claim for Cor2 {
 /// The claim `multipass.prop3.step` (its statement and source are in its [`ClaimInfo`]).
 pub struct Prop3Steps;
 
+const PROP3_STEP_THRESHOLD: Mutant = Mutant {
+    name: "noise-std-0.95x",
+    description: "algorithm side, threshold mutant: every step's noise std times 1 - 0.05 (the step sizes kept) while the level ln(1 + e/n) stays; the algorithm detection threshold (kappa* in (0.031, 0.046], exact) rounded up",
+};
 const E_OVER_N_AS_ONE_OVER_N: Mutant = Mutant {
     name: "e-over-n-as-1-over-n",
     description: "bound side: ln(1 + 1/n) in place of ln(1 + e/n) (the e of Prop. 3 dropped)",
@@ -574,10 +591,12 @@ static PROP3_STEPS_INFO: ClaimInfo = ClaimInfo {
     paper: PAPER,
     result: "Proposition 3's proof steps [as printed]: prop3.step (printed display and direct Lemma 6) and prop3.gauss_range",
     statement: "for 2 <= t <= T: eps_t <= ln(1 + e/n), and Dwork-Roth's range condition eps_G(t) = sqrt(8 ln(1.25/delta')) (eta_t^2/eta_{t-1}) G/sigma_t < 1 (delta' = n delta_t, delta_t = 0.5 delta/(t(t-1)))",
-    mutants: &[E_OVER_N_AS_ONE_OVER_N],
+    mutants: &[E_OVER_N_AS_ONE_OVER_N, PROP3_STEP_THRESHOLD],
     known_false: false,
     tautologies: &[],
-    perturbation: None,
+    perturbation: Some(
+        "algorithm side: every step's noise std times 1 - kappa (the step sizes kept) in every step's epsilon, while the level ln(1 + e/n) and the range 1 stay",
+    ),
 };
 
 impl Claim for Prop3Steps {
@@ -598,12 +617,15 @@ impl Claim for Prop3Steps {
         let s = schedule_of(case)?;
         let (n, delta, g) = (s.n as f64, s.delta, s.g);
         let eta = s.etas();
+        // The perturbation: the steps' noise std times 1 - kappa, the step sizes kept (eta_t
+        // scales as sqrt(beta0): scaling beta0 itself would leave every eps_t unchanged).
+        let beta0 = s.beta0 * (1.0 - run.kappa(&PROP3_STEP_THRESHOLD, 0.05)).powi(2);
         let (mut printed, mut direct, mut range) = (0.0_f64, 0.0_f64, 0.0_f64);
         for t in 2..=eta.len() {
             let (e_t, e_prev) = (eta[t - 1], eta[t - 2]);
             let tf = t as f64;
             let step = e_t * e_t / e_prev;
-            let sigma = ((1.0 - (e_t / e_prev).powi(2)) * s.beta0).sqrt();
+            let sigma = ((1.0 - (e_t / e_prev).powi(2)) * beta0).sqrt();
             let delta_prime = n * 0.5 * delta / (tf * (tf - 1.0));
             range = range.max(bounds::lemma6_gaussian_epsilon(
                 step,
@@ -613,7 +635,7 @@ impl Claim for Prop3Steps {
             )?);
             direct = direct.max(bounds::lemma6_printed(step, g, sigma, delta_prime, s.n)?.0);
             let inner = (8.0 * (2.5 * tf * (tf - 1.0) / (n * delta)).ln()
-                / ((e_t.powi(-2) - e_prev.powi(-2)) * s.beta0))
+                / ((e_t.powi(-2) - e_prev.powi(-2)) * beta0))
                 .sqrt()
                 * g;
             printed = printed.max((inner.exp() / n).ln_1p());

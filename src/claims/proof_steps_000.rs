@@ -743,7 +743,7 @@ static GRADIENT_MAP_NONEXPANSIVE: StepClaim = StepClaim {
         let spread = error::positive("spread", case.f64("spread")?)?;
         let eta = eta_l / 0.25;
         let pool = pool_of(id, run);
-        let key = StreamKey::new(run.seed, &[id, &case.label_without(&[])]);
+        let key = StreamKey::new(run.seed, &[id, &super::stream_label(case, &[])]);
         let mut rng = key.trial(0);
         let d = 10;
         let step = |w: &[f64], i: usize| logistic_step(&pool, w, i, eta);
@@ -902,6 +902,10 @@ static LEMMA5_EXPANDED: StepClaim = StepClaim {
     },
 };
 
+const LEMMA5_SUM_THRESHOLD: Mutant = Mutant {
+    name: "gradient-steps-1.02x",
+    description: "algorithm side, threshold mutant: the exact coupled distance with the gradient steps times 1 + 0.02 while the bound keeps eta_s; the algorithm detection threshold (kappa* in (0, 0.0155], exact) rounded up",
+};
 const WITHOUT_T_TERM: Mutant = Mutant {
     name: "bound-without-t-term",
     description: "bound side: Lemma 5 without its t/n^2 term",
@@ -913,10 +917,12 @@ static LEMMA5_SUM: StepClaim = StepClaim {
         paper: PAPER,
         result: "Lemma 5's proof, last step: 'by summing over s = 2 to s = t, we obtain the desired result' [as printed], exact on P-lin (the coupled E||Delta_t||^2 of stability.lemma5.derived, an equality there)",
         statement: "exact E||w_t - w_t'||^2 on P-lin <= 4G^2(t/n^2 + 1/n) sum_{s<=t} eta_s^2, on Theorem 2's schedule (t = T) and on a constant step (t = 400, where it is tightest)",
-        mutants: &[WITHOUT_T_TERM],
+        mutants: &[WITHOUT_T_TERM, LEMMA5_SUM_THRESHOLD],
         known_false: false,
         tautologies: &[],
-        perturbation: None,
+        perturbation: Some(
+            "algorithm side: the exact coupled distance with the gradient steps h_s times 1 + kappa while the bound keeps eta_s",
+        ),
     },
     cases: || {
         let mut v = theorem2_cases();
@@ -943,9 +949,13 @@ static LEMMA5_SUM: StepClaim = StepClaim {
             }
         };
         // idx-A with c_s = eta_s/eta_{s-1} (1 for the constant step, lambda_s = 0).
-        let h = &eta[1..];
+        // The perturbation: the gradient steps times 1 + kappa (the bound keeps eta_s).
+        let h: Vec<f64> = eta[1..]
+            .iter()
+            .map(|e| e * (1.0 + run.kappa(&LEMMA5_SUM_THRESHOLD, 0.02)))
+            .collect();
         let c: Vec<f64> = (1..eta.len()).map(|i| eta[i] / eta[i - 1]).collect();
-        let exact = dpclaims_theorems::stability::lemma5_derived_bound(g, n, h, &c)?;
+        let exact = dpclaims_theorems::stability::lemma5_derived_bound(g, n, &h, &c)?;
         let bound = if is(run, &WITHOUT_T_TERM) {
             dpclaims_theorems::stability::lemma5_bound(g, n, &eta)?
                 / (1.0 + eta.len() as f64 / n as f64)
@@ -1479,7 +1489,7 @@ static LEMMA4_JENSEN: StepClaim = StepClaim {
             .map(|v| factor * v.max(0.0))
             .collect();
         let bound = log_det_and_norm(&eig, c).0;
-        let key = StreamKey::new(run.seed, &[id, &case.label_without(&["trials"])]);
+        let key = StreamKey::new(run.seed, &[id, &super::stream_label(case, &[])]);
         let blocks = run_blocks(
             trial_range(trials, run.shard),
             || (Vec::new(), MeanAcc::new()),
@@ -1965,10 +1975,12 @@ static PROP5_DRV: StepClaim = StepClaim {
         paper: PAPER,
         result: "Proposition 5 = Dwork, Rothblum, Vadhan (2010) Thm 3.3 with step-dependent eps_t [as printed, cited], exact on compositions of randomized response (pure eps_t-DP, delta_t = 0)",
         statement: "the exact delta of the composition at eps = sqrt(2 ln(2/delta) sum eps_s^2) + sum eps_s (e^{eps_s} - 1) <= delta/2 (the part of Proposition 5's delta that is not the steps' own delta_t) [weak check, detection threshold of the bound 0.9985 (a bound that much smaller is still respected); docs/detection.json]",
-        mutants: &[DRV_WITHOUT_SECOND_TERM],
+        mutants: &[DRV_WITHOUT_SECOND_TERM, DRV_THRESHOLD],
         known_false: false,
         tautologies: &[],
-        perturbation: None,
+        perturbation: Some(
+            "algorithm side: every randomized response's eps_s times 1 + kappa in the exact delta while the level keeps eps_s",
+        ),
     },
     cases: || {
         let mut v = Vec::new();
@@ -2005,7 +2017,12 @@ static PROP5_DRV: StepClaim = StepClaim {
             } else {
                 lin
             };
-        let exact = randomized_response_delta(&groups, level);
+        // The perturbation: the mechanisms' eps_s times 1 + kappa (the level keeps eps_s).
+        let run_groups: Vec<(u64, f64)> = groups
+            .iter()
+            .map(|(t, e)| (*t, e * (1.0 + run.kappa(&DRV_THRESHOLD, 0.25))))
+            .collect();
+        let exact = randomized_response_delta(&run_groups, level);
         let mut p = case.clone();
         p.set("level", level.into());
         let atoms: f64 = groups.iter().map(|(t, _)| (*t + 1) as f64).product();
@@ -2020,6 +2037,14 @@ static PROP5_DRV: StepClaim = StepClaim {
     },
 };
 
+const DRV_THRESHOLD: Mutant = Mutant {
+    name: "eps-1.25x",
+    description: "algorithm side, threshold mutant: every randomized response's eps_s times 1 + 0.25 while the level keeps eps_s; the algorithm detection threshold (kappa* in (0.232, 0.248], exact) rounded up",
+};
+const GAUSSIAN_MECHANISM_THRESHOLD: Mutant = Mutant {
+    name: "noise-std-0.87x",
+    description: "algorithm side, threshold mutant: the Gaussian mechanism's noise std times 1 - 0.13 while the bound keeps delta; the algorithm detection threshold (kappa* in (0.108, 0.124], exact) rounded up",
+};
 const CALIBRATION_WITHOUT_TWO: Mutant = Mutant {
     name: "calibration-without-2",
     description: "measured side: sigma = sqrt(ln(1.25/delta)) Delta/eps (the 2 under the root dropped: noise 1/sqrt 2 times too small)",
@@ -2031,10 +2056,12 @@ static LEMMA6_GAUSSIAN: StepClaim = StepClaim {
         paper: PAPER,
         result: "Lemma 6's proof: the Gaussian mechanism is (eps(delta), delta)-DP with eps(delta) = sqrt(8 ln(1.25/delta)) eta G/sigma (Dwork and Roth 2014, Thm A.1, sensitivity 2 eta G, hypothesis eps < 1) [as printed, cited]",
         statement: "the exact delta of N(Delta, sigma^2) vs N(0, sigma^2) at eps, with sigma = sqrt(2 ln(1.25/delta)) Delta/eps, <= delta, for eps in (0, 1) [weak check, detection threshold of the bound 0.9698 (a bound that much smaller is still respected); docs/detection.json]",
-        mutants: &[CALIBRATION_WITHOUT_TWO],
+        mutants: &[CALIBRATION_WITHOUT_TWO, GAUSSIAN_MECHANISM_THRESHOLD],
         known_false: false,
         tautologies: &[],
-        perturbation: None,
+        perturbation: Some(
+            "algorithm side: the Gaussian mechanism's noise std times 1 - kappa while the bound keeps delta at the calibrated sigma",
+        ),
     },
     cases: || {
         let mut v = Vec::new();
@@ -2055,7 +2082,11 @@ static LEMMA6_GAUSSIAN: StepClaim = StepClaim {
         };
         // mu = Delta / sigma.
         let mu = eps / (factor * (1.25 / delta).ln()).sqrt();
-        let exact = gaussian::delta(mu, eps)?;
+        // The perturbation: the noise std times 1 - kappa.
+        let exact = gaussian::delta(
+            mu / (1.0 - run.kappa(&GAUSSIAN_MECHANISM_THRESHOLD, 0.13)),
+            eps,
+        )?;
         let mut p = case.clone();
         p.set("mu", mu.into());
         Ok(vec![computed(
@@ -2370,4 +2401,36 @@ pub fn claims() -> Vec<&'static dyn Claim> {
         &THM2_CONSTANT,
         &THM2_CONSTANT_CORRECTED,
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The sampled step claims key their streams by [`super::super::stream_label`]: a
+    /// non-random parameter (`tolerance`, `trials`) added to a case moves no number.
+    #[test]
+    fn non_random_parameters_stay_out_of_the_step_streams() {
+        for claim in [&GRADIENT_MAP_NONEXPANSIVE, &LEMMA4_JENSEN] {
+            let run = RunSpec {
+                seed: 3,
+                mutant: None,
+                shard: None,
+                perturbation: 0.0,
+            };
+            let mut case = (claim.cases)().remove(0);
+            if case.contains("trials") {
+                case.set("trials", 8.into());
+            }
+            let before = (claim.measure)(&case, run).unwrap();
+            case.set("tolerance", 0.25.into());
+            let after = (claim.measure)(&case, run).unwrap();
+            assert_eq!(
+                before.iter().map(|m| &m.statistic).collect::<Vec<_>>(),
+                after.iter().map(|m| &m.statistic).collect::<Vec<_>>(),
+                "{}",
+                claim.info.id
+            );
+        }
+    }
 }

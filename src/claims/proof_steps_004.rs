@@ -220,7 +220,7 @@ static WEAK_TRIANGLE: StepClaim = StepClaim {
         let inst = Instance::parse(case)?;
         let alpha = error::open_interval("alpha", case.f64("alpha")?, 1.0, 1e4)?;
         let steps = inst.steps(case)?;
-        let (ula, ou) = inst.laws(steps, false);
+        let (ula, ou) = inst.laws(steps, false, 0.0);
         let target = inst
             .quadratic
             .target()

@@ -139,13 +139,32 @@ impl Theorem2Schedule {
         delta: f64,
         opts: &crate::privacy::pld::PldOptions,
     ) -> Result<crate::privacy::pld::PldBracket, ParamError> {
+        self.pld_epsilon_with_noise_scale(q, delta, 1.0, opts)
+    }
+
+    /// [`Self::pld_epsilon`] of the mechanism whose every step's noise std is `noise_scale`
+    /// times the schedule's (the step sizes kept): a misimplemented mechanism, for the claims'
+    /// detection thresholds. Scaling $\beta_0$ instead would scale $\eta_t\propto\sqrt{\beta_0}$
+    /// with it and leave every multiplier unchanged.
+    pub fn pld_epsilon_with_noise_scale(
+        &self,
+        q: f64,
+        delta: f64,
+        noise_scale: f64,
+        opts: &crate::privacy::pld::PldOptions,
+    ) -> Result<crate::privacy::pld::PldBracket, ParamError> {
         use crate::privacy::dominating::Dominating;
         use crate::privacy::pld::{PldBracket, compose_groups};
         use crate::privacy::{Neighbouring, Sampling};
         if !(q > 0.0 && q <= 1.0) {
             return Err(ParamError::new("q", q, "a sampling rate in (0, 1]"));
         }
-        let multipliers = self.step_noise_multipliers();
+        let noise_scale = crate::error::positive("noise_scale", noise_scale)?;
+        let multipliers: Vec<f64> = self
+            .step_noise_multipliers()
+            .into_iter()
+            .map(|m| m * noise_scale)
+            .collect();
         if q == 1.0 {
             // Without subsampling the composition is exactly mu-GDP, mu^2 = sum_t (2/m_t)^2.
             let mu = multipliers
