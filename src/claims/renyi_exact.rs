@@ -111,7 +111,12 @@ impl Instance {
     /// with the covariance's stationary part halved under the mutant.
     /// The laws of ULA after `steps` steps and of the diffusion at time `steps * eta`; the
     /// perturbation `kappa` runs ULA with step `eta (1 + kappa)` (the diffusion keeps `eta`).
-    pub(crate) fn laws(&self, steps: u64, halve_ou: bool, kappa: f64) -> (GaussianLaw, GaussianLaw) {
+    pub(crate) fn laws(
+        &self,
+        steps: u64,
+        halve_ou: bool,
+        kappa: f64,
+    ) -> (GaussianLaw, GaussianLaw) {
         let init = self.init();
         let ula = self
             .quadratic
