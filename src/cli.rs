@@ -142,6 +142,10 @@ pub enum ClaimCommand {
         /// Candidates per claim (half random, half local refinement).
         #[arg(long, default_value_t = 200)]
         evaluations: u64,
+        /// Stop after N candidates, keeping the plan of --evaluations (reproduces a search the
+        /// time budget stopped: the output prints the command).
+        #[arg(long, value_name = "N")]
+        stop_after: Option<u64>,
         /// Search seed.
         #[arg(long, default_value_t = harness::DEFAULT_SEED)]
         seed: u64,
@@ -451,6 +455,7 @@ pub fn run(claims: &[&dyn Claim], command: ClaimCommand) -> Result<ExitCode, cra
             patterns,
             budget_seconds,
             evaluations,
+            stop_after,
             seed,
             confirm_seed,
             confirm,
@@ -465,6 +470,7 @@ pub fn run(claims: &[&dyn Claim], command: ClaimCommand) -> Result<ExitCode, cra
                     .unwrap_or_else(|| seed.wrapping_add(search::CONFIRM_SEED_OFFSET)),
                 evaluations,
                 budget_seconds,
+                stop_after,
                 confirm,
                 confidence,
                 mutant,
@@ -546,6 +552,7 @@ pub fn run(claims: &[&dyn Claim], command: ClaimCommand) -> Result<ExitCode, cra
             let outcomes = harness::check(&claims, &opts)?;
             write_report(claims, &dir, &outcomes, opts.trials)?;
             let _ = write!(out, "{}", report::table(&outcomes));
+            let mut found = false;
             if search {
                 let sopts = search::SearchOptions {
                     seed: opts.seed,
@@ -561,8 +568,9 @@ pub fn run(claims: &[&dyn Claim], command: ClaimCommand) -> Result<ExitCode, cra
                     eprintln!("wrote {}", f.display());
                 }
                 let _ = write!(out, "{}", search::table(&results));
+                found = search::unexpected_violation(claims, &results);
             }
-            let violated = outcomes.iter().any(Outcome::unexpectedly_violated);
+            let violated = outcomes.iter().any(Outcome::unexpectedly_violated) || found;
             Ok(if violated {
                 ExitCode::from(1)
             } else {

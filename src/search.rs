@@ -16,8 +16,10 @@
 //!    confirmed outcome (Bonferroni);
 //! 4. shrinks a confirmed violation toward the simplest violating instance (integers toward
 //!    their lower end, reals to one or two significant digits, choices to the first), re-checked
-//!    at each step, and confirms the shrunk instance on the fresh seed again; the reproducing
-//!    `dpclaims check ... --set ...` command is printed.
+//!    at each step at the search size and seed; a shrunk instance that differs is confirmed on a
+//!    third seed (the confirmation seed + [`CONFIRM_SEED_OFFSET`]: the confirmation seed chose
+//!    the instance it was shrunk from), as its own family; the reproducing
+//!    `dpclaims check ... --seed ... --set ...` command is printed.
 //!
 //! The score of an outcome is its *closeness to violation* ([`closeness`]): the usual tightness
 //! measured/bound for an upper bound, bound/measured for a lower bound, so that 1 is the
@@ -30,8 +32,8 @@
 //!
 //! The number of candidates is fixed by `evaluations` (reproducible: same seed, same
 //! candidates, same numbers on any thread count); `budget_seconds` only stops the search
-//! earlier, and the result says how many candidates ran, so that `--evaluations N` reproduces
-//! a time-limited search.
+//! earlier, and the result says how many candidates ran, so that `--evaluations E --stop-after
+//! N` (the plan of E, cut after N) reproduces a time-limited search.
 
 use crate::Error;
 use crate::claims::{Claim, RunSpec};
@@ -101,14 +103,14 @@ impl Axis {
             range: Range::Real { lo, hi, log: true },
         }
     }
-    /// An integer axis (log scale when it spans more than a decade).
+    /// An integer axis (log scale when it starts at 1 or more and spans more than a decade).
     pub const fn int(name: &'static str, lo: u64, hi: u64) -> Self {
         Self {
             name,
             range: Range::Int {
                 lo,
                 hi,
-                log: hi > 10 * lo,
+                log: lo >= 1 && hi / 10 > lo,
             },
         }
     }
@@ -234,7 +236,8 @@ impl Space {
         self
     }
 
-    /// Checks the space itself: axes valid and distinct, the base case inside it.
+    /// Checks the space itself: at least one axis, each valid and declared once (the base case
+    /// need not lie inside it: it is evaluated first, and counted as rejected if outside).
     pub fn validate(&self) -> Result<(), String> {
         let mut names = BTreeSet::new();
         for a in &self.axes {
@@ -376,6 +379,9 @@ pub struct SearchOptions {
     pub evaluations: u64,
     /// Stop drawing candidates after this many seconds (the result records how many ran).
     pub budget_seconds: f64,
+    /// Stop after this many candidates without changing the search's plan (the random phase
+    /// is still half of `evaluations`): reproduces a search the time budget stopped.
+    pub stop_after: Option<u64>,
     /// How many of the best distinct candidates are confirmed.
     pub confirm: usize,
     /// Family-wise level of the confirmation run.
@@ -393,6 +399,7 @@ impl Default for SearchOptions {
             confirm_seed: harness::DEFAULT_SEED + CONFIRM_SEED_OFFSET,
             evaluations: 200,
             budget_seconds: 60.0,
+            stop_after: None,
             confirm: 3,
             confidence: harness::DEFAULT_CONFIDENCE,
             mutant: None,
@@ -442,6 +449,10 @@ pub struct Violation {
     pub instance: Confirmed,
     /// The instance it was shrunk from.
     pub shrunk_from: Params,
+    /// The seed that confirmed `instance`: the confirmation seed when shrinking changed
+    /// nothing, else the confirmation seed + [`CONFIRM_SEED_OFFSET`] (the confirmation seed
+    /// selected the instance shrunk from, so the shrunk one is judged on fresh streams).
+    pub seed: u64,
     /// A command that reproduces it.
     pub command: String,
 }
@@ -467,6 +478,10 @@ pub struct SearchResult {
     pub rejected: u64,
     /// Wall time of the search (not reproducible; `evaluations` is).
     pub seconds: f64,
+    /// The time budget stopped the search before `requested` candidates.
+    pub stopped_by_budget: bool,
+    /// The candidates asked for (`--evaluations`).
+    pub requested: u64,
     /// The default cases at the search size.
     pub defaults: Vec<Candidate>,
     /// Every candidate measured, in order.
@@ -563,6 +578,11 @@ pub fn search(claim: &dyn Claim, opts: &SearchOptions) -> Result<SearchResult, E
     if !(opts.confidence > 0.0 && opts.confidence < 1.0) {
         return Err(Error::Confidence(opts.confidence));
     }
+    if opts.evaluations == 0 || opts.confirm == 0 {
+        return Err(Error::Input(
+            "--evaluations and --confirm must be at least 1".into(),
+        ));
+    }
     if opts.confirm_seed == opts.seed {
         return Err(Error::Input(
             "--confirm-seed must differ from --seed: the confirmation must not reuse the search's streams".into(),
@@ -613,9 +633,17 @@ pub fn search(claim: &dyn Claim, opts: &SearchOptions) -> Result<SearchResult, E
             })
         })
         .collect();
+    let budget_hit = std::cell::Cell::new(false);
     let out_of_time = |s: &State| {
-        s.candidates.len() as u64 >= opts.evaluations
-            || start.elapsed().as_secs_f64() >= opts.budget_seconds
+        let n = s.candidates.len() as u64;
+        if n >= opts.evaluations || opts.stop_after.is_some_and(|m| n >= m) {
+            return true;
+        }
+        let late = start.elapsed().as_secs_f64() >= opts.budget_seconds;
+        if late {
+            budget_hit.set(true);
+        }
+        late
     };
     // 2a. Random candidates from the proptest strategy: half the evaluations.
     let mut seed32 = [0u8; 32];
@@ -627,7 +655,12 @@ pub fn search(claim: &dyn Claim, opts: &SearchOptions) -> Result<SearchResult, E
         }
     }
     let mut runner = TestRunner::new_with_rng(
-        Config::default(),
+        // Fixed, not read from PROPTEST_* variables: the rejects allowed decide what is drawn.
+        Config {
+            max_local_rejects: 65_536,
+            failure_persistence: None,
+            ..Config::default()
+        },
         TestRng::from_seed(RngAlgorithm::ChaCha, &seed32),
     );
     let strategy = space.strategy();
@@ -637,7 +670,7 @@ pub fn search(claim: &dyn Claim, opts: &SearchOptions) -> Result<SearchResult, E
     state.evaluate(space.values_of(&space.base), "random");
     while (state.candidates.len() as u64) < random_phase && !out_of_time(&state) {
         draws += 1;
-        if draws > 20 * opts.evaluations + 100 {
+        if draws > opts.evaluations.saturating_mul(20).saturating_add(100) {
             break;
         }
         match strategy.new_tree(&mut runner) {
@@ -715,7 +748,7 @@ pub fn search(claim: &dyn Claim, opts: &SearchOptions) -> Result<SearchResult, E
         .collect();
     ranked.sort_by(|a, b| b.certified.total_cmp(&a.certified));
     let chosen: Vec<Candidate> = ranked.into_iter().take(opts.confirm).cloned().collect();
-    let confirmed = confirm(claim, &space, &chosen, opts)?;
+    let confirmed = confirm(claim, &space, &chosen, opts, opts.confirm_seed)?;
     // 4. Shrink a confirmed violation.
     let violation = match confirmed
         .iter()
@@ -731,6 +764,8 @@ pub fn search(claim: &dyn Claim, opts: &SearchOptions) -> Result<SearchResult, E
         confirm_seed: opts.confirm_seed,
         mutant: opts.mutant.clone(),
         evaluations,
+        stopped_by_budget: budget_hit.get(),
+        requested: opts.evaluations,
         rejected: state.rejected,
         seconds: seconds_searched,
         defaults,
@@ -913,6 +948,7 @@ fn confirm(
     space: &Space,
     chosen: &[Candidate],
     opts: &SearchOptions,
+    seed: u64,
 ) -> Result<Vec<Confirmed>, Error> {
     let full: Vec<Params> = chosen
         .iter()
@@ -927,14 +963,14 @@ fn confirm(
     let mut measured = Vec::new();
     let mut counts = Vec::new();
     for p in &full {
-        let m = measure_case(claim, p, opts.confirm_seed, opts.mutant.as_deref())?;
+        let m = measure_case(claim, p, seed, opts.mutant.as_deref())?;
         counts.push(m.len());
         measured.extend(m);
     }
     let mut outcomes = harness::outcomes(
         &[claim],
         measured,
-        opts.confirm_seed,
+        seed,
         opts.confidence,
         opts.mutant.as_deref(),
     )?
@@ -1037,33 +1073,42 @@ fn shrink(state: &mut State<'_>, v: &Confirmed) -> Result<Option<Violation>, Err
             break;
         }
     }
-    let shrunk = space.case(&values).unwrap_or_else(|| v.params.clone());
-    let mut confirmed = confirm(
-        state.claim,
-        space,
-        &[Candidate {
-            params: shrunk,
-            score: f64::NAN,
-            certified: f64::NAN,
-            found_by: "shrunk",
-        }],
-        state.opts,
-    )?;
-    let instance = match confirmed.pop() {
-        Some(c) if c.verdict == Verdict::Violated => c,
-        _ => v.clone(),
+    // Unchanged: the confirmed candidate itself (its family's verdict). Changed: a new
+    // instance, confirmed on a third seed (the confirmation seed chose it), its own family.
+    let (instance, seed) = if values == space.values_of(&v.params) {
+        (v.clone(), state.opts.confirm_seed)
+    } else {
+        let seed = state.opts.confirm_seed.wrapping_add(CONFIRM_SEED_OFFSET);
+        let shrunk = space.case(&values).unwrap_or_else(|| v.params.clone());
+        let mut confirmed = confirm(
+            state.claim,
+            space,
+            &[Candidate {
+                params: shrunk,
+                score: f64::NAN,
+                certified: f64::NAN,
+                found_by: "shrunk",
+            }],
+            state.opts,
+            seed,
+        )?;
+        match confirmed.pop() {
+            Some(c) if c.verdict == Verdict::Violated => (c, seed),
+            _ => (v.clone(), state.opts.confirm_seed),
+        }
     };
-    let command = reproduce(state.claim.info().id, &instance.params, state.opts);
+    let command = reproduce(state.claim.info().id, &instance.params, seed, state.opts);
     Ok(Some(Violation {
         command,
+        seed,
         shrunk_from: v.params.clone(),
         instance,
     }))
 }
 
 /// `dpclaims check ID --seed S --set k=v ...` for every parameter of a case.
-pub fn reproduce(id: &str, case: &Params, opts: &SearchOptions) -> String {
-    let mut cmd = format!("dpclaims check {id} --seed {}", opts.confirm_seed);
+pub fn reproduce(id: &str, case: &Params, seed: u64, opts: &SearchOptions) -> String {
+    let mut cmd = format!("dpclaims check {id} --seed {seed}");
     if let Some(m) = &opts.mutant {
         cmd.push_str(&format!(" --mutant {m}"));
     }
@@ -1105,9 +1150,20 @@ pub fn table(results: &[SearchResult]) -> String {
     }
     let mut s = crate::report::aligned(&rows);
     for r in results {
+        let again = if r.stopped_by_budget {
+            format!(
+                "stopped by the time budget after {} of {}: reproduce with --evaluations {} --stop-after {} --seed {}",
+                r.evaluations, r.requested, r.requested, r.evaluations, r.seed
+            )
+        } else {
+            format!(
+                "reproduce the search with --evaluations {} --seed {}",
+                r.requested, r.seed
+            )
+        };
         s.push_str(&format!(
-            "{}: search seed {}, confirmed on seed {} at the default size (reproduce the search with --evaluations {} --seed {})\n",
-            r.claim, r.seed, r.confirm_seed, r.evaluations, r.seed
+            "{}: search seed {}, confirmed on seed {} at the default size ({again})\n",
+            r.claim, r.seed, r.confirm_seed
         ));
         if let Some(v) = &r.violation {
             s.push_str(&format!(

@@ -124,8 +124,11 @@ fn a_wrong_constant_that_holds_on_the_defaults_is_found_shrunk_and_confirmed() {
         .as_ref()
         .expect("the search finds the violation");
     assert_eq!(v.instance.verdict, Verdict::Violated);
-    assert_ne!(r.confirm_seed, r.seed);
-    assert!(v.instance.outcomes.iter().all(|o| o.seed == r.confirm_seed));
+    // Shrinking changed the instance (k, s), so it is confirmed on a third seed: the
+    // confirmation seed chose the instance it was shrunk from.
+    assert_ne!(v.instance.params, v.shrunk_from);
+    assert_eq!(v.seed, r.confirm_seed + search::CONFIRM_SEED_OFFSET);
+    assert!(v.instance.outcomes.iter().all(|o| o.seed == v.seed));
     // Confirmed at the default size, not the search's.
     assert_eq!(v.instance.params.u64("trials").unwrap(), 4000);
     let s = v.instance.params.f64("s").unwrap();
@@ -133,7 +136,7 @@ fn a_wrong_constant_that_holds_on_the_defaults_is_found_shrunk_and_confirmed() {
     // Shrunk: k to its lower end, s to a round value.
     assert_eq!(v.instance.params.u64("k").unwrap(), 1);
     assert_eq!(dpclaims::report::round_sig(s, 2), s);
-    assert!(v.command.contains("--set s=") && v.command.contains("--seed 1000004"));
+    assert!(v.command.contains("--set s=") && v.command.contains(&format!("--seed {}", v.seed)));
     // The printed command reproduces it: its --set pairs make every default case the
     // instance, run once, violated on the confirmation seed.
     let sets: Vec<_> = v
@@ -146,7 +149,7 @@ fn a_wrong_constant_that_holds_on_the_defaults_is_found_shrunk_and_confirmed() {
         &[&WRONG],
         &dpclaims::harness::CheckOptions {
             sets,
-            seed: r.confirm_seed,
+            seed: v.seed,
             ..Default::default()
         },
     )
@@ -240,4 +243,33 @@ fn the_frontier_plot_is_on_the_parameter_axis_and_the_report_section_is_written(
     assert!(md.contains("search-test.abs_mean.wrong_constant.svg"));
     assert_eq!(files.len(), 2);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_search_cut_short_is_the_start_of_the_full_one() {
+    // --stop-after keeps the plan of --evaluations (the random phase is half of it), so a
+    // search the time budget stopped after N candidates is reproduced exactly.
+    let full = search::search(&CORRECT, &options()).unwrap();
+    let cut = search::search(
+        &CORRECT,
+        &SearchOptions {
+            stop_after: Some(25),
+            ..options()
+        },
+    )
+    .unwrap();
+    assert_eq!(cut.evaluations, 25);
+    assert!(!cut.stopped_by_budget);
+    let keys = |r: &search::SearchResult, n: usize| -> Vec<String> {
+        r.candidates[..n]
+            .iter()
+            .map(|c| c.params.compact())
+            .collect()
+    };
+    assert_eq!(keys(&cut, 25), keys(&full, 25));
+    let bad = SearchOptions {
+        confirm: 0,
+        ..options()
+    };
+    assert!(search::search(&CORRECT, &bad).is_err());
 }

@@ -129,6 +129,21 @@ fn measurement(case: &Params, bound: f64, relation: Relation, blocks: Vec<MeanAc
     }
 }
 
+/// The accountant claims' space around `base`: the pairs `pairs`, $q\in[10^{-3},1]$,
+/// $\sigma\in[0.5,8]$, 1 to 1000 steps and $\epsilon\in[0.1,8]$ (log scales), 20 000 trials a
+/// candidate.
+fn accountant_space(base: Params, pairs: &'static [&'static str]) -> Option<crate::search::Space> {
+    use crate::search::{Axis, Space};
+    Some(
+        Space::new(base, 20_000)
+            .axis(Axis::choice("pair", pairs))
+            .axis(Axis::log("q", 1e-3, 1.0))
+            .axis(Axis::log("sigma", 0.5, 8.0))
+            .axis(Axis::int("steps", 1, 1000))
+            .axis(Axis::log("epsilon", 0.1, 8.0)),
+    )
+}
+
 /// The claim `accounting.pld_bracket` (its statement and source are in its [`ClaimInfo`]).
 pub struct PldBracket;
 /// The claim `accounting.rdp_upper` (its statement and source are in its [`ClaimInfo`]).
@@ -177,15 +192,7 @@ impl Claim for PldBracket {
 
     /// Every neighbouring pair, sampling rate, noise multiplier, number of steps and $\epsilon$.
     fn space(&self) -> Option<crate::search::Space> {
-        use crate::search::{Axis, Space};
-        Some(
-            Space::new(self.cases()[0].clone(), 20_000)
-                .axis(Axis::choice("pair", &["remove", "add", "replace-one"]))
-                .axis(Axis::log("q", 1e-3, 1.0))
-                .axis(Axis::log("sigma", 0.5, 8.0))
-                .axis(Axis::int("steps", 1, 1000))
-                .axis(Axis::log("epsilon", 0.1, 8.0)),
-        )
+        accountant_space(self.cases()[0].clone(), &["remove", "add", "replace-one"])
     }
 
     fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
@@ -265,17 +272,10 @@ impl Claim for RdpUpper {
         ]
     }
 
-    /// Every neighbouring pair, sampling rate, noise multiplier, number of steps and $\epsilon$.
+    /// The add/remove pairs (the RDP accountant's replace-one is for q = 1 only, a point a
+    /// log-uniform q never draws), sampling rate, noise multiplier, steps and $\epsilon$.
     fn space(&self) -> Option<crate::search::Space> {
-        use crate::search::{Axis, Space};
-        Some(
-            Space::new(self.cases()[0].clone(), 20_000)
-                .axis(Axis::choice("pair", &["remove", "add", "replace-one"]))
-                .axis(Axis::log("q", 1e-3, 1.0))
-                .axis(Axis::log("sigma", 0.5, 8.0))
-                .axis(Axis::int("steps", 1, 1000))
-                .axis(Axis::log("epsilon", 0.1, 8.0)),
-        )
+        accountant_space(self.cases()[0].clone(), &["remove", "add"])
     }
 
     fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {

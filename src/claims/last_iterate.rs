@@ -151,6 +151,21 @@ fn theorem1_worst_pair(
     Ok((p, 4.0 * g * g * p.eta * p.eta * kappa, variance, at))
 }
 
+/// Theorem 1's privacy space around `base`: batch rule, $T=n\in[10,10^5]$,
+/// $\epsilon\in[0.01,10]$, $\delta\in[10^{-12},0.1]$, $\eta_0,G\in[0.1,10]$ (log scales).
+fn theorem1_privacy_space(base: Params) -> Option<crate::search::Space> {
+    use crate::search::{Axis, Space};
+    Some(
+        Space::new(base, 2)
+            .axis(Axis::choice("batch", &["ceil", "real"]))
+            .axis(Axis::int("T", 10, 100_000))
+            .axis(Axis::log("epsilon", 0.01, 10.0))
+            .axis(Axis::log("delta", 1e-12, 0.1))
+            .axis(Axis::log("eta0", 0.1, 10.0))
+            .axis(Axis::log("G", 0.1, 10.0)),
+    )
+}
+
 /// The claim `last_iterate.thm1.dp` (its statement and source are in its [`ClaimInfo`]).
 pub struct Theorem1Dp;
 
@@ -186,16 +201,7 @@ impl Claim for Theorem1Dp {
 
     /// Theorem 1's free parameters: batch rule, $T = n$, $\epsilon$, $\delta$, $\eta_0$, $G$.
     fn space(&self) -> Option<crate::search::Space> {
-        use crate::search::{Axis, Space};
-        Some(
-            Space::new(self.cases()[0].clone(), 2)
-                .axis(Axis::choice("batch", &["ceil", "real"]))
-                .axis(Axis::int("T", 10, 100_000))
-                .axis(Axis::log("epsilon", 0.01, 10.0))
-                .axis(Axis::log("delta", 1e-12, 0.1))
-                .axis(Axis::log("eta0", 0.1, 10.0))
-                .axis(Axis::log("G", 0.1, 10.0)),
-        )
+        theorem1_privacy_space(self.cases()[0].clone())
     }
 
     fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
@@ -252,16 +258,7 @@ impl Claim for Theorem1Rdp {
 
     /// Theorem 1's free parameters: batch rule, $T = n$, $\epsilon$, $\delta$, $\eta_0$, $G$.
     fn space(&self) -> Option<crate::search::Space> {
-        use crate::search::{Axis, Space};
-        Some(
-            Space::new(self.cases()[0].clone(), 2)
-                .axis(Axis::choice("batch", &["ceil", "real"]))
-                .axis(Axis::int("T", 10, 100_000))
-                .axis(Axis::log("epsilon", 0.01, 10.0))
-                .axis(Axis::log("delta", 1e-12, 0.1))
-                .axis(Axis::log("eta0", 0.1, 10.0))
-                .axis(Axis::log("G", 0.1, 10.0)),
-        )
+        theorem1_privacy_space(self.cases()[0].clone())
     }
 
     fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
