@@ -59,6 +59,15 @@ impl Default for CheckOptions {
 }
 
 /// The cases of `claim` with `--set` and `--trials` applied to every case that has the key.
+/// Caps a case's `trials` at `cap` (a case that does not simulate has none and is unchanged).
+pub(crate) fn cap_trials(case: &mut Params, cap: u64) {
+    if let Ok(n) = case.u64("trials") {
+        if n > cap {
+            case.set("trials", Value::from(cap));
+        }
+    }
+}
+
 /// The claim's cases with `--set`, `--trials` and `--max-trials` applied; cases that the
 /// overrides make identical are run once (a `search` reproducer sets every parameter, which
 /// makes every default case of that shape the instance).
@@ -75,10 +84,8 @@ fn cases_with_overrides(claim: &dyn Claim, opts: &CheckOptions) -> Vec<Params> {
                 case.set("trials", Value::from(n));
             }
         }
-        if let (Some(cap), Ok(n)) = (opts.max_trials, case.u64("trials")) {
-            if n > cap {
-                case.set("trials", Value::from(cap));
-            }
+        if let Some(cap) = opts.max_trials {
+            cap_trials(case, cap);
         }
     }
     let mut seen = Vec::new();

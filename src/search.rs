@@ -554,9 +554,7 @@ fn measure_case(
 
 fn with_trials(case: &Params, trials: u64) -> Params {
     let mut p = case.clone();
-    if let Ok(n) = p.u64("trials") {
-        p.set("trials", Value::from(n.min(trials)));
-    }
+    harness::cap_trials(&mut p, trials);
     p
 }
 
