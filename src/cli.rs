@@ -161,6 +161,9 @@ pub enum ClaimCommand {
         /// Search for violations of this mutant instead.
         #[arg(long)]
         mutant: Option<String>,
+        /// Cap the confirmation's trials at this number (default: each claim's default size).
+        #[arg(long)]
+        max_trials: Option<u64>,
         /// One JSON object per claim (every candidate, the confirmed ones, the violation).
         #[arg(long)]
         json: bool,
@@ -461,6 +464,7 @@ pub fn run(claims: &[&dyn Claim], command: ClaimCommand) -> Result<ExitCode, cra
             confirm,
             confidence,
             mutant,
+            max_trials,
             json,
             quiet,
         } => {
@@ -475,6 +479,7 @@ pub fn run(claims: &[&dyn Claim], command: ClaimCommand) -> Result<ExitCode, cra
                 confidence,
                 mutant,
                 progress: !quiet && std::io::stderr().is_terminal(),
+                max_trials,
             };
             let results = search::search_all(claims, &patterns, &opts)?;
             if json {
@@ -561,6 +566,7 @@ pub fn run(claims: &[&dyn Claim], command: ClaimCommand) -> Result<ExitCode, cra
                     budget_seconds: search_budget_seconds,
                     confidence: opts.confidence,
                     progress: opts.progress,
+                    max_trials: opts.max_trials,
                     ..search::SearchOptions::default()
                 };
                 let results = search::search_all(claims, &opts.patterns, &sopts)?;

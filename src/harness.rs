@@ -299,7 +299,7 @@ pub fn measure(claims: &[&dyn Claim], opts: &CheckOptions) -> Result<Vec<Measure
 }
 
 /// Intervals and verdicts for measurements of `claims`, with the run's level split over all
-/// of them.
+/// of them. A NaN bound or estimate is an error ([`Error::NotANumber`]), never a verdict.
 pub fn outcomes(
     claims: &[&dyn Claim],
     measured: Vec<Measured>,
@@ -324,6 +324,20 @@ pub fn outcomes(
                             source,
                         }
                     })?;
+                let nan = if m.bound.is_nan() {
+                    Some("bound")
+                } else if est.mean.is_nan() || est.lower.is_nan() || est.upper.is_nan() {
+                    Some("estimate")
+                } else {
+                    None
+                };
+                if let Some(what) = nan {
+                    return Err(Error::NotANumber {
+                        claim,
+                        case: m.params.compact(),
+                        what,
+                    });
+                }
                 let info = infos.get(claim.as_str());
                 let known_false = info.is_some_and(|i| i.known_false);
                 let tautology = info.and_then(|i| i.tautology(&m.params));

@@ -110,6 +110,19 @@ pub enum Error {
         #[source]
         source: StatsError,
     },
+    /// A measurement whose bound or estimate is NaN: a defect of the claim at that case, never a
+    /// verdict.
+    #[error(
+        "{claim}: the {what} is NaN at {case} (a defect of the claim's measurement, not a verdict)"
+    )]
+    NotANumber {
+        /// The claim's id.
+        claim: String,
+        /// The case's label.
+        case: String,
+        /// `bound` or `estimate`.
+        what: &'static str,
+    },
     /// A confidence level outside (0, 1).
     #[error("--confidence {0} is out of range: expected a number in (0, 1)")]
     Confidence(f64),

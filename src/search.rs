@@ -9,7 +9,10 @@
 //! 2. draws candidates from the space ([`Space::strategy`], a proptest strategy, seeded), then
 //!    refines the best by coordinate search (multiplicative steps on log axes, additive on
 //!    linear ones, halving when a sweep finds nothing better), each candidate measured cheaply
-//!    (the space's `search_trials`, the search seed);
+//!    (the space's `search_trials`, on the streams of [`candidate_seed`], which no `check` with
+//!    a small seed shares, so a case adopted from the search and checked on the default seed is
+//!    not judged on the draws that chose it); a candidate whose measurement fails (an error, a
+//!    NaN) is counted and the first failure reported, not ranked;
 //! 3. **confirms** the best few at the claim's default size on a *fresh* seed, so that the
 //!    selection does not bias the verdict (the maximum of many noisy estimates is biased up;
 //!    a re-measurement on independent streams is not), with the run's level shared over every
@@ -343,18 +346,36 @@ pub fn score(outcomes: &[Outcome]) -> f64 {
 
 /// The closeness of an outcome at the end of its interval that the verdict must pass (the
 /// lower limit for an upper bound, the upper limit for a lower bound, the inner ends for a
-/// window): what the interval certifies, so more than 1 is a violation verdict. The search
+/// window; for a reproduction, $1+d/(\tau|\text{reference}|)$ with $d$ the distance from the
+/// reference to the interval, negative inside it): what the interval certifies, so more than 1
+/// is a violation verdict. The search
 /// ranks candidates by it, so that a candidate does not win by noise (a small-$\delta$ Monte
 /// Carlo mean) or by a wide bracket's midpoint.
 pub fn certified_closeness(o: &Outcome) -> f64 {
-    let (lo, hi) = (o.measured.lower, o.measured.upper);
-    match o.relation {
-        Relation::AtMost | Relation::LowerLimitAtMost => closeness(&o.relation, o.bound, lo),
-        Relation::AtLeast => closeness(&o.relation, o.bound, hi),
+    interval_closeness(&o.relation, o.bound, &o.measured)
+}
+
+/// [`certified_closeness`] of an estimate against `bound`: more than 1 exactly when
+/// [`Relation::judge`] says violated.
+pub fn interval_closeness(
+    relation: &Relation,
+    bound: f64,
+    est: &dpclaims_empirical::stats::Estimate,
+) -> f64 {
+    let (lo, hi) = (est.lower, est.upper);
+    match *relation {
+        Relation::AtMost | Relation::LowerLimitAtMost => closeness(relation, bound, lo),
+        Relation::AtLeast => closeness(relation, bound, hi),
         Relation::Within { lower, .. } => {
-            closeness(&Relation::AtMost, o.bound, lo).max(closeness(&Relation::AtLeast, lower, hi))
+            closeness(&Relation::AtMost, bound, lo).max(closeness(&Relation::AtLeast, lower, hi))
         }
-        Relation::Reproduces { .. } => closeness(&o.relation, o.bound, o.measured.mean),
+        // Violated when the reference lies outside the interval: 1 + (distance from the
+        // reference to the interval, negative inside it) / (tolerance |reference|).
+        Relation::Reproduces { tolerance } => {
+            let gap = (lo - bound).max(bound - hi);
+            let s = 1.0 + gap / (tolerance * bound.abs()).max(f64::MIN_POSITIVE);
+            if s.is_nan() { f64::NEG_INFINITY } else { s }
+        }
     }
 }
 
@@ -371,7 +392,8 @@ pub fn certified(outcomes: &[Outcome]) -> f64 {
 /// What [`search`] runs.
 #[derive(Debug, Clone)]
 pub struct SearchOptions {
-    /// Seed of the search (candidates and their cheap measurements).
+    /// Seed of the search: it draws the candidates, and their cheap measurements run on
+    /// [`candidate_seed`] of it.
     pub seed: u64,
     /// Seed of the confirmation runs; must differ from `seed`.
     pub confirm_seed: u64,
@@ -390,6 +412,9 @@ pub struct SearchOptions {
     pub mutant: Option<String>,
     /// Progress lines on stderr.
     pub progress: bool,
+    /// Cap the confirmation's trials at this number (the default size otherwise): a quick
+    /// run, whose confirmation is then weaker, and says so by its `trials`.
+    pub max_trials: Option<u64>,
 }
 
 impl Default for SearchOptions {
@@ -404,6 +429,7 @@ impl Default for SearchOptions {
             confidence: harness::DEFAULT_CONFIDENCE,
             mutant: None,
             progress: false,
+            max_trials: None,
         }
     }
 }
@@ -412,14 +438,27 @@ impl Default for SearchOptions {
 /// independent streams: every stream key hashes the seed).
 pub const CONFIRM_SEED_OFFSET: u64 = 1_000_003;
 
+/// The run seed the search measures its candidates with: the search seed XOR this mask
+/// ([`candidate_seed`]). It keeps the draws that select an instance apart from every `check`
+/// run with a small seed: a case adopted from `search --seed 1` and then checked (and
+/// snapshotted) on the default seed 1 does not re-use the draws that chose it.
+pub const CANDIDATE_SEED_MASK: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// The run seed of the search's candidate measurements for search seed `seed`.
+pub fn candidate_seed(seed: u64) -> u64 {
+    seed ^ CANDIDATE_SEED_MASK
+}
+
 /// One measured candidate.
 #[derive(Debug, Clone, Serialize)]
 pub struct Candidate {
     /// Its case (search size: `trials` is the search's).
     pub params: Params,
     /// Its score (point estimates) at the search size and seed.
+    #[serde(serialize_with = "crate::verdict::serialize_f64")]
     pub score: f64,
     /// Its certified score ([`certified`]) at the search size and seed: what the search ranks.
+    #[serde(serialize_with = "crate::verdict::serialize_f64")]
     pub certified: f64,
     /// How it was found: `default`, `random`, `local` or `shrunk`.
     pub found_by: &'static str,
@@ -431,10 +470,13 @@ pub struct Confirmed {
     /// The case as run (default `trials`).
     pub params: Params,
     /// Its certified score at the search size (the selection's, biased up).
+    #[serde(serialize_with = "crate::verdict::serialize_f64")]
     pub search_score: f64,
     /// Its score (point estimates) on the confirmation run.
+    #[serde(serialize_with = "crate::verdict::serialize_f64")]
     pub score: f64,
     /// Its certified score on the confirmation run (above 1: violated).
+    #[serde(serialize_with = "crate::verdict::serialize_f64")]
     pub certified: f64,
     /// The worst verdict of its outcomes (violated, inconclusive, not-refuted, respected).
     pub verdict: Verdict,
@@ -473,9 +515,14 @@ pub struct SearchResult {
     /// Candidates measured by the search (not counting the default cases, nor the shrinking's
     /// candidates, which are in `candidates` too, marked `shrunk`).
     pub evaluations: u64,
-    /// Candidates drawn outside the space or rejected by the claim (`measure` returned an
-    /// error): not counted as evaluations.
+    /// Candidates drawn outside the space (a range or a hypothesis fails): not counted as
+    /// evaluations.
     pub rejected: u64,
+    /// Candidates (default cases included) whose measurement returned an error (a parameter the
+    /// claim cannot compute, a grid too fine, a NaN): not counted as evaluations, reported.
+    pub failed: u64,
+    /// The first of those errors, with its case.
+    pub first_failure: Option<String>,
     /// Wall time of the search (not reproducible; `evaluations` is).
     pub seconds: f64,
     /// The time budget stopped the search before `requested` candidates.
@@ -581,9 +628,16 @@ pub fn search(claim: &dyn Claim, opts: &SearchOptions) -> Result<SearchResult, E
             "--evaluations and --confirm must be at least 1".into(),
         ));
     }
-    if opts.confirm_seed == opts.seed {
+    if let Some(n) = opts.max_trials.filter(|n| *n < 2) {
+        return Err(Error::Trials(n));
+    }
+    let streams = candidate_seed(opts.seed);
+    if opts.confirm_seed == opts.seed
+        || opts.confirm_seed == streams
+        || opts.confirm_seed.wrapping_add(CONFIRM_SEED_OFFSET) == streams
+    {
         return Err(Error::Input(
-            "--confirm-seed must differ from --seed: the confirmation must not reuse the search's streams".into(),
+            "--confirm-seed must differ from --seed and from the seed the candidates are measured with: the confirmation must not reuse the search's streams".into(),
         ));
     }
     if !(opts.budget_seconds > 0.0) {
@@ -615,6 +669,8 @@ pub fn search(claim: &dyn Claim, opts: &SearchOptions) -> Result<SearchResult, E
         seen: BTreeSet::new(),
         candidates: Vec::new(),
         rejected: 0,
+        failed: 0,
+        first_failure: None,
     };
     // 1. The default cases at the search size.
     let defaults: Vec<Candidate> = claim
@@ -622,7 +678,19 @@ pub fn search(claim: &dyn Claim, opts: &SearchOptions) -> Result<SearchResult, E
         .iter()
         .filter_map(|c| {
             let c = with_trials(c, space.search_trials);
-            let o = run_case(claim, &c, opts.seed, mutant, opts.confidence).ok()?;
+            let o = match run_case(
+                claim,
+                &c,
+                candidate_seed(opts.seed),
+                mutant,
+                opts.confidence,
+            ) {
+                Ok(o) => o,
+                Err(e) => {
+                    state.fail(&c, &e);
+                    return None;
+                }
+            };
             Some(Candidate {
                 params: c,
                 score: score(&o),
@@ -765,6 +833,8 @@ pub fn search(claim: &dyn Claim, opts: &SearchOptions) -> Result<SearchResult, E
         stopped_by_budget: budget_hit.get(),
         requested: opts.evaluations,
         rejected: state.rejected,
+        failed: state.failed,
+        first_failure: state.first_failure,
         seconds: seconds_searched,
         defaults,
         candidates: state.candidates,
@@ -782,6 +852,8 @@ struct State<'a> {
     seen: BTreeSet<String>,
     candidates: Vec<Candidate>,
     rejected: u64,
+    failed: u64,
+    first_failure: Option<String>,
 }
 
 impl State<'_> {
@@ -799,7 +871,7 @@ impl State<'_> {
         match run_case(
             self.claim,
             &case,
-            self.opts.seed,
+            candidate_seed(self.opts.seed),
             self.opts.mutant.as_deref(),
             self.opts.confidence,
         ) {
@@ -822,10 +894,18 @@ impl State<'_> {
                 });
                 Some(s)
             }
-            Err(_) => {
-                self.rejected += 1;
+            Err(e) => {
+                self.fail(&case, &e);
                 None
             }
+        }
+    }
+
+    /// Counts a candidate whose measurement failed and keeps the first error.
+    fn fail(&mut self, case: &Params, e: &Error) {
+        self.failed += 1;
+        if self.first_failure.is_none() {
+            self.first_failure = Some(format!("{} ({e})", key_compact(case, self.space)));
         }
     }
 
@@ -842,7 +922,7 @@ impl State<'_> {
         let o = run_case(
             self.claim,
             &case,
-            self.opts.seed,
+            candidate_seed(self.opts.seed),
             self.opts.mutant.as_deref(),
             self.opts.confidence,
         )
@@ -954,6 +1034,9 @@ fn confirm(
             let mut p = c.params.clone();
             if let Ok(n) = space.base.u64("trials") {
                 p.set("trials", Value::from(n));
+            }
+            if let Some(cap) = opts.max_trials {
+                harness::cap_trials(&mut p, cap);
             }
             p
         })
@@ -1163,6 +1246,12 @@ pub fn table(results: &[SearchResult]) -> String {
             "{}: search seed {}, confirmed on seed {} at the default size ({again})\n",
             r.claim, r.seed, r.confirm_seed
         ));
+        if let Some(f) = &r.first_failure {
+            s.push_str(&format!(
+                "  {} candidate(s) could not be measured; the first: {f}\n",
+                r.failed
+            ));
+        }
         if let Some(v) = &r.violation {
             s.push_str(&format!(
                 "  VIOLATED at {} (shrunk from {}); reproduce: {}\n",
@@ -1476,4 +1565,54 @@ pub fn write_section(
     std::fs::write(&md_path, md).map_err(|e| format!("cannot write {}: {e}", md_path.display()))?;
     files.push(md_path);
     Ok(files)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dpclaims_empirical::stats::{Estimate, Method, Sides};
+    use proptest::prelude::*;
+
+    fn est(lower: f64, upper: f64) -> Estimate {
+        Estimate {
+            mean: (lower + upper) / 2.0,
+            lower,
+            upper,
+            n: 10,
+            confidence: 0.99,
+            sides: Sides::Two,
+            method: Method::StudentT,
+            seed: 1,
+        }
+    }
+
+    /// Values on a grid of quarters in [-4, 4], so that ties (an interval end at the bound) are
+    /// drawn often and no ratio rounds across 1.
+    fn grid() -> impl Strategy<Value = f64> {
+        (-16i32..=16).prop_map(|k| k as f64 / 4.0)
+    }
+
+    proptest! {
+        /// The search ranks by the certified score: it must cross 1 exactly where the verdict
+        /// becomes violated, for every relation (a reproduction's score used the point estimate
+        /// before, whose 1 is the tolerance, not the violation).
+        #[test]
+        fn certified_score_is_above_one_exactly_when_violated(
+            kind in 0usize..5, bound in grid(), other in grid(), a in grid(), b in grid(),
+            tolerance in (1i32..=8).prop_map(|k| k as f64 / 8.0),
+        ) {
+            let relation = match kind {
+                0 => Relation::AtMost,
+                1 => Relation::AtLeast,
+                2 => Relation::LowerLimitAtMost,
+                3 => Relation::Reproduces { tolerance },
+                _ => Relation::Within { lower: other.min(bound), slack: 0.1 },
+            };
+            let e = est(a.min(b), a.max(b));
+            let violated = relation.judge(&e, bound) == Verdict::Violated;
+            let score = interval_closeness(&relation, bound, &e);
+            prop_assert_eq!(score > 1.0, violated, "{:?} bound {} [{}, {}]: score {}",
+                relation, bound, e.lower, e.upper, score);
+        }
+    }
 }

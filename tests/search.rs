@@ -16,6 +16,8 @@ use dpclaims::verdict::Verdict;
 struct AbsMean {
     info: ClaimInfo,
     wrong: bool,
+    /// A defective claim: its bound is NaN for s > 10 and 0 for s < 0.05.
+    defective: bool,
 }
 
 impl Claim for AbsMean {
@@ -50,7 +52,12 @@ impl Claim for AbsMean {
                 acc.push((s * z).abs());
             },
         );
-        let bound = if self.wrong { s.sqrt() } else { 0.8 * s };
+        let bound = match (self.wrong, self.defective) {
+            (_, true) if s > 10.0 => f64::NAN,
+            (_, true) if s < 0.05 => 0.0,
+            (true, _) => s.sqrt(),
+            (false, _) => 0.8 * s,
+        };
         Ok(vec![Measurement {
             params: case.clone(),
             bound,
@@ -82,6 +89,7 @@ const WRONG: AbsMean = AbsMean {
         perturbation: None,
     },
     wrong: true,
+    defective: false,
 };
 
 const CORRECT: AbsMean = AbsMean {
@@ -96,6 +104,22 @@ const CORRECT: AbsMean = AbsMean {
         perturbation: None,
     },
     wrong: false,
+    defective: false,
+};
+
+const DEFECTIVE: AbsMean = AbsMean {
+    info: ClaimInfo {
+        id: "test.abs_mean.defective",
+        paper: "none",
+        result: "a claim whose bound is NaN for s > 10",
+        statement: "E|N(0, s^2)| <= 0.8 s (NaN for s > 10, 0 for s < 0.05)",
+        mutants: &[],
+        known_false: false,
+        tautologies: &[],
+        perturbation: None,
+    },
+    wrong: false,
+    defective: true,
 };
 
 fn options() -> SearchOptions {
@@ -272,4 +296,89 @@ fn a_search_cut_short_is_the_start_of_the_full_one() {
         ..options()
     };
     assert!(search::search(&CORRECT, &bad).is_err());
+}
+
+#[test]
+fn a_nan_is_an_error_counted_by_the_search_and_infinities_serialize() {
+    // `check` at a NaN instance: an error naming the claim and the case, never a verdict.
+    let e = dpclaims::harness::check(
+        &[&DEFECTIVE],
+        &dpclaims::harness::CheckOptions {
+            sets: vec![dpclaims::params::parse_assignment("s=20").unwrap()],
+            ..Default::default()
+        },
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains("test.abs_mean.defective") && e.contains("NaN") && e.contains("s=20"),
+        "{e}"
+    );
+    // The search counts and reports the failed candidates and ranks none of them.
+    let r = search::search(&DEFECTIVE, &options()).unwrap();
+    assert!(r.failed > 0, "{}", r.failed);
+    let first = r.first_failure.as_deref().unwrap();
+    assert!(first.contains("NaN"), "{first}");
+    assert!(
+        r.candidates
+            .iter()
+            .all(|c| c.params.f64("s").unwrap() <= 10.0)
+    );
+    assert!(search::table(&[r.clone()]).contains("could not be measured"));
+    // A zero bound under a positive mean scores +inf, written "inf" in the JSON (not null).
+    let inf = r
+        .candidates
+        .iter()
+        .find(|c| c.score == f64::INFINITY)
+        .expect("an s < 0.05 candidate");
+    let json = serde_json::to_value(inf).unwrap();
+    assert_eq!(json["score"], serde_json::json!("inf"));
+    assert!(serde_json::to_string(&r).unwrap().contains("\"inf\""));
+}
+
+#[test]
+fn candidates_are_measured_on_streams_no_small_check_seed_uses_and_max_trials_caps_the_confirmation()
+ {
+    let opts = SearchOptions {
+        max_trials: Some(1000),
+        ..options()
+    };
+    let r = search::search(&CORRECT, &opts).unwrap();
+    // A default case at the search size scores what a check on the candidate seed gives, not
+    // what the run seed gives (so an adopted case checked on seed 1 is judged on other draws).
+    let case = &r.defaults[0].params;
+    let on = |seed: u64| {
+        let sets = case
+            .0
+            .iter()
+            .map(|(k, v)| dpclaims::params::parse_assignment(&format!("{k}={v}")).unwrap())
+            .collect();
+        dpclaims::harness::check(
+            &[&CORRECT],
+            &dpclaims::harness::CheckOptions {
+                sets,
+                seed,
+                ..Default::default()
+            },
+        )
+        .unwrap()[0]
+            .measured
+            .mean
+    };
+    let ratio = |m: f64| m / (0.8 * case.f64("s").unwrap());
+    assert_eq!(ratio(on(search::candidate_seed(1))), r.defaults[0].score);
+    assert_ne!(ratio(on(1)), r.defaults[0].score);
+    // --max-trials caps the confirmation's size (4000 by default).
+    assert!(!r.confirmed.is_empty());
+    assert!(
+        r.confirmed
+            .iter()
+            .all(|c| c.params.u64("trials").unwrap() == 1000)
+    );
+    // A confirmation seed equal to the candidates' seed is refused.
+    let clash = SearchOptions {
+        confirm_seed: search::candidate_seed(1),
+        ..options()
+    };
+    assert!(search::search(&CORRECT, &clash).is_err());
 }

@@ -413,12 +413,19 @@ pub fn half_line_hockey_stick(
     })
 }
 
-/// A computed value with its numerical error: the interval $[v-e,v+e]$ (no sampling).
+/// A computed value with its numerical error: the interval $[v-e,v+e]$ (no sampling); an
+/// infinite value (a ratio over an exact zero, an overflow) is the point $[v,v]$, since
+/// $\infty-\infty$ would make its lower end NaN.
 pub fn computed(value: f64, error: f64, seed: u64) -> Estimate {
+    let (lower, upper) = if value.is_infinite() {
+        (value, value)
+    } else {
+        (value - error, value + error)
+    };
     Estimate {
         mean: value,
-        lower: value - error,
-        upper: value + error,
+        lower,
+        upper,
         n: 0,
         confidence: 1.0,
         sides: Sides::Two,
@@ -905,6 +912,18 @@ mod tests {
         let mut a = MeanAcc::new();
         xs.iter().for_each(|x| a.push(*x));
         a
+    }
+
+    /// An infinite computed value is the point [v, v], not [NaN, inf] (found when NaN estimates
+    /// became errors: contraction.main.step.monotone's mutant divides by an exact zero).
+    #[test]
+    fn an_infinite_computed_value_has_no_nan_end() {
+        let e = computed(f64::INFINITY, f64::INFINITY, 1);
+        assert_eq!((e.lower, e.upper), (f64::INFINITY, f64::INFINITY));
+        let e = computed(f64::NEG_INFINITY, 1.0, 1);
+        assert_eq!((e.lower, e.upper), (f64::NEG_INFINITY, f64::NEG_INFINITY));
+        let e = computed(2.0, f64::INFINITY, 1);
+        assert_eq!((e.lower, e.upper), (f64::NEG_INFINITY, f64::INFINITY));
     }
 
     #[test]

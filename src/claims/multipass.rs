@@ -78,8 +78,12 @@ static PROP1_IDX_A_INFO: ClaimInfo = ClaimInfo {
     mutants: &[],
     known_false: true,
     tautologies: &[],
-    perturbation: None,
+    // Its measurement is Proposition 1's, perturbation included.
+    perturbation: Some(PROP1_PERTURBATION),
 };
+
+/// Proposition 1's perturbation (shared by the printed-step claim, which measures through it).
+const PROP1_PERTURBATION: &str = "algorithm side: the exact laws' gradient step sizes times 1 + kappa while the bound's gradient term and infimum keep eta_t";
 
 impl Claim for Prop1IdxA {
     fn info(&self) -> &'static ClaimInfo {
@@ -128,9 +132,7 @@ static PROP1_INFO: ClaimInfo = ClaimInfo {
     mutants: &[WITHOUT_GRADIENT_TERM, B_AS_BETA0, PROP1_THRESHOLD],
     known_false: false,
     tautologies: &[],
-    perturbation: Some(
-        "algorithm side: the exact laws' gradient step sizes times 1 + kappa while the bound's gradient term and infimum keep eta_t",
-    ),
+    perturbation: Some(PROP1_PERTURBATION),
 };
 
 impl Claim for Prop1 {
