@@ -81,6 +81,11 @@ pub struct AlgorithmThreshold {
     pub kappa_max: f64,
     /// Bisection steps after the end points.
     pub steps: u32,
+    /// The smallest $\kappa$ whose run failed (an error: e.g. a PLD grid too fine for noise that
+    /// small), when the run at $\kappa_{\max}$ failed: the search's top was then the largest
+    /// $\kappa$ found to run, `kappa_low` when nothing below it was caught.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failed_above: Option<f64>,
 }
 
 /// One claim's row of the table.
@@ -223,16 +228,37 @@ pub fn algorithm_threshold(
         kappa_high: None,
         kappa_max: opts.kappa_max,
         steps: opts.steps,
+        failed_above: None,
     };
     if caught(&run(claim, opts, 0.0)?) {
         t.kappa_high = Some(0.0);
         return Ok(Some(t));
     }
-    if !caught(&run(claim, opts, opts.kappa_max)?) {
-        t.kappa_low = opts.kappa_max;
+    // The top: kappa_max, or where its run fails (a perturbation so large that the claim cannot
+    // be measured), the largest kappa found to run by bisection between 0 (which ran) and it.
+    let (top, top_caught) = match run(claim, opts, opts.kappa_max) {
+        Ok(o) => (opts.kappa_max, caught(&o)),
+        Err(_) => {
+            let (mut ok, mut ok_caught, mut bad) = (0.0, false, opts.kappa_max);
+            for _ in 0..opts.steps {
+                let mid = 0.5 * (ok + bad);
+                match run(claim, opts, mid) {
+                    Ok(o) => {
+                        ok = mid;
+                        ok_caught = caught(&o);
+                    }
+                    Err(_) => bad = mid,
+                }
+            }
+            t.failed_above = Some(bad);
+            (ok, ok_caught)
+        }
+    };
+    if !top_caught {
+        t.kappa_low = top;
         return Ok(Some(t));
     }
-    let (mut lo, mut hi) = (0.0, opts.kappa_max);
+    let (mut lo, mut hi) = (0.0, top);
     for _ in 0..opts.steps {
         let mid = 0.5 * (lo + hi);
         if caught(&run(claim, opts, mid)?) {
@@ -321,7 +347,10 @@ pub fn algorithm_text(a: Option<&AlgorithmThreshold>) -> String {
         None => "-".into(),
         Some(a) => match a.kappa_high {
             Some(h) => format!("({:.3}, {:.3}]", a.kappa_low, h),
-            None => format!("> {:.2}", a.kappa_max),
+            None => match a.failed_above {
+                Some(f) => format!("> {:.3} (runs fail at {f:.3})", a.kappa_low),
+                None => format!("> {:.2}", a.kappa_max),
+            },
         },
     }
 }
@@ -456,6 +485,58 @@ mod tests {
         assert_eq!(DetectionFile::parse(&text).unwrap(), file);
         let t = table(&[&Known], Some(&file));
         assert!(t.contains("toy.known"), "{t}");
+    }
+
+    /// [`Known`] whose run fails (an error) for kappa above `FAILS_ABOVE[i]`.
+    struct Fragile(usize);
+
+    const FAILS_ABOVE: [f64; 2] = [0.6, 0.2];
+
+    impl Claim for Fragile {
+        fn info(&self) -> &ClaimInfo {
+            &KNOWN
+        }
+        fn cases(&self) -> Vec<Params> {
+            Known.cases()
+        }
+        fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
+            if run.perturbation > FAILS_ABOVE[self.0] {
+                return Err(ParamError::new(
+                    "kappa",
+                    run.perturbation,
+                    "a kappa the toy can run",
+                ));
+            }
+            Known.measure(case, run)
+        }
+    }
+
+    /// A run that fails at large kappa lowers the top of the search instead of failing the row
+    /// (multipass.thm2.dp's PLD refused grids for noise that small).
+    #[test]
+    fn a_run_that_fails_at_large_kappa_lowers_the_top() {
+        let opts = DetectOptions {
+            steps: 10,
+            ..DetectOptions::default()
+        };
+        // Fails above 0.6, caught above 0.25: the threshold is found below the failures.
+        let a = algorithm_threshold(&Fragile(0), &opts).unwrap().unwrap();
+        let hi = a.kappa_high.unwrap();
+        assert!(
+            a.kappa_low <= 0.25 && 0.25 < hi && hi - a.kappa_low < 0.01,
+            "{a:?}"
+        );
+        let f = a.failed_above.unwrap();
+        assert!(f > 0.6 && f < 0.61, "{a:?}");
+        // Fails above 0.2, never caught where it runs: a lower limit at the measurable top.
+        let a = algorithm_threshold(&Fragile(1), &opts).unwrap().unwrap();
+        assert!(a.kappa_high.is_none());
+        assert!(a.kappa_low <= 0.2 && a.kappa_low > 0.19, "{a:?}");
+        assert!(
+            algorithm_text(Some(&a)).contains("runs fail at 0.20"),
+            "{}",
+            algorithm_text(Some(&a))
+        );
     }
 
     /// [`Known`] with every outcome declared a tautology.

@@ -382,3 +382,33 @@ fn candidates_are_measured_on_streams_no_small_check_seed_uses_and_max_trials_ca
     };
     assert!(search::search(&CORRECT, &clash).is_err());
 }
+
+/// Every declared space, on a few candidates of its own strategy (and its default cases):
+/// valid, and no measurement is NaN (a NaN is an error, so it would be a failure the search
+/// counts). Found: multipass.prop1's noiseless constant schedule underflowed the law's variance
+/// to 0 (0 * inf in beta_t H(p_t || q)); last_iterate.prop4.factor's axis started below the
+/// horizons the claim accepts.
+#[test]
+fn every_declared_space_measures_without_nan_or_out_of_range_axes() {
+    let opts = SearchOptions {
+        evaluations: 6,
+        confirm: 1,
+        max_trials: Some(2),
+        budget_seconds: 60.0,
+        ..SearchOptions::default()
+    };
+    let mut searched = 0;
+    for c in dpclaims::claims::registry() {
+        let Some(space) = c.space() else { continue };
+        space.validate().unwrap();
+        let r = search::search(c, &opts).unwrap();
+        let failure = r.first_failure.as_deref().unwrap_or("");
+        assert!(
+            !failure.contains("NaN") && !failure.contains("out of range"),
+            "{}: {failure}",
+            c.info().id
+        );
+        searched += 1;
+    }
+    assert!(searched >= 13, "{searched}");
+}

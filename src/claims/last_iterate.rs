@@ -358,7 +358,7 @@ impl Claim for Prop4Factor {
         Some(
             Space::new(self.cases()[0].clone(), 2)
                 .axis(Axis::choice("batch", &["ceil", "real"]))
-                .axis(Axis::int("T", 1, 100_000)),
+                .axis(Axis::int("T", 2, 100_000)),
         )
     }
 

@@ -212,7 +212,15 @@ impl Claim for Prop1 {
             let dist2: f64 = m.iter().zip(&z[t]).map(|(x, y)| (x - y) * (x - y)).sum();
             let m2: f64 = m.iter().map(|x| x * x).sum();
             let entropy = 0.5 * (d * s2 / beta0 + m2 / beta0 - d + d * (beta0 / s2).ln());
-            lhs += 0.5 * a * (dist2 + d * s2) + betas[t] * entropy;
+            // beta_t H(p_t || q) with beta_t = 0 (a constant schedule's minimal lambda_t after
+            // t = 1) is 0 whatever H is: the noiseless contraction can underflow s2 to 0 in
+            // floating point (H = inf, and 0 * inf = NaN; found by the search at eta a = 0.9).
+            let kl_term = if betas[t] > 0.0 {
+                betas[t] * entropy
+            } else {
+                0.0
+            };
+            lhs += 0.5 * a * (dist2 + d * s2) + kl_term;
             grad_term += 0.5 * eta[t] * a * a * (dist2 + d * s2);
         }
         let infimum = if run.mutant == Some(B_AS_BETA0.name) {
@@ -301,7 +309,8 @@ impl Claim for Theorem2Dp {
     }
 
     /// $n$, $\delta$ and $\alpha\in\[1,2\]$ at $\epsilon=n^{-1/4}$, with Theorem 2's grid
-    /// condition $n\delta<2.5$ (so that Proposition 3's per-step $\delta_t$ is below 1).
+    /// condition $n\delta<2.5$ (so that Proposition 3's per-step $\delta_t$ is below 1) and its
+    /// $T=n^\alpha\epsilon^2\ge n$ (here $\alpha\ge3/2$).
     fn space(&self) -> Option<crate::search::Space> {
         use crate::search::{Axis, Space};
         Some(
@@ -311,6 +320,11 @@ impl Claim for Theorem2Dp {
                 .axis(Axis::real("alpha", 1.0, 2.0))
                 .constraint("n delta < 2.5", |p| {
                     Ok(p.u64("n")? as f64 * p.f64("delta")? < 2.5)
+                })
+                // At eps = n^-1/4, T = n^(alpha - 1/2) >= n needs alpha >= 3/2.
+                .constraint("T = floor(n^alpha eps^2) >= n (Theorem 2)", |p| {
+                    let n = p.u64("n")? as f64;
+                    Ok((n.powf(p.f64("alpha")?) * epsilon_of(p)?.powi(2)).floor() >= n)
                 }),
         )
     }
