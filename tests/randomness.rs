@@ -202,3 +202,26 @@ fn new_statistics_merge_across_shards() {
         .collect();
     assert_eq!(merge(&all, shards).unwrap(), whole);
 }
+
+/// The proof steps on P-pool draw their pool from the case's `population_seed`, not from the
+/// run seed (they drew it from the run seed before): Lemma 4's Gaussian integral on the pool's
+/// spectrum, a computed value, is the same on every run seed and moves with the population.
+#[test]
+fn proof_step_pools_come_from_the_population_seed() {
+    let id = "multipass.lemma4.step.gauss_integral";
+    let pool = |seed: u64, sets: &[(&str, Value)]| -> f64 {
+        let o = run(id, seed, 2, sets);
+        let on_pool: Vec<&Outcome> = o
+            .iter()
+            .filter(|o| o.params.str("H").is_ok_and(|h| h == "pool"))
+            .collect();
+        assert_eq!(on_pool.len(), 1, "{id}");
+        assert!(on_pool[0].params.contains("population_seed"));
+        on_pool[0].measured.mean
+    };
+    assert_eq!(pool(1, &[]), pool(2, &[]));
+    assert_ne!(
+        pool(1, &[]),
+        pool(1, &[("population_seed", Value::from(8))])
+    );
+}

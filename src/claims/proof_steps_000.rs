@@ -727,7 +727,7 @@ static GRADIENT_MAP_NONEXPANSIVE: StepClaim = StepClaim {
         let mut v = Vec::new();
         for eta_l in [1.0, 2.0] {
             for spread in [0.3, 3.0] {
-                v.push(params! { "eta_times_L" => eta_l, "spread" => spread });
+                v.push(params! { "eta_times_L" => eta_l, "spread" => spread, "population_seed" => POOL_SEED });
             }
         }
         v
@@ -742,7 +742,7 @@ static GRADIENT_MAP_NONEXPANSIVE: StepClaim = StepClaim {
         }
         let spread = error::positive("spread", case.f64("spread")?)?;
         let eta = eta_l / 0.25;
-        let pool = pool_of(id, run);
+        let pool = pool_of(id, case)?;
         let key = StreamKey::new(run.seed, &[id, &super::stream_label(case, &[])]);
         let mut rng = key.trial(0);
         let d = 10;
@@ -824,7 +824,7 @@ static LEMMA5_EXPANDED: StepClaim = StepClaim {
         let mut v = Vec::new();
         for eta_l in [1.0, 2.0] {
             for tau in [0.0, 0.01, 1.0] {
-                v.push(params! { "eta_times_L" => eta_l, "tau" => tau, "n" => 20, "draws" => 400 });
+                v.push(params! { "eta_times_L" => eta_l, "tau" => tau, "n" => 20, "draws" => 400, "population_seed" => POOL_SEED });
             }
         }
         v
@@ -849,8 +849,8 @@ static LEMMA5_EXPANDED: StepClaim = StepClaim {
         } else {
             1.0
         };
-        let pool = pool_of(id, run);
-        let key = StreamKey::new(run.seed, &[id, &case.label_without(&["draws"])]);
+        let pool = pool_of(id, case)?;
+        let key = StreamKey::new(run.seed, &[id, &super::stream_label(case, &["draws"])]);
         let (d, g, nf) = (10, 1.0, n as f64);
         let mut worst: f64 = 0.0;
         for k in 0..draws {
@@ -1267,18 +1267,30 @@ static LEMMA3_GAUSSIAN: StepClaim = StepClaim {
 // Lemma 4 (Corollary 1's proof), Corollary 2 from Corollary 1, Theorem 2's display from Corollary 2
 // ---------------------------------------------------------------------------------------------
 
-/// The P-pool of a claim (K = 1024, d = 10, seeded from the run seed and the claim id).
-fn pool_of(claim: &str, run: RunSpec<'_>) -> dpclaims_empirical::problems::LogisticPool {
-    use dpclaims_empirical::rng::StreamKey;
-    let key = StreamKey::new(run.seed, &[claim, "pool", "1024", "10"]);
-    dpclaims_empirical::problems::LogisticPool::generate(1024, 10, &mut key.trial(0))
+/// The P-pool of a claim (K = 1024, d = 10), drawn from the case's `population_seed` and the
+/// claim id ([`super::population_key`]): a statement about one population is conditional on it,
+/// and every run seed measures the same pool (`--set population_seed=N` checks another).
+fn pool_of(
+    claim: &str,
+    case: &Params,
+) -> Result<dpclaims_empirical::problems::LogisticPool, ParamError> {
+    let key = super::population_key(case, &[claim, "pool", "1024", "10"])?;
+    Ok(dpclaims_empirical::problems::LogisticPool::generate(
+        1024,
+        10,
+        &mut key.trial(0),
+    ))
 }
+
+/// The `population_seed` of the P-pool cases: the test seed their pools were drawn from before
+/// they had one (so the recorded numbers did not move).
+const POOL_SEED: u64 = super::DEFAULT_POPULATION_SEED;
 
 /// The eigenvalues of the Hessian majorant $\tilde H$ of a case: `H = "pool"` (P-pool's
 /// $\tilde H_{\mathcal D}$) or `H = "iso"` ($\frac{\rm trace}dI_d$).
-fn spectrum(case: &Params, claim: &str, run: RunSpec<'_>) -> Result<Vec<f64>, ParamError> {
+fn spectrum(case: &Params, claim: &str) -> Result<Vec<f64>, ParamError> {
     match case.choice("H", &["pool", "iso"])?.as_str() {
-        "pool" => Ok(pool_of(claim, run)
+        "pool" => Ok(pool_of(claim, case)?
             .h_tilde(None)
             .symmetric_eigenvalues()
             .iter()
@@ -1306,7 +1318,7 @@ fn lemma4_integral_cases(readings: &[&str]) -> Vec<Params> {
     let mut v = Vec::new();
     for r in readings {
         if *r == "det" {
-            v.push(params! { "reading" => "det", "H" => "pool", "scale" => 1.165 });
+            v.push(params! { "reading" => "det", "H" => "pool", "scale" => 1.165, "population_seed" => POOL_SEED });
             v.push(params! { "reading" => "det", "H" => "iso", "d" => 1, "trace" => 0.25, "scale" => 100.0 });
         }
         for (d, tr, c) in [
@@ -1327,10 +1339,9 @@ fn lemma4_integral_cases(readings: &[&str]) -> Vec<Params> {
 fn lemma4_integral(
     case: &Params,
     claim: &str,
-    run: RunSpec<'_>,
     shrink: f64,
 ) -> Result<Vec<Measurement>, ParamError> {
-    let eig = spectrum(case, claim, run)?;
+    let eig = spectrum(case, claim)?;
     let c = error::positive("scale", case.f64("scale")?)?;
     let (det, norm) = log_det_and_norm(&eig, c);
     let printed = match case.choice("reading", &["det", "norm"])?.as_str() {
@@ -1371,7 +1382,6 @@ static LEMMA4_INTEGRAL_DET: StepClaim = StepClaim {
         lemma4_integral(
             case,
             "multipass.lemma4.step.gauss_integral",
-            run,
             if is(run, &BOUND_X04) { 0.4 } else { 1.0 },
         )
     },
@@ -1389,9 +1399,7 @@ static LEMMA4_INTEGRAL_NORM: StepClaim = StepClaim {
         perturbation: None,
     },
     cases: || lemma4_integral_cases(&["norm"]),
-    measure: |case, run| {
-        lemma4_integral(case, "multipass.lemma4.step.gauss_integral.norm", run, 1.0)
-    },
+    measure: |case, _run| lemma4_integral(case, "multipass.lemma4.step.gauss_integral.norm", 1.0),
 };
 
 static LEMMA4_HESSIAN: StepClaim = StepClaim {
@@ -1408,7 +1416,7 @@ static LEMMA4_HESSIAN: StepClaim = StepClaim {
     cases: || {
         [20u64, 200, 1000]
             .iter()
-            .map(|n| params! { "n" => n, "samples" => 20 })
+            .map(|n| params! { "n" => n, "samples" => 20, "population_seed" => POOL_SEED })
             .collect()
     },
     measure: |case, run| {
@@ -1420,7 +1428,7 @@ static LEMMA4_HESSIAN: StepClaim = StepClaim {
             return Err(ParamError::new("n", n, "a sample size in [1, 10^5]"));
         }
         let samples = error::at_least("samples", case.u64("samples")?, 1)?.min(10_000);
-        let pool = pool_of(id, run);
+        let pool = pool_of(id, case)?;
         let hd = pool.h_tilde(None);
         let key = StreamKey::new(run.seed, &[id, "samples", &n.to_string()]);
         let mut idx = Vec::new();
@@ -1464,7 +1472,9 @@ static LEMMA4_JENSEN: StepClaim = StepClaim {
         // Jensen's gap shrinks with n and with c: at Theorem 2's c = eta_T T = 1.165 it is below
         // 1e-4 of the bound, too small to resolve with a few hundred samples.
         for (n, c) in [(20u64, 10.0), (20, 100.0), (200, 100.0)] {
-            v.push(params! { "n" => n, "scale" => c, "trials" => 400 });
+            v.push(
+                params! { "n" => n, "scale" => c, "trials" => 400, "population_seed" => POOL_SEED },
+            );
         }
         v
     },
@@ -1480,7 +1490,7 @@ static LEMMA4_JENSEN: StepClaim = StepClaim {
         }
         let c = error::positive("scale", case.f64("scale")?)?;
         let trials = error::at_least("trials", case.u64("trials")?, 2)?;
-        let pool = pool_of(id, run);
+        let pool = pool_of(id, case)?;
         let hd = pool.h_tilde(None);
         let factor = if is(run, &JENSEN_HALF_H) { 0.5 } else { 1.0 };
         let eig: Vec<f64> = hd
@@ -1530,7 +1540,7 @@ struct Cor2Pieces {
     eig: Vec<f64>,
 }
 
-fn cor2_pieces(case: &Params, claim: &str, run: RunSpec<'_>) -> Result<Cor2Pieces, ParamError> {
+fn cor2_pieces(case: &Params, claim: &str) -> Result<Cor2Pieces, ParamError> {
     let s = theorem2_schedule(case)?;
     let eta = s.etas();
     let (t, n, g) = (eta.len() as f64, s.n as f64, s.g);
@@ -1552,7 +1562,7 @@ fn cor2_pieces(case: &Params, claim: &str, run: RunSpec<'_>) -> Result<Cor2Piece
         grad: eta.iter().sum::<f64>() * g * g / (2.0 * t),
         stab_last: last,
         stab_avg: stab_sum / t,
-        eig: spectrum(case, claim, run)?,
+        eig: spectrum(case, claim)?,
     })
 }
 
@@ -1590,6 +1600,8 @@ fn cor2_cases(readings_spectra: &[(&str, &str)]) -> Vec<Params> {
                 if *h == "iso" {
                     p.set("d", 100.into());
                     p.set("trace", 10.0.into());
+                } else {
+                    p.set(super::POPULATION_SEED, POOL_SEED.into());
                 }
                 v.push(p);
             }
@@ -1601,11 +1613,10 @@ fn cor2_cases(readings_spectra: &[(&str, &str)]) -> Vec<Params> {
 fn cor2_consistency(
     case: &Params,
     claim: &str,
-    run: RunSpec<'_>,
     chain_coef: f64,
     stated_coef: f64,
 ) -> Result<Vec<Measurement>, ParamError> {
-    let pieces = cor2_pieces(case, claim, run)?;
+    let pieces = cor2_pieces(case, claim)?;
     let r = error::non_negative("w_norm", case.f64("w_norm")?)?;
     let reading = case.choice("reading", &["det", "norm"])?;
     let earlier = pieces.chain(r, chain_coef);
@@ -1641,7 +1652,7 @@ static COR2_FROM_COR1: StepClaim = StepClaim {
     cases: || cor2_cases(&[("det", "pool"), ("det", "iso"), ("norm", "pool")]),
     measure: |case, run| {
         let stated = if is(run, &LOG_TERM_HALVED) { 0.5 } else { 1.0 };
-        cor2_consistency(case, "multipass.cor2.step.from_cor1", run, 1.0, stated)
+        cor2_consistency(case, "multipass.cor2.step.from_cor1", 1.0, stated)
     },
 };
 
@@ -1657,9 +1668,7 @@ static COR2_FROM_COR1_NORM: StepClaim = StepClaim {
         perturbation: None,
     },
     cases: || cor2_cases(&[("norm", "iso")]),
-    measure: |case, run| {
-        cor2_consistency(case, "multipass.cor2.step.from_cor1.norm", run, 1.0, 1.0)
-    },
+    measure: |case, _run| cor2_consistency(case, "multipass.cor2.step.from_cor1.norm", 1.0, 1.0),
 };
 
 static THM2_FROM_COR2: StepClaim = StepClaim {
@@ -1674,8 +1683,8 @@ static THM2_FROM_COR2: StepClaim = StepClaim {
         perturbation: None,
     },
     cases: || cor2_cases(&[("det", "pool"), ("norm", "pool"), ("det", "iso")]),
-    measure: |case, run| {
-        let pieces = cor2_pieces(case, "multipass.thm2.step.from_cor2", run)?;
+    measure: |case, _run| {
+        let pieces = cor2_pieces(case, "multipass.thm2.step.from_cor2")?;
         let r = error::non_negative("w_norm", case.f64("w_norm")?)?;
         let reading = case.choice("reading", &["det", "norm"])?;
         let earlier = pieces.stated(r, 1.0, &reading);
@@ -1716,13 +1725,7 @@ static THM2_FROM_COR2_DERIVED: StepClaim = StepClaim {
         } else {
             0.5
         };
-        cor2_consistency(
-            case,
-            "multipass.thm2.step.from_cor2.derived",
-            run,
-            chain,
-            0.5,
-        )
+        cor2_consistency(case, "multipass.thm2.step.from_cor2.derived", chain, 0.5)
     },
 };
 
@@ -1746,14 +1749,14 @@ static THM2_TRACE: StepClaim = StepClaim {
         let mut v = Vec::new();
         for reading in ["det", "norm"] {
             for c in [1.165, 10.0, 100.0] {
-                v.push(params! { "reading" => reading, "H" => "pool", "scale" => c });
+                v.push(params! { "reading" => reading, "H" => "pool", "scale" => c, "population_seed" => POOL_SEED });
                 v.push(params! { "reading" => reading, "H" => "iso", "d" => 100, "trace" => 10.0, "scale" => c });
             }
         }
         v
     },
     measure: |case, run| {
-        let eig = spectrum(case, "multipass.thm2.step.log_trace", run)?;
+        let eig = spectrum(case, "multipass.thm2.step.log_trace")?;
         let c = error::positive("scale", case.f64("scale")?)?;
         let (det, norm) = log_det_and_norm(&eig, c);
         let value = if case.choice("reading", &["det", "norm"])? == "det" {
