@@ -802,6 +802,42 @@ impl Claim for Rates {
         cases
     }
 
+    /// The printed rates' quantifiers on P-cauchy: the algorithm, the gradient (empirical, or
+    /// the population's for Theorem 3), the axis, $(\varepsilon,\delta)$, and the design: $n_0$,
+    /// $2n_0$, $4n_0$ at one $p_0$, or $p_0,\dots,8p_0$ at one $n_0$. The rates are asymptotic
+    /// in $n$ (the O~ of the statement; DP GD's slope is -0.74 on [500, 4000]), so $n_0\ge2000$,
+    /// and $n_0\ge4000$ for the population gradient, as in the default cases; $n_0\le4000$,
+    /// $p_0\le20$ and $\varepsilon\le2$ cap a candidate's work ($T^*\propto n\varepsilon$).
+    fn space(&self) -> Option<crate::search::Space> {
+        use crate::search::{Axis, Space};
+        Some(
+            Space::new(self.cases()[1].clone(), 16)
+                .axis(Axis::choice("algorithm", &["gd", "rmsprop", "adam"]))
+                .axis(Axis::choice("gradient", &["empirical", "population"]))
+                .axis(Axis::choice("axis", &["n", "p"]))
+                .axis(Axis::int("n0", 2000, 4000))
+                .axis(Axis::int("p0", 5, 20))
+                .axis(Axis::log("epsilon", 0.25, 2.0))
+                .axis(Axis::log("delta", 1e-8, 1e-3))
+                .derived(|p| {
+                    let (Ok(axis), Ok(n0), Ok(p0)) = (p.str("axis"), p.u64("n0"), p.u64("p0"))
+                    else {
+                        return;
+                    };
+                    let (ns, ps) = if axis == "n" {
+                        (vec![n0, 2 * n0, 4 * n0], vec![p0])
+                    } else {
+                        (vec![n0], vec![p0, 2 * p0, 4 * p0, 8 * p0])
+                    };
+                    p.set("n", serde_json::json!(ns));
+                    p.set("p", serde_json::json!(ps));
+                })
+                .constraint("n0 >= 4000 for the population gradient (asymptotic)", |p| {
+                    Ok(p.str("gradient")? == "empirical" || p.u64("n0")? >= 4000)
+                }),
+        )
+    }
+
     fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
         let axis = case.choice("axis", &["n", "p"])?;
         let algorithm = case.choice("algorithm", &["gd", "rmsprop", "adam"])?;
