@@ -99,7 +99,7 @@ impl Claim for Theorem1Gdp {
     }
 
     /// Theorem 1 with $c_2=8$ over the range where that constant is claimed,
-    /// $\varepsilon\le4$ and $\delta\in[10^{-8},10^{-3}]$ (THEOREMS.md thm1.gdp), and every
+    /// $\varepsilon\le4$ and $\delta\in\[10^{-8},10^{-3}\]$ (THEOREMS.md thm1.gdp), and every
     /// dataset size $n$, horizon $T$ and gradient bound $G$ ($\mu$ depends on none of them).
     fn space(&self) -> Option<crate::search::Space> {
         use crate::search::{Axis, Space};
@@ -177,8 +177,8 @@ impl Claim for MaSaving {
         cases
     }
 
-    /// The remark's $(\varepsilon,\delta,T)$: $\varepsilon\in[0.01,10]$,
-    /// $\delta\in[10^{-12},0.1]$, $T\in[1,10^6]$ (no hypothesis).
+    /// The remark's $(\varepsilon,\delta,T)$: $\varepsilon\in\[0.01,10\]$,
+    /// $\delta\in\[10^{-12},0.1\]$, $T\in\[1,10^6\]$ (no hypothesis).
     fn space(&self) -> Option<crate::search::Space> {
         use crate::search::{Axis, Space};
         Some(
@@ -458,11 +458,11 @@ fn dp_gd_schedule(case: &Params, delta_f: f64) -> Result<(u64, f64), ParamError>
     ))
 }
 
-/// The DP GD cases' space around `base` (P-cauchy): dimension $p\le50$, pool $K$, dataset
-/// $n\le2000$ (at most $n$ of the pool's points, $n\le K$), $\varepsilon\in[0.1,4]$,
-/// $\delta\in[10^{-8},10^{-2}]$ and Theorem 1's constant $c_2\in[1,16]$ (every $\sigma$ and
-/// $T=\mathrm{round}(T^*)$ they give; $\eta=1/L$). The caps keep a candidate's
-/// $Tnp$ work under a second at `search_trials`.
+/// The DP GD cases' space around `base` (P-cauchy): dimension $p\le50$, pool $K\in\[16,8192\]$,
+/// dataset $n\le2000$ (drawn from the pool with replacement), $\varepsilon\in\[0.1,4\]$ and
+/// $\delta\in\[10^{-8},10^{-2}\]$, with Theorem 1's $\sigma$ at the statement's $c_2=8$ and
+/// $T=\mathrm{round}(T^*)$ ($\eta=1/L$). The caps keep a candidate's $Tnp$ work under a second
+/// at `search_trials`.
 fn dp_gd_space(base: Params, search_trials: u64) -> crate::search::Space {
     use crate::search::{Axis, Space};
     Space::new(base, search_trials)
@@ -501,7 +501,7 @@ impl Claim for Theorem4Derived {
         cases
     }
 
-    /// Every P-cauchy instance of [`dp_gd_space`] (the derived bound's hypothesis
+    /// Every P-cauchy instance of `dp_gd_space` (the derived bound's hypothesis
     /// $\eta\le1/L$ holds with equality).
     fn space(&self) -> Option<crate::search::Space> {
         Some(dp_gd_space(self.cases()[0].clone(), 100))
@@ -691,7 +691,7 @@ impl Claim for Theorem3Components {
         cases
     }
 
-    /// Every P-cauchy instance of [`dp_gd_space`] and the level $\zeta\in[0.02,0.5]$ of
+    /// Every P-cauchy instance of `dp_gd_space` and the level $\zeta\in\[0.02,0.5\]$ of
     /// component (1) (below 0.02 its proportion cannot be resolved at the confirmation's 500
     /// trials: no exceedance still leaves an upper limit above $\zeta$).
     fn space(&self) -> Option<crate::search::Space> {
@@ -805,7 +805,7 @@ impl Claim for Rates {
     /// The printed rates' quantifiers on P-cauchy: the algorithm, the gradient (empirical, or
     /// the population's for Theorem 3), the axis, $(\varepsilon,\delta)$, and the design: $n_0$,
     /// $2n_0$, $4n_0$ at one $p_0$, or $p_0,\dots,8p_0$ at one $n_0$. The rates are asymptotic
-    /// in $n$ (the O~ of the statement; DP GD's slope is -0.74 on [500, 4000]), so $n_0\ge2000$,
+    /// in $n$ (the O~ of the statement; DP GD's slope is -0.74 on \[500,4000\]), so $n_0\ge2000$,
     /// and $n_0\ge4000$ for the population gradient, as in the default cases; $n_0\le4000$,
     /// $p_0\le20$ and $\varepsilon\le2$ cap a candidate's work ($T^*\propto n\varepsilon$).
     fn space(&self) -> Option<crate::search::Space> {

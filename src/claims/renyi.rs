@@ -246,7 +246,7 @@ impl Claim for Theorem12 {
         cases
     }
 
-    /// Theorem 12's quantifiers: the order $\alpha\in[1,16]$, the radius $r>0$, $T\ge1$ steps
+    /// Theorem 12's quantifiers: the order $\alpha\in\[1,16\]$, the radius $r>0$, $T\ge1$ steps
     /// and $k\ge1$ fine steps per step, the step $\eta$, the potential (log-cosh, $L=2$, or the
     /// quadratic $\frac h2\|x\|^2$, $L=h$), the dimension $d$, the start $x_0\mathbf 1$ and both
     /// stop rules. The statement has no further hypothesis; $d\le10$, $T\le50$, $k\le20$ cap a
@@ -476,7 +476,7 @@ impl Claim for Lemma13 {
     /// Lemma 13 (derived form) for every smooth potential, step and horizon: the potential
     /// (log-cosh or the quadratic $\frac h2\|x\|^2$), the dimension $d\le10$, the start
     /// $x_0\mathbf 1$, $\eta$, $T\le20$ and the failure level $\delta\in(0,1)$; the sup over
-    /// $s$ is taken on $k\in[50,100]$ sub-grid points (fewer would understate it).
+    /// $s$ is taken on $k\in\[50,100\]$ sub-grid points (fewer would understate it).
     fn space(&self) -> Option<crate::search::Space> {
         use crate::search::{Axis, Space};
         let base = params! {

@@ -175,9 +175,9 @@ pub(crate) fn g_instances() -> Vec<Params> {
 }
 
 /// The diagonal quadratics' space around `base`: dimension $d\le10$, smallest curvature
-/// $m\in[0.1,10]$, condition number $L/m\in[1,10]$ (`h` = linspace$(m,L,d)$, `h` = $[m]$ for
-/// $d=1$), the start $\mathcal N(m_0\mathbf 1,v_0I)$ ($m_0\in[-5,5]$, $v_0\in[0,4]$, $v_0=0$ a
-/// point), the step $\eta\in[10^{-3},1]$ and the horizon $\tau\in[0.1,10]$ (at most $10^4$
+/// $m\in\[0.1,10\]$, condition number $L/m\in\[1,10\]$ (`h` = linspace$(m,L,d)$, `h` = $\[m\]$ for
+/// $d=1$), the start $\mathcal N(m_0\mathbf 1,v_0I)$ ($m_0\in\[-5,5\]$, $v_0\in\[0,4\]$, $v_0=0$ a
+/// point), the step $\eta\in\[10^{-3},1\]$ and the horizon $\tau\in\[0.1,10\]$ (at most $10^4$
 /// steps: the exact laws cost $O(Td^3)$).
 fn quadratic_space(base: Params) -> crate::search::Space {
     use crate::search::{Axis, Space};
@@ -264,8 +264,8 @@ impl Claim for ExactGaussian {
         cases
     }
 
-    /// Every diagonal quadratic of [`quadratic_space`], the order $\alpha\in[1,64]$ and the
-    /// failure level $\delta\in[10^{-8},0.5]$, with the statement's hypothesis
+    /// Every diagonal quadratic of `quadratic_space`, the order $\alpha\in\[1,64\]$ and the
+    /// failure level $\delta\in\[10^{-8},0.5\]$, with the statement's hypothesis
     /// $\alpha\le\alpha_c/2$ (there $\Sigma_\alpha\succeq\Sigma_{\rm ULA}/2$; up to $\alpha_c$
     /// the unstopped divergence is unbounded: THEOREMS_NOTES.md).
     fn space(&self) -> Option<crate::search::Space> {
@@ -314,7 +314,7 @@ impl Claim for ExactGaussian {
 }
 
 /// `alpha_critical`'s hypothesis, a sufficient condition for $\alpha_c$ to lie within the
-/// tolerance of $2/(\eta L)$ [derived]: per eigenvalue $h$ ($u=\eta h/2<1$), ULA's stationary
+/// tolerance of $2/(\eta L)$ \[derived\]: per eigenvalue $h$ ($u=\eta h/2<1$), ULA's stationary
 /// variance is $s_\infty=1/(h(1-u))$ and the diffusion's $o_\infty=1/h$, so
 /// $\lambda=1-O/S=u$ at stationarity; if both variances are within a relative $\rho<1$ of
 /// these, $|\lambda-u|\le2\rho/(1-\rho)$, and $\alpha_c=1/\max\lambda$ is within the
@@ -368,8 +368,8 @@ impl Claim for AlphaCritical {
             .collect()
     }
 
-    /// Every diagonal quadratic of [`quadratic_space`] under the statement's hypothesis that
-    /// the horizon is long enough: [`near_stationary`].
+    /// Every diagonal quadratic of `quadratic_space` under the statement's hypothesis that
+    /// the horizon is long enough: `near_stationary`.
     fn space(&self) -> Option<crate::search::Space> {
         Some(
             quadratic_space(self.cases()[0].clone()).constraint(
@@ -439,9 +439,9 @@ impl Claim for Complexity {
     }
 
     /// The calculator's inputs: the target's diagonal Hessian (dimension $d\le50$, smallest
-    /// curvature $m\in[0.1,10]$, condition number $L/m\in[1,100]$, `h` = linspace$(m,L,d)$),
-    /// the order $\alpha\in[1.01,64]$ (the pipeline needs $\alpha>1$), the target
-    /// $\varepsilon\in[10^{-3},10]$ and the failure level $\delta\in[10^{-8},0.5]$.
+    /// curvature $m\in\[0.1,10\]$, condition number $L/m\in\[1,100\]$, `h` = linspace$(m,L,d)$),
+    /// the order $\alpha\in\[1.01,64\]$ (the pipeline needs $\alpha>1$), the target
+    /// $\varepsilon\in\[10^{-3},10\]$ and the failure level $\delta\in\[10^{-8},0.5\]$.
     fn space(&self) -> Option<crate::search::Space> {
         use crate::search::{Axis, Space};
         Some(
