@@ -1178,7 +1178,18 @@ fn shrink(state: &mut State<'_>, v: &Confirmed) -> Result<Option<Violation>, Err
             _ => (v.clone(), state.opts.confirm_seed),
         }
     };
-    let command = reproduce(state.claim.info().id, &instance.params, seed, state.opts);
+    // `check` sets only the parameters of the claim's cases: a search-only axis (one that
+    // `derived` turns into case parameters, e.g. a dimension and a spectrum into a Hessian) is
+    // left out, its derived parameters are written out.
+    let known: BTreeSet<String> = state
+        .claim
+        .cases()
+        .into_iter()
+        .flat_map(|p| p.0.into_keys())
+        .collect();
+    let mut settable = instance.params.clone();
+    settable.0.retain(|k, _| known.contains(k));
+    let command = reproduce(state.claim.info().id, &settable, seed, state.opts);
     Ok(Some(Violation {
         command,
         seed,

@@ -246,6 +246,32 @@ impl Claim for Theorem12 {
         cases
     }
 
+    /// Theorem 12's quantifiers: the order $\alpha\in\[1,16\]$, the radius $r>0$, $T\ge1$ steps
+    /// and $k\ge1$ fine steps per step, the step $\eta$, the potential (log-cosh, $L=2$, or the
+    /// quadratic $\frac h2\|x\|^2$, $L=h$), the dimension $d$, the start $x_0\mathbf 1$ and both
+    /// stop rules. The statement has no further hypothesis; $d\le10$, $T\le50$, $k\le20$ cap a
+    /// candidate at $10^4$ sub-steps a path.
+    fn space(&self) -> Option<crate::search::Space> {
+        use crate::search::{Axis, Space};
+        let base = params! {
+            "potential" => "logcosh", "h" => 1.0, "d" => 2, "x0" => 1.0, "eta" => 0.05, "T" => 20,
+            "k" => 10, "stop" => "prev", "r" => 0.25, "alpha" => 2.0, "trials" => 20_000,
+        };
+        Some(
+            Space::new(base, 2000)
+                .axis(Axis::choice("potential", &["quadratic", "logcosh"]))
+                .axis(Axis::choice("stop", &["prev", "printed"]))
+                .axis(Axis::log("alpha", 1.0, 16.0))
+                .axis(Axis::log("r", 0.01, 10.0))
+                .axis(Axis::log("eta", 1e-3, 0.5))
+                .axis(Axis::int("T", 1, 50))
+                .axis(Axis::int("k", 1, 20))
+                .axis(Axis::int("d", 1, 10))
+                .axis(Axis::real("x0", -3.0, 3.0))
+                .axis(Axis::log("h", 0.1, 10.0)),
+        )
+    }
+
     fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
         let mut c = Case::parse(case)?;
         let r = match c.stop {
@@ -291,6 +317,31 @@ impl Claim for Theorem12 {
     }
 }
 
+/// THEOREMS.md `kl_path`'s closed form for the case's quadratic $H=hI$: per block with anchor
+/// law $\mathcal N(m_a,S_a)$ (ULA),
+/// $\sum_{i<k}\frac\eta{4k}\big[(\frac{i\eta}k)^2\mathbb E\|H^2(x_a-x^*)\|^2+\frac{2i\eta}k\mathrm{tr}H^2\big]$.
+fn closed_form_path_kl(c: &Case, h: f64) -> f64 {
+    // sum_i eta/(4k) [ (i eta/k)^2 E||H^2 (x_a - x*)||^2 + (2 i eta/k) tr H^2 ].
+    let d = c.x0.len() as f64;
+    let (kf, eta) = (c.k as f64, c.eta);
+    let mut mean2: f64 = c.x0.iter().map(|x| x * x).sum();
+    let mut var = 0.0; // per coordinate (isotropic start at a point)
+    let mut kl = 0.0;
+    for _ in 0..c.steps {
+        let e_h2 = h.powi(4) * (mean2 + d * var);
+        kl += (0..c.k)
+            .map(|i| {
+                let s = i as f64 * eta / kf;
+                eta / (4.0 * kf) * (s * s * e_h2 + 2.0 * s * d * h * h)
+            })
+            .sum::<f64>();
+        let a = 1.0 - eta * h;
+        mean2 *= a * a;
+        var = a * a * var + 2.0 * eta;
+    }
+    kl
+}
+
 static PATH_KL_INFO: ClaimInfo = ClaimInfo {
     id: "renyi_discretization.kl_path",
     paper: PAPER,
@@ -320,6 +371,35 @@ impl Claim for PathKl {
         }]
     }
 
+    /// `kl_path`'s parameters: the quadratic's curvature $h$ ($H=hI$), the dimension
+    /// `dim` $\le4$ and the start $x_0=$ `x0_each` $\cdot\mathbf 1$, the step $\eta$, $T\le30$
+    /// steps and $k\le10$ fine steps (the caps keep a candidate at 1200 sub-steps a path and
+    /// the confirmation's $6\cdot10^5$ paths in seconds). The closed form has no hypothesis; the
+    /// self-test is decisive only where the estimator resolves its 5 % tolerance, so the space
+    /// keeps the instances with a path KL of at least 0.05 (the estimate's relative standard
+    /// error is about $\sqrt{2/(\mathrm{KL}\,M)}$: 3 % at the search's $5\cdot10^4$ paths, under
+    /// 1 % at the confirmation's; at $\mathrm{KL}=10^{-5}$ the search's best was noise).
+    fn space(&self) -> Option<crate::search::Space> {
+        use crate::search::{Axis, Space};
+        Some(
+            Space::new(self.cases()[0].clone(), 50_000)
+                .axis(Axis::log("h", 0.1, 10.0))
+                .axis(Axis::log("eta", 1e-3, 0.5))
+                .axis(Axis::int("T", 1, 30))
+                .axis(Axis::int("k", 1, 10))
+                .axis(Axis::int("dim", 1, 4))
+                .axis(Axis::real("x0_each", -3.0, 3.0))
+                .derived(|p| {
+                    if let (Ok(d), Ok(x)) = (p.u64("dim"), p.f64("x0_each")) {
+                        p.set("x0", serde_json::json!(vec![x; d as usize]));
+                    }
+                })
+                .constraint("path KL >= 0.05 (resolvable at the 5 % tolerance)", |p| {
+                    Ok(closed_form_path_kl(&Case::parse(p)?, p.f64("h")?) >= 0.05)
+                }),
+        )
+    }
+
     fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
         let mut c = Case::parse(case)?;
         if c.stop != StopRule::Never {
@@ -335,26 +415,7 @@ impl Claim for PathKl {
         } else {
             1.0
         };
-        let h = case.f64("h")?;
-        // Closed form (THEOREMS.md kl_path): per block with anchor law N(m_a, S_a) (ULA),
-        // sum_i eta/(4k) [ (i eta/k)^2 E||H^2 (x_a - x*)||^2 + (2 i eta/k) tr H^2 ].
-        let d = c.x0.len() as f64;
-        let (kf, eta) = (c.k as f64, c.eta);
-        let mut mean2: f64 = c.x0.iter().map(|x| x * x).sum();
-        let mut var = 0.0; // per coordinate (isotropic start at a point)
-        let mut kl = 0.0;
-        for _ in 0..c.steps {
-            let e_h2 = h.powi(4) * (mean2 + d * var);
-            kl += (0..c.k)
-                .map(|i| {
-                    let s = i as f64 * eta / kf;
-                    eta / (4.0 * kf) * (s * s * e_h2 + 2.0 * s * d * h * h)
-                })
-                .sum::<f64>();
-            let a = 1.0 - eta * h;
-            mean2 *= a * a;
-            var = a * a * var + 2.0 * eta;
-        }
+        let kl = closed_form_path_kl(&c, case.f64("h")?);
         // The perturbation: the simulated step size times 1 + kappa (the closed form keeps eta).
         c.eta *= 1.0 + run.kappa(&KL_PATH_THRESHOLD, 0.07);
         let accs = c.simulate(self.info().id, case, run, &[1.0], scale);
@@ -410,6 +471,29 @@ impl Claim for Lemma13 {
                 "stop" => "never", "delta" => 0.01, "trials" => 4000,
             },
         ]
+    }
+
+    /// Lemma 13 (derived form) for every smooth potential, step and horizon: the potential
+    /// (log-cosh or the quadratic $\frac h2\|x\|^2$), the dimension $d\le10$, the start
+    /// $x_0\mathbf 1$, $\eta$, $T\le20$ and the failure level $\delta\in(0,1)$; the sup over
+    /// $s$ is taken on $k\in\[50,100\]$ sub-grid points (fewer would understate it).
+    fn space(&self) -> Option<crate::search::Space> {
+        use crate::search::{Axis, Space};
+        let base = params! {
+            "potential" => "logcosh", "h" => 1.0, "d" => 2, "x0" => 1.0, "eta" => 0.05, "T" => 20, "k" => 50,
+            "stop" => "never", "delta" => 0.01, "trials" => 20_000,
+        };
+        Some(
+            Space::new(base, 2000)
+                .axis(Axis::choice("potential", &["quadratic", "logcosh"]))
+                .axis(Axis::log("delta", 1e-3, 0.99))
+                .axis(Axis::log("eta", 1e-3, 1.0))
+                .axis(Axis::int("T", 1, 20))
+                .axis(Axis::int("k", 50, 100))
+                .axis(Axis::int("d", 1, 10))
+                .axis(Axis::real("x0", -3.0, 3.0))
+                .axis(Axis::log("h", 0.1, 10.0)),
+        )
     }
 
     fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {

@@ -231,7 +231,8 @@ pub struct IterationComplexity {
 /// $L$-smooth, $m$-strongly convex $f$ in $d$ dimensions,
 /// $$D_\alpha(\mathrm{ULA}_T\|\pi)\le\tfrac{\alpha-1/2}{\alpha-1}D_{2\alpha}(\mathrm{ULA}_T\|\mathrm{OU}_{T\eta})+D_{2\alpha-1}(\mathrm{OU}_{T\eta}\|\pi)\le\varepsilon$$
 /// with Theorem 12 (radius of Lemma 13, failure $\delta$) for the first term and VW19 for the
-/// second. The step size is found by bisection on $\ln\eta$ in $(0,1/L]$; $T=\lceil\tau/\eta\rceil$
+/// second. The step size is found by bisection on $\ln\eta$ in $(0,1/L]$, capped at
+/// $1/(\alpha L)$ (order $2\alpha$ below ULA's critical order $\approx2/(\eta L)$); $T=\lceil\tau/\eta\rceil$
 /// grows like $\alpha^2\max(\alpha,\varepsilon^{-1})L^2d/(m^2\varepsilon)$ up to logarithms.
 pub fn iteration_complexity(
     alpha: f64,
@@ -280,10 +281,15 @@ pub fn iteration_complexity(
             convergence,
         })
     };
+    // Theorem 12 is applied at order 2 alpha, and ULA's divergence from the diffusion is finite
+    // only below its critical order, about 2/(eta L) (rd.stationary): the step is capped at
+    // 1/(alpha L), so that 2 alpha < 2/(eta L) and alpha eta L / 2 <= 1/2. The discretisation
+    // term increases with eta, so the cap only binds where the target is loose enough.
+    let cap = 1.0 / (alpha * l);
     let (mut lo, mut hi) = (1e-300_f64, 1.0 / l);
     let top = at(hi)?;
     if top.discretisation <= epsilon / 2.0 {
-        return Ok(top);
+        return at(cap.min(hi));
     }
     // The discretisation term decreases to 0 with eta (r^2 T eta ~ 2 eta tau (2 sqrt d + ...)^2).
     for _ in 0..2000 {
@@ -304,7 +310,7 @@ pub fn iteration_complexity(
             "a target reachable in fewer than 2^64 steps",
         ));
     }
-    at(lo)
+    at(lo.min(cap))
 }
 
 #[cfg(test)]
@@ -433,6 +439,13 @@ mod tests {
                 .unwrap()
                 .steps
                 > c.steps
+        );
+        // A loose target is met at eta = 1/L, but the step stays below 1/(alpha L) (found by
+        // `dpclaims search renyi_discretization.complexity`: alpha eta L / 2 = 30 at alpha = 60).
+        let loose = iteration_complexity(60.0, 10.0, 2.0, 2.0, 1, 0.4).unwrap();
+        assert!(
+            loose.eta <= 1.0 / 120.0 && loose.eta > 0.99 / 120.0,
+            "{loose:?}"
         );
         // No convergence phase is needed when the start is already close enough (L = m).
         assert_eq!(
