@@ -842,6 +842,14 @@ impl Claim for Lemma5Condition {
                 "epsilon" => 200f64.powf(-0.25), "t" => [2828],
             },
             params! { "n" => 50, "schedule" => "theorem2", "delta" => 1e-3, "eta0" => 1.0, "T" => 400, "t" => [400] },
+            // Adopted from `dpclaims search stability.lemma5.cond` (seed 1): its tightest
+            // instance, ratio 0.966 against 0.902 above. A corner of the searched box: the ratio
+            // depends on n delta and s only and rises toward its supremum 1 as n delta -> 0 and
+            // s -> infinity (here n delta = 1e-12, T = 10^6).
+            params! {
+                "n" => 1, "schedule" => "theorem2", "delta" => 1e-12, "eta0" => 3.04227, "G" => 0.143034,
+                "T" => 1_000_000, "t" => [1_000_000],
+            },
         ]
     }
 
