@@ -270,6 +270,9 @@ fn grid_statistic(fine: f64, coarse: f64, epsilon: f64, states: usize, steps: u6
 /// The claim `contraction.main` (its statement and source are in its [`ClaimInfo`]).
 pub struct Main;
 
+/// Grid cells of `contraction.main`'s searched cases (THEOREMS.md: $N\ge800$).
+const MAIN_SEARCH_CELLS: u64 = 800;
+
 const MAIN_THRESHOLD: Mutant = Mutant {
     name: "noise-std-0.98x",
     description: "algorithm side, threshold mutant: the simulated noise std times 1 - 0.02 while delta_T keeps sigma; the algorithm detection threshold (kappa* in (0, 0.0155], grid refinement) rounded up",
@@ -388,6 +391,91 @@ impl Claim for Main {
         cases
     }
 
+    /// Eq. (5)'s quantified parameters: the batching (a uniform $b$-subset of $n$, $q=b/n$, or
+    /// Poisson with rate $p$ over $n$), the loss (the worst-case linear neighbours, or NC's
+    /// non-convex cosine with its amplitude, frequency and the differing points), the diameter
+    /// $D$, noise $\sigma$, step $\eta$, clipping norm $C$, start $w_0\in[0,D]$, $\varepsilon\ge0$ and
+    /// $T\le200$; the statement has no hypothesis beyond $b\le n$ (a constraint). Constraints of
+    /// the measurement: the grid of `cells` cells resolves the noise, $\sigma\ge20D/N$, and
+    /// $\delta_T\ge10^{-12}$ (below it both sides are 0 up to rounding).
+    fn space(&self) -> Option<crate::search::Space> {
+        use crate::search::{Axis, Space};
+        let mut base = self.cases()[3].clone();
+        for (k, v) in [
+            ("instance", serde_json::json!("search")),
+            ("epsilon", 0.25.into()),
+            ("T", 20.into()),
+            ("cells", MAIN_SEARCH_CELLS.into()),
+            ("p", 0.1.into()),
+            ("w0_frac", 0.5.into()),
+            ("A", 3.0.into()),
+            ("omega", 6.0.into()),
+            ("x_star", 0.3.into()),
+            ("x_star_prime", 1.7.into()),
+        ] {
+            base.set(k, v);
+        }
+        Some(
+            Space::new(base, 2)
+                .axis(Axis::choice("batching", &["wor", "poisson"]))
+                .axis(Axis::choice("loss", &["linear", "cosine"]))
+                .axis(Axis::log("D", 0.1, 10.0))
+                .axis(Axis::log("sigma", 0.01, 10.0))
+                .axis(Axis::log("eta", 0.01, 10.0))
+                .axis(Axis::log("C", 0.01, 10.0))
+                .axis(Axis::real("w0_frac", 0.0, 1.0))
+                .axis(Axis::int("b", 1, 50))
+                .axis(Axis::int("n", 1, 100))
+                .axis(Axis::log("p", 1e-3, 0.99))
+                .axis(Axis::log("A", 0.1, 10.0))
+                .axis(Axis::log("omega", 0.1, 20.0))
+                .axis(Axis::real("x_star", 0.0, 10.0))
+                .axis(Axis::real("x_star_prime", 0.0, 10.0))
+                .axis(Axis::real("epsilon", 0.0, 5.0))
+                .axis(Axis::int("T", 1, 200))
+                .derived(|p| {
+                    if let (Ok(d), Ok(f)) = (p.f64("D"), p.f64("w0_frac")) {
+                        p.set("w0", (d * f).into());
+                    }
+                    p.0.remove("w0_frac");
+                    // Poisson batches use the linear worst case (the mixture of `Instance`).
+                    let unused: &[&str] = match p.str("batching") {
+                        Ok("wor") => &["p"],
+                        _ => &["b", "A", "omega", "x_star", "x_star_prime"],
+                    };
+                    for k in unused {
+                        p.0.remove(*k);
+                    }
+                    if p.str("batching") != Ok("wor") {
+                        p.set("loss", "linear".into());
+                    }
+                    if p.str("loss") == Ok("linear") {
+                        for k in ["A", "omega", "x_star", "x_star_prime"] {
+                            p.0.remove(k);
+                        }
+                    }
+                })
+                .constraint("b <= n", |p| {
+                    Ok(p.str("batching")? != "wor" || p.u64("b")? <= p.u64("n")?)
+                })
+                .constraint(
+                    "measurement: the grid resolves the noise, sigma >= 20 D / cells",
+                    |p| Ok(p.f64("sigma")? >= 20.0 * p.f64("D")? / p.u64("cells")? as f64),
+                )
+                .constraint(
+                    "measurement: delta_T >= 1e-12 (below, theta_eps underflows and both sides are 0 up to rounding)",
+                    |p| {
+                        let inst = Instance::parse(p)?;
+                        let r_bar =
+                            bounds::normalised_diameter(inst.diameter, inst.max_move(), inst.sigma)?;
+                        let delta =
+                            bounds::delta_t(p.f64("epsilon")?, Some(p.u64("T")?), inst.q, r_bar)?;
+                        Ok(delta >= 1e-12)
+                    },
+                ),
+        )
+    }
+
     fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
         let inst = Instance::parse(case)?;
         let epsilons = case.f64_list("epsilon")?;
@@ -497,6 +585,41 @@ impl Claim for RegularisedBound {
                 }
             })
             .collect()
+    }
+
+    /// Theorem 3's quantified parameters: the contraction $c\in(0,1)$ (its $\lambda\in(0,1)$),
+    /// step $\eta$, clipping norm $C$, noise $\sigma$, sampling rate $q\in(0,1]$, $\varepsilon\ge0$ and
+    /// $T\le50$ ($\kappa$ is optimised by the bound). The grid is derived: half-width
+    /// $\eta C/(1-c)+12\sigma/\sqrt{1-c^2}$ (the stationary drift plus 12 stationary standard
+    /// deviations), cells of width $\sigma/20$; a constraint of the measurement caps it at
+    /// 2000 cells.
+    fn space(&self) -> Option<crate::search::Space> {
+        use crate::search::{Axis, Space};
+        let mut base = self.cases()[0].clone();
+        base.set("epsilon", 0.5.into());
+        base.set("T", 20.into());
+        Some(
+            Space::new(base, 2)
+                .axis(Axis::real("c", 0.01, 0.99))
+                .axis(Axis::log("eta", 0.01, 10.0))
+                .axis(Axis::log("C", 0.01, 10.0))
+                .axis(Axis::log("sigma", 0.1, 10.0))
+                .axis(Axis::log("q", 1e-3, 1.0))
+                .axis(Axis::real("epsilon", 0.0, 5.0))
+                .axis(Axis::int("T", 1, 50))
+                .derived(|p| {
+                    if let (Ok(c), Ok(eta), Ok(clip), Ok(sigma)) =
+                        (p.f64("c"), p.f64("eta"), p.f64("C"), p.f64("sigma"))
+                    {
+                        let half = eta * clip / (1.0 - c) + 12.0 * sigma / (1.0 - c * c).sqrt();
+                        p.set("half_width", half.into());
+                        p.set("cells", ((40.0 * half / sigma).ceil() as u64).into());
+                    }
+                })
+                .constraint("measurement: at most 2000 grid cells", |p| {
+                    Ok(p.u64("cells")? <= 2000)
+                }),
+        )
     }
 
     fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
@@ -621,6 +744,23 @@ impl Claim for Sdpi {
             });
         }
         cases
+    }
+
+    /// The two inequalities' quantified parameters: the diameter $D$, noise $\sigma$, step
+    /// $\eta$, clipping norm $C$, sampling rate $q\in(0,1)$ and $\varepsilon\ge0$, and the laws
+    /// (extremal pairs and random pairs of the given support size); no hypotheses.
+    fn space(&self) -> Option<crate::search::Space> {
+        use crate::search::{Axis, Space};
+        Some(
+            Space::new(self.cases()[0].clone(), 2)
+                .axis(Axis::log("D", 0.1, 10.0))
+                .axis(Axis::log("sigma", 0.01, 10.0))
+                .axis(Axis::log("eta", 0.01, 10.0))
+                .axis(Axis::log("C", 0.01, 10.0))
+                .axis(Axis::log("q", 1e-3, 0.99))
+                .axis(Axis::real("epsilon", 0.0, 5.0))
+                .axis(Axis::int("support", 1, 20)),
+        )
     }
 
     fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
@@ -815,6 +955,26 @@ impl Claim for MonteCarlo2d {
             "radius" => 0.5, "sigma" => 0.05, "eta" => 1.0, "C" => 0.5, "b" => 1, "n" => 10,
             "T" => [1, 5, 10], "epsilon" => [0.5, 1.0], "bins" => 2000, "trials" => 400_000,
         }]
+    }
+
+    /// Eq. (5) in two dimensions: the disk's radius, noise $\sigma$, step $\eta$, clipping norm
+    /// $C$, dataset size $n$ (one sample per step, $q=1/n$), $\varepsilon\ge0$ and $T\le100$; no
+    /// hypotheses.
+    fn space(&self) -> Option<crate::search::Space> {
+        use crate::search::{Axis, Space};
+        let mut base = self.cases()[0].clone();
+        base.set("T", 5.into());
+        base.set("epsilon", 0.5.into());
+        Some(
+            Space::new(base, 20_000)
+                .axis(Axis::log("radius", 0.1, 10.0))
+                .axis(Axis::log("sigma", 0.01, 10.0))
+                .axis(Axis::log("eta", 0.01, 10.0))
+                .axis(Axis::log("C", 0.01, 10.0))
+                .axis(Axis::int("n", 1, 100))
+                .axis(Axis::real("epsilon", 0.0, 5.0))
+                .axis(Axis::int("T", 1, 100)),
+        )
     }
 
     fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
