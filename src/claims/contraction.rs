@@ -243,8 +243,35 @@ fn refined(
         .collect()
 }
 
+/// The statistic of a grid value of $\mathsf E_\varepsilon$ after `steps` steps on `states`
+/// states: the refinement estimate `fine` $\pm2|$`fine`$-$`coarse`$|$, widened to at least the
+/// floating-point rounding of the computation, $\rho=2(1+e^\varepsilon)(T+1)(N+2)u$ with
+/// $u=2^{-53}$ (each step's matrix-vector products err by at most $Nu$ in $\ell_1$ and the
+/// Markov kernels do not expand earlier errors; the hockey-stick sum of $N+2$ terms adds
+/// $(1+e^\varepsilon)(N+2)u$; a factor 2 of margin). Without it a value that is 0 up to rounding
+/// (e.g. $4.4\cdot10^{-16}$ against a bound of $3\cdot10^{-32}$, found by `dpclaims search
+/// contraction.thm3`) had the zero-width interval of two agreeing grids and was reported
+/// violated. When the grids agree closer than $\rho/2$, `coarse` is set to `fine` $-\rho/2$ so
+/// that the interval is `fine` $\pm\rho$.
+fn grid_statistic(fine: f64, coarse: f64, epsilon: f64, states: usize, steps: u64) -> Statistic {
+    let rounding = 2.0
+        * (1.0 + epsilon.exp())
+        * (steps as f64 + 1.0)
+        * (states as f64 + 2.0)
+        * (f64::EPSILON / 2.0);
+    let coarse = if 2.0 * (fine - coarse).abs() < rounding {
+        fine - rounding / 2.0
+    } else {
+        coarse
+    };
+    Statistic::Refined { fine, coarse }
+}
+
 /// The claim `contraction.main` (its statement and source are in its [`ClaimInfo`]).
 pub struct Main;
+
+/// Grid cells of `contraction.main`'s searched cases (THEOREMS.md: $N\ge800$).
+const MAIN_SEARCH_CELLS: u64 = 800;
 
 const MAIN_THRESHOLD: Mutant = Mutant {
     name: "noise-std-0.98x",
@@ -364,6 +391,91 @@ impl Claim for Main {
         cases
     }
 
+    /// Eq. (5)'s quantified parameters: the batching (a uniform $b$-subset of $n$, $q=b/n$, or
+    /// Poisson with rate $p$ over $n$), the loss (the worst-case linear neighbours, or NC's
+    /// non-convex cosine with its amplitude, frequency and the differing points), the diameter
+    /// $D$, noise $\sigma$, step $\eta$, clipping norm $C$, start $w_0\in[0,D]$, $\varepsilon\ge0$ and
+    /// $T\le200$; the statement has no hypothesis beyond $b\le n$ (a constraint). Constraints of
+    /// the measurement: the grid of `cells` cells resolves the noise, $\sigma\ge20D/N$, and
+    /// $\delta_T\ge10^{-12}$ (below it both sides are 0 up to rounding).
+    fn space(&self) -> Option<crate::search::Space> {
+        use crate::search::{Axis, Space};
+        let mut base = self.cases()[3].clone();
+        for (k, v) in [
+            ("instance", serde_json::json!("search")),
+            ("epsilon", 0.25.into()),
+            ("T", 20.into()),
+            ("cells", MAIN_SEARCH_CELLS.into()),
+            ("p", 0.1.into()),
+            ("w0_frac", 0.5.into()),
+            ("A", 3.0.into()),
+            ("omega", 6.0.into()),
+            ("x_star", 0.3.into()),
+            ("x_star_prime", 1.7.into()),
+        ] {
+            base.set(k, v);
+        }
+        Some(
+            Space::new(base, 2)
+                .axis(Axis::choice("batching", &["wor", "poisson"]))
+                .axis(Axis::choice("loss", &["linear", "cosine"]))
+                .axis(Axis::log("D", 0.1, 10.0))
+                .axis(Axis::log("sigma", 0.01, 10.0))
+                .axis(Axis::log("eta", 0.01, 10.0))
+                .axis(Axis::log("C", 0.01, 10.0))
+                .axis(Axis::real("w0_frac", 0.0, 1.0))
+                .axis(Axis::int("b", 1, 50))
+                .axis(Axis::int("n", 1, 100))
+                .axis(Axis::log("p", 1e-3, 0.99))
+                .axis(Axis::log("A", 0.1, 10.0))
+                .axis(Axis::log("omega", 0.1, 20.0))
+                .axis(Axis::real("x_star", 0.0, 10.0))
+                .axis(Axis::real("x_star_prime", 0.0, 10.0))
+                .axis(Axis::real("epsilon", 0.0, 5.0))
+                .axis(Axis::int("T", 1, 200))
+                .derived(|p| {
+                    if let (Ok(d), Ok(f)) = (p.f64("D"), p.f64("w0_frac")) {
+                        p.set("w0", (d * f).into());
+                    }
+                    p.0.remove("w0_frac");
+                    // Poisson batches use the linear worst case (the mixture of `Instance`).
+                    let unused: &[&str] = match p.str("batching") {
+                        Ok("wor") => &["p"],
+                        _ => &["b", "A", "omega", "x_star", "x_star_prime"],
+                    };
+                    for k in unused {
+                        p.0.remove(*k);
+                    }
+                    if p.str("batching") != Ok("wor") {
+                        p.set("loss", "linear".into());
+                    }
+                    if p.str("loss") == Ok("linear") {
+                        for k in ["A", "omega", "x_star", "x_star_prime"] {
+                            p.0.remove(k);
+                        }
+                    }
+                })
+                .constraint("b <= n", |p| {
+                    Ok(p.str("batching")? != "wor" || p.u64("b")? <= p.u64("n")?)
+                })
+                .constraint(
+                    "measurement: the grid resolves the noise, sigma >= 20 D / cells",
+                    |p| Ok(p.f64("sigma")? >= 20.0 * p.f64("D")? / p.u64("cells")? as f64),
+                )
+                .constraint(
+                    "measurement: delta_T >= 1e-12 (below, theta_eps underflows and both sides are 0 up to rounding)",
+                    |p| {
+                        let inst = Instance::parse(p)?;
+                        let r_bar =
+                            bounds::normalised_diameter(inst.diameter, inst.max_move(), inst.sigma)?;
+                        let delta =
+                            bounds::delta_t(p.f64("epsilon")?, Some(p.u64("T")?), inst.q, r_bar)?;
+                        Ok(delta >= 1e-12)
+                    },
+                ),
+        )
+    }
+
     fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
         let inst = Instance::parse(case)?;
         let epsilons = case.f64_list("epsilon")?;
@@ -432,8 +544,9 @@ impl Claim for Main {
                     relation: Relation::AtMost,
                     // The grid error is estimated by refinement, not bounded (a rigorous bound
                     // on the discretisation of E_eps after T steps is not available here): the
-                    // interval is fine +- 2|fine - coarse|, method `refinement-estimate`.
-                    statistic: Statistic::Refined { fine, coarse },
+                    // interval is fine +- 2|fine - coarse|, method `refinement-estimate`, at least
+                    // the rounding error.
+                    statistic: grid_statistic(fine, coarse, eps, cells as usize, t),
                 });
             }
         }
@@ -472,6 +585,41 @@ impl Claim for RegularisedBound {
                 }
             })
             .collect()
+    }
+
+    /// Theorem 3's quantified parameters: the contraction $c\in(0,1)$ (its $\lambda\in(0,1)$),
+    /// step $\eta$, clipping norm $C$, noise $\sigma$, sampling rate $q\in(0,1]$, $\varepsilon\ge0$ and
+    /// $T\le50$ ($\kappa$ is optimised by the bound). The grid is derived: half-width
+    /// $\eta C/(1-c)+12\sigma/\sqrt{1-c^2}$ (the stationary drift plus 12 stationary standard
+    /// deviations), cells of width $\sigma/20$; a constraint of the measurement caps it at
+    /// 2000 cells.
+    fn space(&self) -> Option<crate::search::Space> {
+        use crate::search::{Axis, Space};
+        let mut base = self.cases()[0].clone();
+        base.set("epsilon", 0.5.into());
+        base.set("T", 20.into());
+        Some(
+            Space::new(base, 2)
+                .axis(Axis::real("c", 0.01, 0.99))
+                .axis(Axis::log("eta", 0.01, 10.0))
+                .axis(Axis::log("C", 0.01, 10.0))
+                .axis(Axis::log("sigma", 0.1, 10.0))
+                .axis(Axis::log("q", 1e-3, 1.0))
+                .axis(Axis::real("epsilon", 0.0, 5.0))
+                .axis(Axis::int("T", 1, 50))
+                .derived(|p| {
+                    if let (Ok(c), Ok(eta), Ok(clip), Ok(sigma)) =
+                        (p.f64("c"), p.f64("eta"), p.f64("C"), p.f64("sigma"))
+                    {
+                        let half = eta * clip / (1.0 - c) + 12.0 * sigma / (1.0 - c * c).sqrt();
+                        p.set("half_width", half.into());
+                        p.set("cells", ((40.0 * half / sigma).ceil() as u64).into());
+                    }
+                })
+                .constraint("measurement: at most 2000 grid cells", |p| {
+                    Ok(p.u64("cells")? <= 2000)
+                }),
+        )
     }
 
     fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
@@ -553,10 +701,7 @@ impl Claim for RegularisedBound {
                     bound: bounds_t[k].0,
                     relation: Relation::AtMost,
                     // Refinement estimate, not a bound (as for `contraction.main`).
-                    statistic: Statistic::Refined {
-                        fine: value,
-                        coarse,
-                    },
+                    statistic: grid_statistic(value, coarse, eps, cells, t),
                 });
             }
         }
@@ -599,6 +744,23 @@ impl Claim for Sdpi {
             });
         }
         cases
+    }
+
+    /// The two inequalities' quantified parameters: the diameter $D$, noise $\sigma$, step
+    /// $\eta$, clipping norm $C$, sampling rate $q\in(0,1)$ and $\varepsilon\ge0$, and the laws
+    /// (extremal pairs and random pairs of the given support size); no hypotheses.
+    fn space(&self) -> Option<crate::search::Space> {
+        use crate::search::{Axis, Space};
+        Some(
+            Space::new(self.cases()[0].clone(), 2)
+                .axis(Axis::log("D", 0.1, 10.0))
+                .axis(Axis::log("sigma", 0.01, 10.0))
+                .axis(Axis::log("eta", 0.01, 10.0))
+                .axis(Axis::log("C", 0.01, 10.0))
+                .axis(Axis::log("q", 1e-3, 0.99))
+                .axis(Axis::real("epsilon", 0.0, 5.0))
+                .axis(Axis::int("support", 1, 20)),
+        )
     }
 
     fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
@@ -793,6 +955,26 @@ impl Claim for MonteCarlo2d {
             "radius" => 0.5, "sigma" => 0.05, "eta" => 1.0, "C" => 0.5, "b" => 1, "n" => 10,
             "T" => [1, 5, 10], "epsilon" => [0.5, 1.0], "bins" => 2000, "trials" => 400_000,
         }]
+    }
+
+    /// Eq. (5) in two dimensions: the disk's radius, noise $\sigma$, step $\eta$, clipping norm
+    /// $C$, dataset size $n$ (one sample per step, $q=1/n$), $\varepsilon\ge0$ and $T\le100$; no
+    /// hypotheses.
+    fn space(&self) -> Option<crate::search::Space> {
+        use crate::search::{Axis, Space};
+        let mut base = self.cases()[0].clone();
+        base.set("T", 5.into());
+        base.set("epsilon", 0.5.into());
+        Some(
+            Space::new(base, 20_000)
+                .axis(Axis::log("radius", 0.1, 10.0))
+                .axis(Axis::log("sigma", 0.01, 10.0))
+                .axis(Axis::log("eta", 0.01, 10.0))
+                .axis(Axis::log("C", 0.01, 10.0))
+                .axis(Axis::int("n", 1, 100))
+                .axis(Axis::real("epsilon", 0.0, 5.0))
+                .axis(Axis::int("T", 1, 100)),
+        )
     }
 
     fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
