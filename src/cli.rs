@@ -204,6 +204,10 @@ pub struct ClaimRunArgs {
     /// Override a case parameter in every case that has it, e.g. `--set n=200`.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     sets: Vec<String>,
+    /// Run exactly the case the --set pairs give (every parameter), instead of the default cases
+    /// with overrides: what `search` prints to reproduce an instance.
+    #[arg(long)]
+    exact: bool,
     /// No progress bar on stderr.
     #[arg(long)]
     quiet: bool,
@@ -240,6 +244,7 @@ impl ClaimRunArgs {
             seed: self.seed,
             confidence: self.confidence,
             sets,
+            exact: self.exact,
             mutant,
             progress: !self.quiet && std::io::stderr().is_terminal(),
             shard,

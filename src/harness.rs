@@ -30,6 +30,10 @@ pub struct CheckOptions {
     pub confidence: f64,
     /// `--set key=value` overrides, applied to every case that has the key.
     pub sets: Vec<(String, Value)>,
+    /// The `sets` are the whole case (`--exact`): every selected claim runs that one case, not
+    /// its default cases with overrides, so its keys need not be in any default case (a search's
+    /// reproducer, whose instance can have a shape no default case has).
+    pub exact: bool,
     /// Run this mutant of every selected claim that has it (the others are skipped).
     pub mutant: Option<String>,
     /// Progress lines on stderr.
@@ -50,6 +54,7 @@ impl Default for CheckOptions {
             seed: DEFAULT_SEED,
             confidence: DEFAULT_CONFIDENCE,
             sets: Vec::new(),
+            exact: false,
             mutant: None,
             progress: false,
             shard: None,
@@ -72,7 +77,11 @@ pub(crate) fn cap_trials(case: &mut Params, cap: u64) {
 /// overrides make identical are run once (a `search` reproducer sets every parameter, which
 /// makes every default case of that shape the instance).
 fn cases_with_overrides(claim: &dyn Claim, opts: &CheckOptions) -> Vec<Params> {
-    let mut cases = claim.cases();
+    let mut cases = if opts.exact {
+        vec![Params(opts.sets.iter().cloned().collect())]
+    } else {
+        claim.cases()
+    };
     for case in &mut cases {
         for (key, value) in &opts.sets {
             if case.contains(key) {
@@ -247,7 +256,13 @@ pub fn measure(claims: &[&dyn Claim], opts: &CheckOptions) -> Result<Vec<Measure
         .flat_map(|c| c.cases())
         .flat_map(|p| p.0.into_keys())
         .collect();
-    for (key, _) in &opts.sets {
+    if opts.exact && opts.sets.is_empty() {
+        return Err(Error::Input(
+            "--exact runs the case given by --set: give every parameter with --set key=value"
+                .into(),
+        ));
+    }
+    for (key, _) in opts.sets.iter().filter(|_| !opts.exact) {
         if !known.contains(key) {
             return Err(Error::UnknownParam {
                 key: key.clone(),

@@ -22,7 +22,8 @@
 //!    at each step at the search size and seed; a shrunk instance that differs is confirmed on a
 //!    third seed (the confirmation seed + [`CONFIRM_SEED_OFFSET`]: the confirmation seed chose
 //!    the instance it was shrunk from), as its own family; the reproducing
-//!    `dpclaims check ... --seed ... --set ...` command is printed.
+//!    `dpclaims check ... --seed ... --exact --set ...` command is printed (every parameter of the
+//!    case as measured, search-only axes included: they are part of its stream labels).
 //!
 //! The score of an outcome is its *closeness to violation* ([`closeness`]): the usual tightness
 //! measured/bound for an upper bound, bound/measured for a lower bound, so that 1 is the
@@ -1178,18 +1179,10 @@ fn shrink(state: &mut State<'_>, v: &Confirmed) -> Result<Option<Violation>, Err
             _ => (v.clone(), state.opts.confirm_seed),
         }
     };
-    // `check` sets only the parameters of the claim's cases: a search-only axis (one that
-    // `derived` turns into case parameters, e.g. a dimension and a spectrum into a Hessian) is
-    // left out, its derived parameters are written out.
-    let known: BTreeSet<String> = state
-        .claim
-        .cases()
-        .into_iter()
-        .flat_map(|p| p.0.into_keys())
-        .collect();
-    let mut settable = instance.params.clone();
-    settable.0.retain(|k, _| known.contains(k));
-    let command = reproduce(state.claim.info().id, &settable, seed, state.opts);
+    // Every parameter of the case as measured, search-only axes (those `derived` turns into
+    // case parameters) included: they are part of its stream labels, and `check --exact` runs
+    // exactly this case, whatever shape the default cases have.
+    let command = reproduce(state.claim.info().id, &instance.params, seed, state.opts);
     Ok(Some(Violation {
         command,
         seed,
@@ -1198,9 +1191,10 @@ fn shrink(state: &mut State<'_>, v: &Confirmed) -> Result<Option<Violation>, Err
     }))
 }
 
-/// `dpclaims check ID --seed S --set k=v ...` for every parameter of a case.
+/// `dpclaims check ID --seed S --exact --set k=v ...` for every parameter of a case (`--exact`:
+/// that one case, whatever shape the default cases have).
 pub fn reproduce(id: &str, case: &Params, seed: u64, opts: &SearchOptions) -> String {
-    let mut cmd = format!("dpclaims check {id} --seed {seed}");
+    let mut cmd = format!("dpclaims check {id} --seed {seed} --exact");
     if let Some(m) = &opts.mutant {
         cmd.push_str(&format!(" --mutant {m}"));
     }

@@ -161,8 +161,8 @@ fn a_wrong_constant_that_holds_on_the_defaults_is_found_shrunk_and_confirmed() {
     assert_eq!(v.instance.params.u64("k").unwrap(), 1);
     assert_eq!(dpclaims::report::round_sig(s, 2), s);
     assert!(v.command.contains("--set s=") && v.command.contains(&format!("--seed {}", v.seed)));
-    // The printed command reproduces it: its --set pairs make every default case the
-    // instance, run once, violated on the confirmation seed.
+    // The printed command reproduces it: `--exact` with its --set pairs runs the instance
+    // alone, violated, with the confirmation's numbers.
     let sets: Vec<_> = v
         .command
         .split(" --set ")
@@ -174,12 +174,15 @@ fn a_wrong_constant_that_holds_on_the_defaults_is_found_shrunk_and_confirmed() {
         &dpclaims::harness::CheckOptions {
             sets,
             seed: v.seed,
+            exact: true,
             ..Default::default()
         },
     )
     .unwrap();
     assert_eq!(again.len(), 1);
     assert_eq!(again[0].verdict, Verdict::Violated);
+    assert_eq!(again[0].measured, v.instance.outcomes[0].measured);
+    assert!(v.command.contains(" --exact "));
     // Every candidate respects the hypothesis.
     assert!(
         r.candidates
@@ -411,4 +414,36 @@ fn every_declared_space_measures_without_nan_or_out_of_range_axes() {
         searched += 1;
     }
     assert!(searched >= 13, "{searched}");
+}
+
+/// `check --exact` runs the case the --set pairs give, even with a key no default case has (a
+/// search-only axis); without it that key is refused, and --exact without --set is an error.
+#[test]
+fn check_exact_runs_one_case_of_any_shape() {
+    let sets: Vec<_> = ["s=3", "k=2", "trials=100", "axis_only=1"]
+        .iter()
+        .map(|kv| dpclaims::params::parse_assignment(kv).unwrap())
+        .collect();
+    let exact = dpclaims::harness::CheckOptions {
+        sets: sets.clone(),
+        exact: true,
+        ..Default::default()
+    };
+    let o = dpclaims::harness::check(&[&WRONG], &exact).unwrap();
+    assert_eq!(o.len(), 1);
+    assert_eq!(o[0].params.f64("s").unwrap(), 3.0);
+    assert_eq!(o[0].measured.n, 100);
+    let overrides = dpclaims::harness::CheckOptions {
+        sets,
+        ..Default::default()
+    };
+    let e = dpclaims::harness::check(&[&WRONG], &overrides)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("axis_only"), "{e}");
+    let empty = dpclaims::harness::CheckOptions {
+        exact: true,
+        ..Default::default()
+    };
+    assert!(dpclaims::harness::check(&[&WRONG], &empty).is_err());
 }
