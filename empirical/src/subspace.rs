@@ -33,8 +33,23 @@ pub fn spectral_norm(a: &DMatrix<f64>) -> f64 {
 /// $\lambda_i$ uniform on $[0,1)$, and a symmetric Gaussian $E$ scaled by $10^u$, $u$ uniform on
 /// $[-4,1)$. Returns $(\|\hat P-P\|_2,\ \|E\|_2,\ \lambda_k-\lambda_{k+1})$.
 pub fn davis_kahan_instance<R: rand::Rng + ?Sized>(rng: &mut R) -> (f64, f64, f64) {
-    let p = rng.random_range(3..12usize);
-    let k = rng.random_range(1..p);
+    davis_kahan_instance_at(rng, None)
+}
+
+/// [`davis_kahan_instance`] with $(p, k, 10^u)$ given (`Some`) instead of drawn: the same
+/// $\Sigma$ and $E$ otherwise, and with `None` the same draws in the same order. Needs
+/// $1\le k<p$.
+pub fn davis_kahan_instance_at<R: rand::Rng + ?Sized>(
+    rng: &mut R,
+    fixed: Option<(usize, usize, f64)>,
+) -> (f64, f64, f64) {
+    let (p, k) = match fixed {
+        Some((p, k, _)) => (p, k),
+        None => {
+            let p = rng.random_range(3..12usize);
+            (p, rng.random_range(1..p))
+        }
+    };
     let gauss = |rng: &mut R, r: usize, c: usize| {
         DMatrix::from_fn(r, c, |_, _| -> f64 { StandardNormal.sample(&mut *rng) })
     };
@@ -42,7 +57,10 @@ pub fn davis_kahan_instance<R: rand::Rng + ?Sized>(rng: &mut R) -> (f64, f64, f6
     let lambda = DVector::from_fn(p, |_, _| rng.random::<f64>());
     let sigma = &q * DMatrix::from_diagonal(&lambda) * q.transpose();
     let raw = gauss(rng, p, p);
-    let scale = 10f64.powf(rng.random_range(-4.0..1.0));
+    let scale = match fixed {
+        Some((_, _, scale)) => scale,
+        None => 10f64.powf(rng.random_range(-4.0..1.0)),
+    };
     let e = (&raw + raw.transpose()) * (0.5 * scale);
     let (proj, eigs) = top_k_projector(&sigma, k);
     let (proj_hat, _) = top_k_projector(&(&sigma + &e), k);
@@ -255,7 +273,8 @@ impl LogisticDesign {
 /// exactly from the small $m\times m$ eigenproblem of $G^\top G$ ($GG^\top u=\lambda u$ with
 /// $u=Gv/\sqrt\lambda$); cost $O(pm^2+m^3)$ instead of $O(p^3)$. Directions with
 /// $\lambda\le10^{-12}\lambda_{\max}$ are left out, so fewer than `k` columns means
-/// $\mathrm{rank}\,M<k$.
+/// $\mathrm{rank}\,M<k$. When $m>p$ the $p\times p$ eigenproblem of $GG^\top$ is solved
+/// instead ($O(mp^2+p^3)$, the same eigenvalues above 0 and the same eigenspaces).
 pub fn public_eigenbasis(
     pool: &LogisticDesign,
     w: &[f64],
@@ -263,6 +282,22 @@ pub fn public_eigenbasis(
     k: usize,
 ) -> DMatrix<f64> {
     let grads = pool.gradient_matrix(w, public);
+    if public.len() > pool.p {
+        let eig = (&grads * grads.transpose()).symmetric_eigen();
+        let mut order: Vec<usize> = (0..eig.eigenvalues.len()).collect();
+        order.sort_by(|&a, &b| eig.eigenvalues[b].total_cmp(&eig.eigenvalues[a]));
+        let top = eig.eigenvalues[order[0]].max(0.0);
+        let kept: Vec<usize> = order
+            .into_iter()
+            .take(k)
+            .filter(|&j| eig.eigenvalues[j] > 1e-12 * top)
+            .collect();
+        let mut basis = DMatrix::zeros(pool.p, kept.len());
+        for (c, &j) in kept.iter().enumerate() {
+            basis.column_mut(c).copy_from(&eig.eigenvectors.column(j));
+        }
+        return basis;
+    }
     let gram = grads.transpose() * &grads;
     let eig = gram.symmetric_eigen();
     let mut order: Vec<usize> = (0..eig.eigenvalues.len()).collect();
@@ -617,11 +652,14 @@ mod tests {
         let key = StreamKey::new(2, &["test", "eigenbasis"]);
         let pool = LogisticDesign::generate(64, 12, 0.3, &mut key.trial(0));
         let w = vec![0.1; 12];
-        let public: Vec<usize> = (0..20).collect();
-        let basis = public_eigenbasis(&pool, &w, &public, 3);
-        let (proj, _) = top_k_projector(&pool.second_moment(&w, &public), 3);
-        let from_basis = &basis * basis.transpose();
-        assert!((from_basis - proj).amax() < 1e-9);
-        assert!((basis.transpose() * &basis - DMatrix::identity(3, 3)).amax() < 1e-9);
+        // m = 5 < p (the m x m Gram route) and m = 20 > p (the p x p route).
+        for m in [5, 20] {
+            let public: Vec<usize> = (0..m).collect();
+            let basis = public_eigenbasis(&pool, &w, &public, 3);
+            let (proj, _) = top_k_projector(&pool.second_moment(&w, &public), 3);
+            let from_basis = &basis * basis.transpose();
+            assert!((from_basis - proj).amax() < 1e-9, "m = {m}");
+            assert!((basis.transpose() * &basis - DMatrix::identity(3, 3)).amax() < 1e-9);
+        }
     }
 }
