@@ -31,7 +31,8 @@ use std::process::ExitCode;
 /// The claim commands (a `clap` subcommand set; flatten it into a larger CLI).
 #[derive(Subcommand)]
 pub enum ClaimCommand {
-    /// List every claim: id, paper, result, statement and mutants.
+    /// List every claim: id, paper, result, statement and mutants (`--json`: also the parameter
+    /// space it declares for `search`, `space`, null when none).
     List {
         /// One JSON object per claim.
         #[arg(long)]
@@ -323,11 +324,11 @@ pub fn run(claims: &[&dyn Claim], command: ClaimCommand) -> Result<ExitCode, cra
             }
             if json {
                 for c in all {
-                    let _ = writeln!(
-                        out,
-                        "{}",
-                        serde_json::to_string(c.info()).expect("claim info serializes")
-                    );
+                    // The claim's info, and the parameter space it declares for `search` (null
+                    // when none).
+                    let mut row = serde_json::to_value(c.info()).expect("claim info serializes");
+                    row["space"] = serde_json::to_value(c.space()).expect("spaces serialize");
+                    let _ = writeln!(out, "{row}");
                 }
             } else {
                 let _ = write!(out, "{}", report::list_table(all));

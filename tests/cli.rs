@@ -132,6 +132,20 @@ fn list_names_every_claim_and_its_mutants() {
             v["known_false"].as_bool().unwrap() || !v["mutants"].as_array().unwrap().is_empty()
         );
     }
+    // The space `search` uses (the field its error message points to), null where none.
+    let prop4 = lines
+        .iter()
+        .find(|v| v["id"] == "last_iterate.prop4")
+        .unwrap();
+    let axes: Vec<&str> = prop4["space"]["axes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["name"].as_str().unwrap())
+        .collect();
+    assert!(axes.contains(&"T") && axes.contains(&"batch"), "{axes:?}");
+    let spaced = lines.iter().filter(|v| !v["space"].is_null()).count();
+    assert!(spaced >= 40, "{spaced}");
 }
 
 #[test]

@@ -309,6 +309,18 @@ impl Claim for Samples {
         cases
     }
 
+    /// Every batch rule, both counts (the loop's $t\le T$, or every batch) and horizon
+    /// $T\in[2,10^6]$ (an exact sum: the search finds where the count exceeds $T$ most).
+    fn space(&self) -> Option<crate::search::Space> {
+        use crate::search::{Axis, Space};
+        Some(
+            Space::new(self.cases()[0].clone(), 2)
+                .axis(Axis::choice("batch", &["ceil", "real"]))
+                .axis(Axis::choice("count", &["loop", "all"]))
+                .axis(Axis::int("T", 2, 1_000_000)),
+        )
+    }
+
     fn measure(&self, case: &Params, _run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
         let t = horizon(case)?;
         let all = case.choice("count", &["loop", "all"])? == "all";

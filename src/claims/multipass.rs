@@ -273,6 +273,25 @@ pub(crate) fn epsilon_of(case: &Params) -> Result<f64, ParamError> {
     }
 }
 
+/// Theorem 2's space around `base`: $n\in[100,2\cdot10^4]$, $\delta\in[10^{-7},10^{-2}]$ and
+/// $\alpha\in[1,2]$ (at the base's $\epsilon$, e.g. $n^{-1/4}$), with Theorem 2's grid condition
+/// $n\delta<2.5$ (so that Proposition 3's per-step $\delta_t$ is below 1) and its
+/// $T=\lfloor n^\alpha\epsilon^2\rfloor\ge n$ (at $\epsilon=n^{-1/4}$: $\alpha\ge3/2$).
+fn theorem2_space(base: Params) -> crate::search::Space {
+    use crate::search::{Axis, Space};
+    Space::new(base, 2)
+        .axis(Axis::int("n", 100, 20_000))
+        .axis(Axis::log("delta", 1e-7, 1e-2))
+        .axis(Axis::real("alpha", 1.0, 2.0))
+        .constraint("n delta < 2.5", |p| {
+            Ok(p.u64("n")? as f64 * p.f64("delta")? < 2.5)
+        })
+        .constraint("T = floor(n^alpha eps^2) >= n (Theorem 2)", |p| {
+            let n = p.u64("n")? as f64;
+            Ok((n.powf(p.f64("alpha")?) * epsilon_of(p)?.powi(2)).floor() >= n)
+        })
+}
+
 /// The claim `multipass.thm2.dp` (its statement and source are in its [`ClaimInfo`]).
 pub struct Theorem2Dp;
 
@@ -308,25 +327,9 @@ impl Claim for Theorem2Dp {
         .collect()
     }
 
-    /// $n$, $\delta$ and $\alpha\in\[1,2\]$ at $\epsilon=n^{-1/4}$, with Theorem 2's grid
-    /// condition $n\delta<2.5$ (so that Proposition 3's per-step $\delta_t$ is below 1) and its
-    /// $T=n^\alpha\epsilon^2\ge n$ (here $\alpha\ge3/2$).
+    /// Theorem 2's space at $\epsilon=n^{-1/4}$ ([`theorem2_space`]).
     fn space(&self) -> Option<crate::search::Space> {
-        use crate::search::{Axis, Space};
-        Some(
-            Space::new(self.cases()[0].clone(), 2)
-                .axis(Axis::int("n", 100, 20_000))
-                .axis(Axis::log("delta", 1e-7, 1e-2))
-                .axis(Axis::real("alpha", 1.0, 2.0))
-                .constraint("n delta < 2.5", |p| {
-                    Ok(p.u64("n")? as f64 * p.f64("delta")? < 2.5)
-                })
-                // At eps = n^-1/4, T = n^(alpha - 1/2) >= n needs alpha >= 3/2.
-                .constraint("T = floor(n^alpha eps^2) >= n (Theorem 2)", |p| {
-                    let n = p.u64("n")? as f64;
-                    Ok((n.powf(p.f64("alpha")?) * epsilon_of(p)?.powi(2)).floor() >= n)
-                }),
-        )
+        Some(theorem2_space(self.cases()[0].clone()))
     }
 
     fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
@@ -410,6 +413,22 @@ impl Claim for Theorem2FromProp3 {
             }
         }
         cases
+    }
+
+    /// Theorem 2's space ([`theorem2_space`]) with $\epsilon\in[0.01,1]$ free (the grid has
+    /// $n^{-1/4}$, 0.1 and 1) and $T=n^\alpha\epsilon^2\le10^{10}$ (a closed form either way).
+    fn space(&self) -> Option<crate::search::Space> {
+        use crate::search::Axis;
+        let mut base = self.cases()[0].clone();
+        base.set("epsilon", 0.1.into());
+        Some(
+            theorem2_space(base)
+                .axis(Axis::log("epsilon", 0.01, 1.0))
+                .constraint("T = n^alpha eps^2 <= 1e10", |p| {
+                    let n = p.u64("n")? as f64;
+                    Ok(n.powf(p.f64("alpha")?) * epsilon_of(p)?.powi(2) <= 1e10)
+                }),
+        )
     }
 
     fn measure(&self, case: &Params, _run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
@@ -627,6 +646,11 @@ impl Claim for Prop3Steps {
                 params! { "n" => n, "delta" => delta, "epsilon" => "n^-1/4", "alpha" => alpha, "eta0" => 1.0, "G" => 1.0 }
             })
             .collect()
+    }
+
+    /// Theorem 2's space at $\epsilon=n^{-1/4}$ ([`theorem2_space`]).
+    fn space(&self) -> Option<crate::search::Space> {
+        Some(theorem2_space(self.cases()[0].clone()))
     }
 
     fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
