@@ -16,7 +16,7 @@
 //!   algorithm ([`crate::claims::RunSpec::perturbation`]: e.g. the noise std times $1-\kappa$
 //!   for a privacy claim, $1+\kappa$ for a utility claim, as each claim states in
 //!   [`crate::claims::ClaimInfo::perturbation`]) that the harness reports violated, by
-//!   bisection on $\kappa\in[0,\kappa_{\max}]$ with a full run per step ([`algorithm_threshold`];
+//!   bisection on $\kappa\in\[0,\kappa_{\max}\]$ with a full run per step ([`algorithm_threshold`];
 //!   it assumes the verdict is monotone in $\kappa$). The result is a bracket
 //!   $(\kappa_{lo},\kappa_{hi}]$: $\kappa_{lo}$ not caught, $\kappa_{hi}$ caught.
 //!

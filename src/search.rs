@@ -1591,7 +1591,7 @@ mod tests {
         }
     }
 
-    /// Values on a grid of quarters in [-4, 4], so that ties (an interval end at the bound) are
+    /// Values on a grid of quarters in \[-4, 4\], so that ties (an interval end at the bound) are
     /// drawn often and no ratio rounds across 1.
     fn grid() -> impl Strategy<Value = f64> {
         (-16i32..=16).prop_map(|k| k as f64 / 4.0)

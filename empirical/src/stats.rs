@@ -414,7 +414,7 @@ pub fn half_line_hockey_stick(
 }
 
 /// A computed value with its numerical error: the interval $[v-e,v+e]$ (no sampling); an
-/// infinite value (a ratio over an exact zero, an overflow) is the point $[v,v]$, since
+/// infinite value (a ratio over an exact zero, an overflow) is the point $\[v,v\]$, since
 /// $\infty-\infty$ would make its lower end NaN.
 pub fn computed(value: f64, error: f64, seed: u64) -> Estimate {
     let (lower, upper) = if value.is_infinite() {

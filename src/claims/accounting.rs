@@ -129,8 +129,8 @@ fn measurement(case: &Params, bound: f64, relation: Relation, blocks: Vec<MeanAc
     }
 }
 
-/// The accountant claims' space around `base`: the pairs `pairs`, $q\in[10^{-3},1]$,
-/// $\sigma\in[0.5,8]$, 1 to 1000 steps and $\epsilon\in[0.1,8]$ (log scales), 20 000 trials a
+/// The accountant claims' space around `base`: the pairs `pairs`, $q\in\[10^{-3},1\]$,
+/// $\sigma\in\[0.5,8\]$, 1 to 1000 steps and $\epsilon\in\[0.1,8\]$ (log scales), 20 000 trials a
 /// candidate, restricted to the guarantees a Monte Carlo check can speak to:
 /// [`RESOLVED_DELTA`] $\le\delta(\epsilon)\le$ [`NONTRIVIAL_DELTA`], by the ends of a coarse
 /// PLD bracket ([`coarse_bracket`]: its optimistic end is a lower bound on the true $\delta$, its

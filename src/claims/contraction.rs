@@ -394,7 +394,7 @@ impl Claim for Main {
     /// Eq. (5)'s quantified parameters: the batching (a uniform $b$-subset of $n$, $q=b/n$, or
     /// Poisson with rate $p$ over $n$), the loss (the worst-case linear neighbours, or NC's
     /// non-convex cosine with its amplitude, frequency and the differing points), the diameter
-    /// $D$, noise $\sigma$, step $\eta$, clipping norm $C$, start $w_0\in[0,D]$, $\varepsilon\ge0$ and
+    /// $D$, noise $\sigma$, step $\eta$, clipping norm $C$, start $w_0\in\[0,D\]$, $\varepsilon\ge0$ and
     /// $T\le200$; the statement has no hypothesis beyond $b\le n$ (a constraint). Constraints of
     /// the measurement: the grid of `cells` cells resolves the noise, $\sigma\ge20D/N$, and
     /// $\delta_T\ge10^{-12}$ (below it both sides are 0 up to rounding).
@@ -917,7 +917,7 @@ const MIN_BEFORE: f64 = 1e-6;
 /// $\le(1+g)(2S+2)u$ before it (the input laws are exact up to their own rounding). The ratio
 /// $r=\text{after}/\text{before}$ then errs by at most
 /// $(\delta_{\text{after}}+\hat r\,\delta_{\text{before}})/(\text{before}-\delta_{\text{before}})$,
-/// and each instance enters the sampled maximum as $[\hat r-e,\hat r+e]$. At the default
+/// and each instance enters the sampled maximum as $\[\hat r-e,\hat r+e\]$. At the default
 /// sizes ($N=202$, $\varepsilon\le1$) $e\lesssim2.4\cdot10^{-7}$ on the extremal pairs
 /// ($\text{before}=1$), while their ratio equals $\theta$ up to the grid's end atoms: the SDPI
 /// is an *equality* there, so it is checked to the stated relative tolerance $10^{-6}$ (a few

@@ -151,8 +151,8 @@ fn theorem1_worst_pair(
     Ok((p, 4.0 * g * g * p.eta * p.eta * kappa, variance, at))
 }
 
-/// Theorem 1's privacy space around `base`: batch rule, $T=n\in[10,10^5]$,
-/// $\epsilon\in[0.01,10]$, $\delta\in[10^{-12},0.1]$, $\eta_0,G\in[0.1,10]$ (log scales).
+/// Theorem 1's privacy space around `base`: batch rule, $T=n\in\[10,10^5\]$,
+/// $\epsilon\in\[0.01,10\]$, $\delta\in\[10^{-12},0.1\]$, $\eta_0,G\in\[0.1,10\]$ (log scales).
 fn theorem1_privacy_space(base: Params) -> Option<crate::search::Space> {
     use crate::search::{Axis, Space};
     Some(
@@ -310,7 +310,7 @@ impl Claim for Samples {
     }
 
     /// Every batch rule, both counts (the loop's $t\le T$, or every batch) and horizon
-    /// $T\in[2,10^6]$ (an exact sum: the search finds where the count exceeds $T$ most).
+    /// $T\in\[2,10^6\]$ (an exact sum: the search finds where the count exceeds $T$ most).
     fn space(&self) -> Option<crate::search::Space> {
         use crate::search::{Axis, Space};
         Some(

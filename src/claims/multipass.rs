@@ -273,8 +273,8 @@ pub(crate) fn epsilon_of(case: &Params) -> Result<f64, ParamError> {
     }
 }
 
-/// Theorem 2's space around `base`: $n\in[100,2\cdot10^4]$, $\delta\in[10^{-7},10^{-2}]$ and
-/// $\alpha\in[1,2]$ (at the base's $\epsilon$, e.g. $n^{-1/4}$), with Theorem 2's grid condition
+/// Theorem 2's space around `base`: $n\in\[100,2\cdot10^4\]$, $\delta\in\[10^{-7},10^{-2}\]$ and
+/// $\alpha\in\[1,2\]$ (at the base's $\epsilon$, e.g. $n^{-1/4}$), with Theorem 2's grid condition
 /// $n\delta<2.5$ (so that Proposition 3's per-step $\delta_t$ is below 1) and its
 /// $T=\lfloor n^\alpha\epsilon^2\rfloor\ge n$ (at $\epsilon=n^{-1/4}$: $\alpha\ge3/2$).
 fn theorem2_space(base: Params) -> crate::search::Space {
@@ -327,7 +327,7 @@ impl Claim for Theorem2Dp {
         .collect()
     }
 
-    /// Theorem 2's space at $\epsilon=n^{-1/4}$ ([`theorem2_space`]).
+    /// Theorem 2's space at $\epsilon=n^{-1/4}$ (`theorem2_space`).
     fn space(&self) -> Option<crate::search::Space> {
         Some(theorem2_space(self.cases()[0].clone()))
     }
@@ -415,7 +415,7 @@ impl Claim for Theorem2FromProp3 {
         cases
     }
 
-    /// Theorem 2's space ([`theorem2_space`]) with $\epsilon\in[0.01,1]$ free (the grid has
+    /// Theorem 2's space (`theorem2_space`) with $\epsilon\in\[0.01,1\]$ free (the grid has
     /// $n^{-1/4}$, 0.1 and 1) and $T=n^\alpha\epsilon^2\le10^{10}$ (a closed form either way).
     fn space(&self) -> Option<crate::search::Space> {
         use crate::search::Axis;
@@ -648,7 +648,7 @@ impl Claim for Prop3Steps {
             .collect()
     }
 
-    /// Theorem 2's space at $\epsilon=n^{-1/4}$ ([`theorem2_space`]).
+    /// Theorem 2's space at $\epsilon=n^{-1/4}$ (`theorem2_space`).
     fn space(&self) -> Option<crate::search::Space> {
         Some(theorem2_space(self.cases()[0].clone()))
     }

@@ -368,7 +368,7 @@ fn tidy_searched_case(p: &mut Params) {
     }
 }
 
-/// Algorithm 1's schedule is well defined ($\lambda_s\eta_s\in[0,2]$; Theorem 2's $\eta_t$ real,
+/// Algorithm 1's schedule is well defined ($\lambda_s\eta_s\in\[0,2\]$; Theorem 2's $\eta_t$ real,
 /// $n\delta<2.5$) and satisfies Lemma 5's step hypothesis: $\eta_1\le1/L$ and, for the
 /// non-expansive per-sample steps the proof uses, $\eta_s\le2/L$ on P-pool ($L=1/4$); on P-lin
 /// ($L$ any positive number) every step qualifies.
@@ -381,7 +381,7 @@ fn lemma5_step_hypothesis(p: &Params) -> Result<bool, ParamError> {
 /// The space of Lemma 5 and Proposition 2 around `base`: the instance (of `instances`: P-lin
 /// with its $G$, or P-pool with its dimension $d$), the schedule (constant $\eta$ with $\lambda$, linear from
 /// `eta_from` to `eta_to` with $\lambda$, or Theorem 2's with $\delta$ and $\eta_0$), the
-/// indexing, $n\in[2,10^4]$, $T\in[2,5000]$, the checkpoint $2\le t\le T$ (at $t=1$ no step
+/// indexing, $n\in\[2,10^4\]$, $T\in\[2,5000\]$, the checkpoint $2\le t\le T$ (at $t=1$ no step
 /// has run and both sides are 0) and $\beta_0$; the
 /// hypotheses are [`lemma5_step_hypothesis`] and $t\le T$.
 fn stability_space(
@@ -555,7 +555,7 @@ fn coupled_distances<P: FinitePopulation>(
     )
 }
 
-/// $\mathbb E[\ell(w_t,\mathcal D)-\ell(w_t,S_n)]$ at the checkpoints (fresh $S_n$ per trial).
+/// $\mathbb E\[\ell(w_t,\mathcal D)-\ell(w_t,S_n)\]$ at the checkpoints (fresh $S_n$ per trial).
 fn generalization_gaps<P: FinitePopulation>(
     pop: &P,
     setup: &Setup,
@@ -674,7 +674,7 @@ impl Claim for Lemma5 {
         cases
     }
 
-    /// Lemma 5's quantified parameters ([`stability_space`]): the problem (P-lin with its
+    /// Lemma 5's quantified parameters (`stability_space`): the problem (P-lin with its
     /// Lipschitz constant $G$, P-pool with its dimension), the schedule $(\eta_s,\lambda_s)$,
     /// $n$, $T$, $t\le T$, the indexing and $\beta_0$; its hypothesis $\eta_1\le1/L$ (with the
     /// non-expansive steps $\eta_s\le2/L$ its proof uses) is a constraint.
@@ -756,7 +756,7 @@ impl Claim for Lemma5Derived {
         cases
     }
 
-    /// Lemma 5's space ([`stability_space`]; the derived bound needs the same hypotheses), with
+    /// Lemma 5's space (`stability_space`; the derived bound needs the same hypotheses), with
     /// a constraint of the measurement: on P-lin with $c_s\ge0$ the bound is an equality checked
     /// to the case's relative tolerance $\tau$, and $\|w_t-w_t'\|^2\propto K^2$ with $K$ the
     /// number of draws of the differing point, about Poisson$(l)$, $l=(t-1)/n$: the relative
@@ -854,9 +854,9 @@ impl Claim for Lemma5Condition {
     }
 
     /// The proof step's quantified parameters: Theorem 2's schedule
-    /// $\eta_t=\sqrt{\beta_0}/(G\sqrt{8t\ln(2.5t^2/(n\delta))})$ for every $n\in[1,10^6]$,
-    /// $\delta\in[10^{-12},0.5]$, $\eta_0\in[0.01,100]$, $G\in[0.1,10]$ and horizon
-    /// $T\in[2,10^6]$, checked up to $t=T$; Theorem 2's $n\delta<2.5$ (its $\eta_t$ real) is a
+    /// $\eta_t=\sqrt{\beta_0}/(G\sqrt{8t\ln(2.5t^2/(n\delta))})$ for every $n\in\[1,10^6\]$,
+    /// $\delta\in\[10^{-12},0.5\]$, $\eta_0\in\[0.01,100\]$, $G\in\[0.1,10\]$ and horizon
+    /// $T\in\[2,10^6\]$, checked up to $t=T$; Theorem 2's $n\delta<2.5$ (its $\eta_t$ real) is a
     /// constraint.
     fn space(&self) -> Option<crate::search::Space> {
         use crate::search::{Axis, Space};
@@ -944,7 +944,7 @@ impl Claim for Prop2 {
         vec![e1(20_000), g4, pool]
     }
 
-    /// Proposition 2's quantified parameters are Lemma 5's ([`stability_space`]; it inherits
+    /// Proposition 2's quantified parameters are Lemma 5's (`stability_space`; it inherits
     /// Lemma 5's hypotheses, constraints here).
     fn space(&self) -> Option<crate::search::Space> {
         Some(stability_space(
@@ -1008,7 +1008,7 @@ impl Claim for Prop2Lin {
         vec![a, b]
     }
 
-    /// Lemma 5's space on P-lin ([`stability_space`]) with the derived formula's hypothesis
+    /// Lemma 5's space on P-lin (`stability_space`) with the derived formula's hypothesis
     /// $c_s=1-\lambda_s\eta_s\ge0$, and a constraint of the measurement: the per-trial gap
     /// $-Gw_t\bar s$ has variance about $G^2\beta_0/n+G^2e_t$ ($e_t$ the exact
     /// $\mathbb E\|w_t-w_t'\|^2/4$ of `lemma5.derived`), so its relative standard error at the search

@@ -65,8 +65,8 @@ impl Claim for DavisKahan {
     }
 
     /// Davis–Kahan holds for every dimension, rank, $\Sigma\succeq0$ and symmetric $E$: the
-    /// space fixes $p\in[2,40]$, $k$ (the hypothesis $1\le k<p$ a constraint) and the scale
-    /// $s\in[10^{-6},10^2]$ of $E$ (log scale), and draws 2000 instances ($\Sigma$ with uniform
+    /// space fixes $p\in\[2,40\]$, $k$ (the hypothesis $1\le k<p$ a constraint) and the scale
+    /// $s\in\[10^{-6},10^2\]$ of $E$ (log scale), and draws 2000 instances ($\Sigma$ with uniform
     /// eigenvalues, $E$ Gaussian) a candidate; instances with $\alpha=0$ are outside the
     /// hypothesis $\alpha>0$ and skipped as in the default case.
     fn space(&self) -> Option<crate::search::Space> {
@@ -165,9 +165,9 @@ impl Claim for PrivacyCalibration {
         ]
     }
 
-    /// Every private size $n\in[10,10^5]$, batch $B$ (the sampling hypothesis $q=B/n\le1$ a
-    /// constraint), horizon $T\in[1,10^5]$ and target $(\varepsilon,\delta)\in[0.05,10]\times
-    /// [10^{-10},0.1]$ (log scales), at the smallest admissible constant: $c_2$ is derived as
+    /// Every private size $n\in\[10,10^5\]$, batch $B$ (the sampling hypothesis $q=B/n\le1$ a
+    /// constraint), horizon $T\in\[1,10^5\]$ and target $(\varepsilon,\delta)\in\[0.05,10\]\times
+    /// \[10^{-10},0.1\]$ (log scales), at the smallest admissible constant: $c_2$ is derived as
     /// $c_2^{\min}(n,B,T,\varepsilon,\delta)$ rounded up to 4 significant digits, and the
     /// calibration's hypothesis $c_2\ge c_2^{\min}$ is a constraint (a target no $c_2\le10^9$
     /// reaches is outside it). The recalled $\varepsilon\le c_1B^2T/n^2$ has an unknown $c_1$;
@@ -284,8 +284,8 @@ impl Claim for Theorem3Derived {
 
     /// S3 holds for every $\rho$-smooth non-negative $\hat L_n$, step $\eta=1/\sqrt T$ and
     /// rank-$k$ projector independent of the step's minibatch and noise: the
-    /// [E3-3 space](pdp_sgd_space) (sizes, horizon, privacy level, $c_2$) with the off-span noise
-    /// $\tau\in[0,2]$ and the refresh period $s\in[1,100]$.
+    /// E3-3 space (`pdp_sgd_space`) (sizes, horizon, privacy level, $c_2$) with the off-span noise
+    /// $\tau\in\[0,2\]$ and the refresh period $s\in\[1,100\]$.
     fn space(&self) -> Option<crate::search::Space> {
         use crate::search::Axis;
         Some(
@@ -352,8 +352,8 @@ fn e3_3_case(extra: &[(&str, serde_json::Value)]) -> Params {
 }
 
 /// The space of the E3-3 family around `base`: PDP-SGD on a P-lowrank pool of `K` points with
-/// $p\in[3,30]$, $k$, $n\in[2,200]$, $B$, $m\in[1,200]$ (log scales), $T\in[1,1000]$,
-/// $\varepsilon\in[0.1,10]$, $\delta\in[10^{-8},0.1]$ and $c_2\in[0.5,10]$ (so
+/// $p\in\[3,30\]$, $k$, $n\in\[2,200\]$, $B$, $m\in\[1,200\]$ (log scales), $T\in\[1,1000\]$,
+/// $\varepsilon\in\[0.1,10\]$, $\delta\in\[10^{-8},0.1\]$ and $c_2\in\[0.5,10\]$ (so
 /// $\sigma^2=c_2G^2T\ln(1/\delta)/(n\varepsilon)^2$ and $\eta=1/\sqrt T$); the hypotheses
 /// $1\le k<p$, $1\le B\le n$ and $n+m\le K$ (the private and public data are disjoint draws
 /// from the population) are constraints. $p$, $n$, $m$ and $T$ are capped so that a run stays
@@ -699,8 +699,8 @@ impl Claim for Theorem5Derived {
     }
 
     /// S5 holds for every convex $G$-Lipschitz $\hat L_n$ whose gradients lie in the range of
-    /// $P_t$: the [E3-3 space](pdp_sgd_space) with both methods and the refresh period
-    /// $s\in[5,100]$ (each refresh also computes $P_t$ from the whole pool, $O(Kp^2)$: $s\ge5$
+    /// $P_t$: the E3-3 space (`pdp_sgd_space`) with both methods and the refresh period
+    /// $s\in\[5,100\]$ (each refresh also computes $P_t$ from the whole pool, $O(Kp^2)$: $s\ge5$
     /// keeps a run near 0.1 s); the hypothesis $\nabla\hat L_n(w_t)\in\mathrm{range}(P_t)$ holds on
     /// P-lowrank exactly at $\tau=0$ (kept) with $k\ge\mathrm{rank}\,U=2$ (a constraint).
     fn space(&self) -> Option<crate::search::Space> {
@@ -866,8 +866,8 @@ impl Claim for Theorem4Derived {
         ])]
     }
 
-    /// S4 holds pathwise at every iterate with an eigengap $\alpha_t>0$: the [E3-3
-    /// space](pdp_sgd_space) with $\tau\in[0,2]$, the eigenspace refreshed every step (S4
+    /// S4 holds pathwise at every iterate with an eigengap $\alpha_t>0$: the E3-3
+    /// space (`pdp_sgd_space`) with $\tau\in\[0,2\]$, the eigenspace refreshed every step (S4
     /// compares $M_t$ and $\Sigma_t$ at one iterate) and `checkpoints` derived as the largest
     /// divisor of $T$ up to 30; the hypothesis $\alpha_t>0$ is a constraint ($\tau>0$, or
     /// $k\le\mathrm{rank}\,U=2$ at $\tau=0$).
@@ -1093,10 +1093,10 @@ impl Claim for Theorem1Shape {
     }
 
     /// Theorem 1 is about every population and dimension: the design $p\in\{p_0,4p_0\}$,
-    /// $p_0\in[5,20]$, and $m\in\{m_0,4m_0,16m_0\}$, $m_0\in[10,40]$ (derived from the axes
+    /// $p_0\in\[5,20\]$, and $m\in\{m_0,4m_0,16m_0\}$, $m_0\in\[10,40\]$ (derived from the axes
     /// `p0` and `m0`, which the streams do not read), the population (`population_seed`,
-    /// pool size $K\in[256,4096]$, 1 to 8 pools, 1 to 100 fixed points) and the Bernstein level
-    /// $\beta\in[10^{-3},0.5]$ (log scales); the sizes are capped so that a candidate at 10
+    /// pool size $K\in\[256,4096\]$, 1 to 8 pools, 1 to 100 fixed points) and the Bernstein level
+    /// $\beta\in\[10^{-3},0.5\]$ (log scales); the sizes are capped so that a candidate at 10
     /// trials stays near a second.
     fn space(&self) -> Option<crate::search::Space> {
         use crate::search::{Axis, Space};
@@ -1353,10 +1353,10 @@ impl Claim for RateInDimension {
             .collect()
     }
 
-    /// Both methods on E3-6's problem at every ridge $\mu\in[0.1,10]$, sizes $n\in[10,100]$,
-    /// $B$, $m\in[1,100]$ (the hypotheses $B\le n$, $n+m\le K$ constraints), horizon
-    /// $T\in[100,1000]$, privacy level $\varepsilon\in[0.1,10]$, $\delta\in[10^{-8},0.1]$ and
-    /// $c_2\in[0.5,10]$ (log scales), over the statement's $p\in\{20,80,320\}$ (a candidate
+    /// Both methods on E3-6's problem at every ridge $\mu\in\[0.1,10\]$, sizes $n\in\[10,100\]$,
+    /// $B$, $m\in\[1,100\]$ (the hypotheses $B\le n$, $n+m\le K$ constraints), horizon
+    /// $T\in\[100,1000\]$, privacy level $\varepsilon\in\[0.1,10\]$, $\delta\in\[10^{-8},0.1\]$ and
+    /// $c_2\in\[0.5,10\]$ (log scales), over the statement's $p\in\{20,80,320\}$ (a candidate
     /// runs all three; $p=320$ dominates its cost, 20 trials a candidate).
     fn space(&self) -> Option<crate::search::Space> {
         use crate::search::{Axis, Space};
@@ -1561,10 +1561,10 @@ impl Claim for PublicSampleSize {
             .collect()
     }
 
-    /// Both theorems, $\varepsilon\in[0.01,10]$ (so $n\varepsilon\ge1$ and $m\ge1$ on the grid
-    /// $n\in\{10^2,\dots,10^5\}$), $k\in[1,1000]$, $p\in[2,10^6]$ (the hypothesis $k<p$ a
-    /// constraint) and the constants $G\in[0.1,10]$, $\rho\in[0.01,10]$, $\gamma_2\in[0.1,10]$,
-    /// $\alpha_0\in[0.01,10]$ (log scales); the exponent of $m=(n\varepsilon)^e$ is the claim's
+    /// Both theorems, $\varepsilon\in\[0.01,10\]$ (so $n\varepsilon\ge1$ and $m\ge1$ on the grid
+    /// $n\in\{10^2,\dots,10^5\}$), $k\in\[1,1000\]$, $p\in\[2,10^6\]$ (the hypothesis $k<p$ a
+    /// constraint) and the constants $G\in\[0.1,10\]$, $\rho\in\[0.01,10\]$, $\gamma_2\in\[0.1,10\]$,
+    /// $\alpha_0\in\[0.01,10\]$ (log scales); the exponent of $m=(n\varepsilon)^e$ is the claim's
     /// (1 as printed; 2 or 6 by theorem, derived, when corrected).
     fn space(&self) -> Option<crate::search::Space> {
         use crate::search::{Axis, Space};
@@ -1674,9 +1674,9 @@ impl Claim for PostProcessing {
         }]
     }
 
-    /// Post-processing holds for every step: $n\in[1,1000]$ clipped gradients of norm
-    /// $a\in[0,1]$ (the clipping hypothesis $a\le G=1$ is the range), noise
-    /// $\sigma\in[0.1,10]$ and $\varepsilon\in[0.05,5]$ (log scales, one $\varepsilon$ a
+    /// Post-processing holds for every step: $n\in\[1,1000\]$ clipped gradients of norm
+    /// $a\in\[0,1\]$ (the clipping hypothesis $a\le G=1$ is the range), noise
+    /// $\sigma\in\[0.1,10\]$ and $\varepsilon\in\[0.05,5\]$ (log scales, one $\varepsilon$ a
     /// candidate); 100 000 pairs a candidate.
     fn space(&self) -> Option<crate::search::Space> {
         use crate::search::{Axis, Space};
