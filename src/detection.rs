@@ -236,9 +236,11 @@ pub fn algorithm_threshold(
     }
     // The top: kappa_max, or where its run fails (a perturbation so large that the claim cannot
     // be measured), the largest kappa found to run by bisection between 0 (which ran) and it.
+    // Only a parameter error (e.g. a grid too fine) lowers the top; a NaN or any other error is
+    // a defect, and fails the row.
     let (top, top_caught) = match run(claim, opts, opts.kappa_max) {
         Ok(o) => (opts.kappa_max, caught(&o)),
-        Err(_) => {
+        Err(Error::Param { .. }) => {
             let (mut ok, mut ok_caught, mut bad) = (0.0, false, opts.kappa_max);
             for _ in 0..opts.steps {
                 let mid = 0.5 * (ok + bad);
@@ -247,12 +249,14 @@ pub fn algorithm_threshold(
                         ok = mid;
                         ok_caught = caught(&o);
                     }
-                    Err(_) => bad = mid,
+                    Err(Error::Param { .. }) => bad = mid,
+                    Err(e) => return Err(e),
                 }
             }
             t.failed_above = Some(bad);
             (ok, ok_caught)
         }
+        Err(e) => return Err(e),
     };
     if !top_caught {
         t.kappa_low = top;

@@ -339,7 +339,14 @@ pub fn outcomes(
                             source,
                         }
                     })?;
-                let nan = if m.bound.is_nan() {
+                let relation_nan = match m.relation {
+                    crate::verdict::Relation::Within { lower, slack } => {
+                        lower.is_nan() || slack.is_nan()
+                    }
+                    crate::verdict::Relation::Reproduces { tolerance } => tolerance.is_nan(),
+                    _ => false,
+                };
+                let nan = if m.bound.is_nan() || relation_nan {
                     Some("bound")
                 } else if est.mean.is_nan() || est.lower.is_nan() || est.upper.is_nan() {
                     Some("estimate")

@@ -1195,6 +1195,9 @@ fn shrink(state: &mut State<'_>, v: &Confirmed) -> Result<Option<Violation>, Err
 /// that one case, whatever shape the default cases have).
 pub fn reproduce(id: &str, case: &Params, seed: u64, opts: &SearchOptions) -> String {
     let mut cmd = format!("dpclaims check {id} --seed {seed} --exact");
+    if opts.confidence != harness::DEFAULT_CONFIDENCE {
+        cmd.push_str(&format!(" --confidence {}", opts.confidence));
+    }
     if let Some(m) = &opts.mutant {
         cmd.push_str(&format!(" --mutant {m}"));
     }

@@ -413,12 +413,15 @@ pub fn half_line_hockey_stick(
     })
 }
 
-/// A computed value with its numerical error: the interval $[v-e,v+e]$ (no sampling); an
-/// infinite value (a ratio over an exact zero, an overflow) is the point $\[v,v\]$, since
-/// $\infty-\infty$ would make its lower end NaN.
+/// A computed value with its numerical error: the interval $[v-e,v+e]$ (no sampling). An
+/// infinite value with a finite error (a ratio over an exact zero, set on purpose) is the point
+/// $\[v,v\]$; with an infinite error (it may be an overflow of a finite value) it is the whole
+/// line; either way no end is $\infty-\infty$ = NaN.
 pub fn computed(value: f64, error: f64, seed: u64) -> Estimate {
-    let (lower, upper) = if value.is_infinite() {
+    let (lower, upper) = if value.is_infinite() && error.is_finite() {
         (value, value)
+    } else if value.is_infinite() {
+        (f64::NEG_INFINITY, f64::INFINITY)
     } else {
         (value - error, value + error)
     };
@@ -918,8 +921,10 @@ mod tests {
     /// became errors: contraction.main.step.monotone's mutant divides by an exact zero).
     #[test]
     fn an_infinite_computed_value_has_no_nan_end() {
-        let e = computed(f64::INFINITY, f64::INFINITY, 1);
+        let e = computed(f64::INFINITY, 0.0, 1);
         assert_eq!((e.lower, e.upper), (f64::INFINITY, f64::INFINITY));
+        let e = computed(f64::INFINITY, f64::INFINITY, 1);
+        assert_eq!((e.lower, e.upper), (f64::NEG_INFINITY, f64::INFINITY));
         let e = computed(f64::NEG_INFINITY, 1.0, 1);
         assert_eq!((e.lower, e.upper), (f64::NEG_INFINITY, f64::NEG_INFINITY));
         let e = computed(2.0, f64::INFINITY, 1);

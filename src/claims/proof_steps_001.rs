@@ -307,14 +307,21 @@ static MAIN_MONOTONE: StepClaim = StepClaim {
             }
         }
         // delta_T is a closed form of a few operations; eps_T is a bisection to adjacent floats.
-        Ok(vec![computed(
+        let mut m = computed(
             case.clone(),
             1.0 + tolerance,
             Relation::AtMost,
             worst,
             64.0,
             worst,
-        )])
+        );
+        // An infinite ratio is set on purpose (an exact zero after a positive value): exact.
+        if let (true, super::Statistic::Computed { error, .. }) =
+            (worst.is_infinite(), &mut m.statistic)
+        {
+            *error = 0.0;
+        }
+        Ok(vec![m])
     },
 };
 

@@ -252,8 +252,8 @@ impl Claim for ExactGaussian {
                 p
             })
             .collect();
-        // Adopted from `dpclaims search renyi_discretization.exact_gaussian` (seed 1): one step
-        // (tau = 0.1) from a point far from the minimiser on a stiff isotropic quadratic
+        // Adopted from `dpclaims search renyi_discretization.exact_gaussian` (seed 1): two steps
+        // (tau = 0.1, eta = 0.044: round(2.27)) from a point far from the minimiser on a stiff isotropic quadratic
         // (d = 10, H = 10 I), alpha up to alpha_c/2 (alpha_c = 3.52); tightness 0.099 (the
         // defaults reach 2.5e-4). The box's edges (h = 10, |m0| = 5, tau = 0.1) are where it
         // grows.

@@ -92,7 +92,7 @@ impl Claim for DavisKahan {
                 return Err(ParamError::new("k", k, "1 <= k < p <= 200"));
             }
             let scale = case.f64("scale")?;
-            if !(scale > 0.0) {
+            if !(scale.is_finite() && scale > 0.0) {
                 return Err(ParamError::new("scale", scale, "a finite scale > 0"));
             }
             Some((p, k, scale))
