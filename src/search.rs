@@ -1578,21 +1578,8 @@ pub fn write_section(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use dpclaims_empirical::stats::{Estimate, Method, Sides};
+    use crate::verdict::tests::est;
     use proptest::prelude::*;
-
-    fn est(lower: f64, upper: f64) -> Estimate {
-        Estimate {
-            mean: (lower + upper) / 2.0,
-            lower,
-            upper,
-            n: 10,
-            confidence: 0.99,
-            sides: Sides::Two,
-            method: Method::StudentT,
-            seed: 1,
-        }
-    }
 
     /// Values on a grid of quarters in \[-4, 4\], so that ties (an interval end at the bound) are
     /// drawn often and no ratio rounds across 1.

@@ -282,16 +282,20 @@ pub fn public_eigenbasis(
     k: usize,
 ) -> DMatrix<f64> {
     let grads = pool.gradient_matrix(w, public);
-    if public.len() > pool.p {
-        let eig = (&grads * grads.transpose()).symmetric_eigen();
-        let mut order: Vec<usize> = (0..eig.eigenvalues.len()).collect();
-        order.sort_by(|&a, &b| eig.eigenvalues[b].total_cmp(&eig.eigenvalues[a]));
-        let top = eig.eigenvalues[order[0]].max(0.0);
-        let kept: Vec<usize> = order
+    // The indices of the top k eigenvalues, largest first, dropping those below 1e-12 of the top.
+    let top_k = |values: &DVector<f64>| -> Vec<usize> {
+        let mut order: Vec<usize> = (0..values.len()).collect();
+        order.sort_by(|&a, &b| values[b].total_cmp(&values[a]));
+        let top = values[order[0]].max(0.0);
+        order
             .into_iter()
             .take(k)
-            .filter(|&j| eig.eigenvalues[j] > 1e-12 * top)
-            .collect();
+            .filter(|&j| values[j] > 1e-12 * top)
+            .collect()
+    };
+    if public.len() > pool.p {
+        let eig = (&grads * grads.transpose()).symmetric_eigen();
+        let kept = top_k(&eig.eigenvalues);
         let mut basis = DMatrix::zeros(pool.p, kept.len());
         for (c, &j) in kept.iter().enumerate() {
             basis.column_mut(c).copy_from(&eig.eigenvectors.column(j));
@@ -300,14 +304,7 @@ pub fn public_eigenbasis(
     }
     let gram = grads.transpose() * &grads;
     let eig = gram.symmetric_eigen();
-    let mut order: Vec<usize> = (0..eig.eigenvalues.len()).collect();
-    order.sort_by(|&a, &b| eig.eigenvalues[b].total_cmp(&eig.eigenvalues[a]));
-    let top = eig.eigenvalues[order[0]].max(0.0);
-    let kept: Vec<usize> = order
-        .into_iter()
-        .take(k)
-        .filter(|&j| eig.eigenvalues[j] > 1e-12 * top)
-        .collect();
+    let kept = top_k(&eig.eigenvalues);
     let mut basis = DMatrix::zeros(pool.p, kept.len());
     for (c, &j) in kept.iter().enumerate() {
         let u = &grads * eig.eigenvectors.column(j) / eig.eigenvalues[j].sqrt();
