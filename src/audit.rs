@@ -930,10 +930,14 @@ pub fn audit(
             _ => {
                 let focused = opts.pld.focused(pld::Focus::Delta(row.delta));
                 let composed = std::rc::Rc::new(pld::compose_groups(&groups(row)?, &focused)?);
-                let b = composed.epsilon(row.delta);
+                let b = composed.epsilon(row.delta)?;
                 let (c1, c2) = (composed.clone(), composed);
-                upper_delta = Some(Box::new(move |e| c1.delta(e).pessimistic));
-                lower_delta = Some(Box::new(move |e| c2.delta(e).optimistic));
+                // An inverted bracket is no reference: no upper (NaN, as the Gaussian's error)
+                // and the trivial lower 0.
+                upper_delta = Some(Box::new(move |e| {
+                    c1.delta(e).map_or(f64::NAN, |b| b.pessimistic)
+                }));
+                lower_delta = Some(Box::new(move |e| c2.delta(e).map_or(0.0, |b| b.optimistic)));
                 (
                     Some(b.pessimistic),
                     Some(b.optimistic),

@@ -811,7 +811,7 @@ impl Claim for Lemma6 {
         readings
             .into_iter()
             .map(|(which, (eps, per_step_delta))| {
-                let exact = step.delta(eps);
+                let exact = step.delta(eps)?;
                 let mut params = case.clone();
                 params.set("reading", which.into());
                 params.set("epsilon", eps.into());

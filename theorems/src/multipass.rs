@@ -210,7 +210,7 @@ impl Theorem2Schedule {
             ));
         }
         let focused = opts.focused(crate::privacy::pld::Focus::Delta(delta));
-        Ok(compose_groups(&doms, &focused)?.epsilon(delta))
+        compose_groups(&doms, &focused)?.epsilon(delta)
     }
 }
 

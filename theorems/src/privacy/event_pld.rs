@@ -69,6 +69,13 @@ pub enum Directions {
     Two([PldPair; 2]),
 }
 
+/// A parameter error of the whole document (path `""`).
+impl From<ParamError> for EventPldError {
+    fn from(source: ParamError) -> Self {
+        param("")(source)
+    }
+}
+
 fn relation_name(r: Neighbouring) -> &'static str {
     match r {
         Neighbouring::AddRemove => "add-remove",
@@ -150,7 +157,7 @@ impl Directions {
     /// $\epsilon(\delta)$: the worst direction's optimistic and pessimistic values.
     pub fn epsilon(&self, delta: f64) -> Result<PldBracket, ParamError> {
         check_delta(delta)?;
-        Ok(self.bracket(|p| p.epsilon(delta)))
+        self.bracket(|p| p.epsilon(delta))
     }
 
     /// $\delta(\epsilon)$: the worst direction's optimistic and pessimistic values.
@@ -158,15 +165,16 @@ impl Directions {
         if !epsilon.is_finite() {
             return Err(ParamError::new("epsilon", epsilon, "a finite number"));
         }
-        Ok(self.bracket(|p| p.delta(epsilon)))
+        self.bracket(|p| p.delta(epsilon))
     }
 
-    fn bracket(&self, f: impl Fn(&Pld) -> f64) -> PldBracket {
+    /// The worst direction's ends (an error if inverted).
+    fn bracket(&self, f: impl Fn(&Pld) -> f64) -> Result<PldBracket, ParamError> {
         let dirs = self.all();
-        PldBracket {
-            optimistic: dirs.iter().map(|p| f(&p.optimistic)).fold(0.0, f64::max),
-            pessimistic: dirs.iter().map(|p| f(&p.pessimistic)).fold(0.0, f64::max),
-        }
+        PldBracket::checked(
+            dirs.iter().map(|p| f(&p.optimistic)).fold(0.0, f64::max),
+            dirs.iter().map(|p| f(&p.pessimistic)).fold(0.0, f64::max),
+        )
     }
 }
 

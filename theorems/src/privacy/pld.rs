@@ -1021,6 +1021,35 @@ pub struct PldBracket {
     pub pessimistic: f64,
 }
 
+impl PldBracket {
+    /// The bracket `[optimistic, pessimistic]`, or an error when it is inverted or NaN: both
+    /// ends are bounds on one true value, so `optimistic > pessimistic` means one of them is
+    /// wrong, and is never an answer.
+    pub fn checked(optimistic: f64, pessimistic: f64) -> Result<Self, ParamError> {
+        if optimistic <= pessimistic {
+            Ok(PldBracket {
+                optimistic,
+                pessimistic,
+            })
+        } else {
+            Err(ParamError::new(
+                "bracket",
+                format!("[{optimistic}, {pessimistic}]"),
+                "an optimistic end at most the pessimistic one (a numerical defect of the PLD \
+                 accountant: please report the query)",
+            ))
+        }
+    }
+
+    /// The intersection of two brackets on the same value (an error if they are disjoint).
+    pub fn intersect(&self, other: &PldBracket) -> Result<Self, ParamError> {
+        Self::checked(
+            self.optimistic.max(other.optimistic),
+            self.pessimistic.min(other.pessimistic),
+        )
+    }
+}
+
 fn validate(opts: &PldOptions) -> Result<(), ParamError> {
     if !(opts.interval > 0.0 && opts.interval <= 1.0) {
         return Err(ParamError::new(
@@ -1064,22 +1093,16 @@ pub struct Composed {
 }
 
 impl Composed {
-    /// $\epsilon(\delta)$: [largest optimistic, largest pessimistic].
-    pub fn epsilon(&self, delta: f64) -> PldBracket {
+    /// $\epsilon(\delta)$: [largest optimistic, largest pessimistic] (an error if inverted).
+    pub fn epsilon(&self, delta: f64) -> Result<PldBracket, ParamError> {
         let worst = |plds: &[Pld]| plds.iter().map(|p| p.epsilon(delta)).fold(0.0, f64::max);
-        PldBracket {
-            optimistic: worst(&self.optimistic),
-            pessimistic: worst(&self.pessimistic),
-        }
+        PldBracket::checked(worst(&self.optimistic), worst(&self.pessimistic))
     }
 
-    /// $\delta(\epsilon)$: [largest optimistic, largest pessimistic].
-    pub fn delta(&self, epsilon: f64) -> PldBracket {
+    /// $\delta(\epsilon)$: [largest optimistic, largest pessimistic] (an error if inverted).
+    pub fn delta(&self, epsilon: f64) -> Result<PldBracket, ParamError> {
         let worst = |plds: &[Pld]| plds.iter().map(|p| p.delta(epsilon)).fold(0.0, f64::max);
-        PldBracket {
-            optimistic: worst(&self.optimistic),
-            pessimistic: worst(&self.pessimistic),
-        }
+        PldBracket::checked(worst(&self.optimistic), worst(&self.pessimistic))
     }
 }
 
@@ -1204,7 +1227,7 @@ pub fn dp_sgd_epsilon(
     opts: &PldOptions,
 ) -> Result<PldBracket, ParamError> {
     check_delta(delta)?;
-    Ok(composed(mech, &opts.focused(Focus::Delta(delta)))?.epsilon(delta))
+    composed(mech, &opts.focused(Focus::Delta(delta)))?.epsilon(delta)
 }
 
 /// $\delta(\epsilon)$ of $T$ compositions of one pair: [optimistic, pessimistic].
@@ -1221,10 +1244,7 @@ pub fn pair_delta(
     }
     delta_with_tails_below_it(&opts.focused(Focus::Epsilon(epsilon)), steps as f64, |o| {
         let (pess, opt) = composed_pair(pair, steps, o)?;
-        Ok(PldBracket {
-            optimistic: opt.delta(epsilon),
-            pessimistic: pess.delta(epsilon),
-        })
+        PldBracket::checked(opt.delta(epsilon), pess.delta(epsilon))
     })
 }
 
@@ -1237,7 +1257,7 @@ pub fn pair_delta(
 /// four times; τ ≥ 1e-250, above the subnormals). Every attempt is a bracket, so the answer is
 /// their intersection; an attempt that fails (a finer window past the point budget) ends the
 /// refinement with the brackets already had.
-pub fn delta_with_tails_below_it<E>(
+pub fn delta_with_tails_below_it<E: From<ParamError>>(
     opts: &PldOptions,
     steps: f64,
     query: impl Fn(&PldOptions) -> Result<PldBracket, E>,
@@ -1255,12 +1275,7 @@ pub fn delta_with_tails_below_it<E>(
             .min(opts.tail_mass * 1e-3)
             .max(TAIL_FLOOR);
         match query(&opts) {
-            Ok(next) => {
-                b = PldBracket {
-                    optimistic: b.optimistic.max(next.optimistic),
-                    pessimistic: b.pessimistic.min(next.pessimistic),
-                }
-            }
+            Ok(next) => b = b.intersect(&next)?,
             Err(_) => break,
         }
     }
@@ -1318,7 +1333,7 @@ pub fn dp_sgd_delta(
     }
     let opts = opts.focused(Focus::Epsilon(epsilon));
     delta_with_tails_below_it(&opts, mech.steps as f64, |o| {
-        Ok(composed(mech, o)?.delta(epsilon))
+        composed(mech, o)?.delta(epsilon)
     })
 }
 
@@ -1350,6 +1365,24 @@ mod tests {
         // Sound (above the optimistic end, which is about q = 0.2), and within 1 % of it: past
         // the point where Q's tail underflows the profile is P's tail alone, an upper bound.
         assert!(dp >= dq && dq > 0.199 && dp < 0.202, "[{dq}, {dp}]");
+    }
+
+    #[test]
+    fn an_inverted_bracket_is_an_error_never_an_answer() {
+        assert!(PldBracket::checked(1.0, 2.0).is_ok());
+        assert!(PldBracket::checked(2.0, 2.0).is_ok());
+        let e = PldBracket::checked(1103.72, 946.46).unwrap_err();
+        assert_eq!(e.name, "bracket");
+        assert!(PldBracket::checked(f64::NAN, 1.0).is_err());
+        let b = PldBracket::checked(1.0, 3.0).unwrap();
+        assert_eq!(
+            b.intersect(&PldBracket::checked(2.0, 4.0).unwrap()),
+            PldBracket::checked(2.0, 3.0)
+        );
+        assert!(
+            b.intersect(&PldBracket::checked(3.5, 4.0).unwrap())
+                .is_err()
+        );
     }
 
     #[test]
