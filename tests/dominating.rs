@@ -65,7 +65,7 @@ fn upper_reference_dominates_adversarial_runs() {
             let mech = DpSgd::new(q, sigma, steps, sampling, relation).unwrap();
             let upper = pld::composed(&mech, &opts).unwrap();
             for eps in [0.0, 0.5, 1.0, 2.0, 4.0] {
-                let up = upper.delta(eps).pessimistic;
+                let up = upper.delta(eps).unwrap().pessimistic;
                 for run in &runs {
                     let lo = realised_delta(run, eps);
                     assert!(

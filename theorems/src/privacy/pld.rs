@@ -1658,7 +1658,7 @@ mod tests {
             let exact = crate::privacy::gaussian::epsilon(1.0, delta).unwrap();
             for focus in [Focus::Tilt(0.0), Focus::Tilt(3.0), Focus::Delta(delta)] {
                 let opts = PldOptions::default().focused(focus);
-                let b = composed(&m, &opts).unwrap().epsilon(delta);
+                let b = composed(&m, &opts).unwrap().epsilon(delta).unwrap();
                 assert!(
                     b.optimistic <= exact && exact <= b.pessimistic,
                     "δ {delta} {focus:?}: {b:?} vs {exact}"
