@@ -1045,15 +1045,8 @@ fn audit_row(row: &Row, opts: &AuditOptions, confidence: f64) -> Result<Audit, S
         .epsilon
         .ok_or("missing `epsilon` (no accountant answered for it)")?;
     let mut reasons = Vec::new();
-    let References {
-        upper,
-        lower,
-        upper_method,
-        lower_method,
-        notes,
-        upper_delta,
-        lower_delta,
-    } = references(row, opts)?;
+    let refs = references(row, opts)?;
+    let (upper, lower) = (refs.upper, refs.lower);
     // The Monte Carlo can decide the row only when the references leave it open (no lower
     // reference, or the claim between the references); otherwise it runs at a tenth of the
     // budget as a consistency check. Decided before it runs: no stopping rule involved.
@@ -1092,8 +1085,8 @@ fn audit_row(row: &Row, opts: &AuditOptions, confidence: f64) -> Result<Audit, S
                 .map_or(Vec::new(), |f| grid.iter().map(|e| (*e, f(*e))).collect())
         };
         Curves {
-            upper: curve(&upper_delta),
-            lower: curve(&lower_delta),
+            upper: curve(&refs.upper_delta),
+            lower: curve(&refs.lower_delta),
             monte_carlo: points,
         }
     });
@@ -1159,15 +1152,15 @@ fn audit_row(row: &Row, opts: &AuditOptions, confidence: f64) -> Result<Audit, S
         delta: row.delta,
         claimed_epsilon: claimed,
         upper_reference: upper,
-        upper_method,
+        upper_method: refs.upper_method,
         lower_reference: lower,
-        lower_method,
+        lower_method: refs.lower_method,
         monte_carlo: mc,
         curves,
         verdict,
         ratio,
         reasons,
-        notes,
+        notes: refs.notes,
     })
 }
 

@@ -122,13 +122,24 @@ fn shuffle_check_flags_a_poisson_epsilon() {
     assert_eq!(verdicts(&text), [AuditVerdict::SoundTight]);
 }
 
+/// Runs `dpclaims audit FILE ARGS` on a file `name` holding `text` (in a fresh directory).
+fn audit_file(name: &str, text: &str, args: &[&str]) -> std::process::Output {
+    let dir = std::env::temp_dir().join(format!("dpclaims-audit-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    Command::new(env!("CARGO_BIN_EXE_dpclaims"))
+        .arg("audit")
+        .arg(&path)
+        .args(args)
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn bad_rows_are_reported_by_line_and_the_rest_audited() {
-    let dir = std::env::temp_dir().join(format!("dpclaims-audit-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("rows.csv");
-    std::fs::write(
-        &path,
+    let o = audit_file(
+        "rows.csv",
         "name,sampling,q,sigma,steps,delta,epsilon\n\
          good,poisson,0.01,1.0,100,1e-5,5.0\n\
          too-big-q,poisson,1.5,1.0,100,1e-5,1.0\n\
@@ -136,12 +147,8 @@ fn bad_rows_are_reported_by_line_and_the_rest_audited() {
          not-a-number,poisson,abc,1.0,100,1e-5,1.0\n\
          missing-delta,poisson,0.01,1.0,100,,1.0\n\
          short,poisson,0.01\n",
-    )
-    .unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_dpclaims"))
-        .args(["audit", path.to_str().unwrap(), "--json"])
-        .output()
-        .unwrap();
+        &["--json"],
+    );
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{stderr}");
     for (line, word) in [
@@ -539,26 +546,20 @@ fn a_row_past_the_point_budget_is_coarsened_or_its_own_error() {
 /// (exit 2, its line and reason on stderr and as a JSON error line), the valid row is audited.
 #[test]
 fn cli_reports_a_row_no_grid_fits_and_audits_the_rest() {
-    let dir = std::env::temp_dir().join(format!("dpclaims-audit-budget-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("rows.jsonl");
-    std::fs::write(
-        &path,
+    let o = audit_file(
+        "budget.jsonl",
         "{\"name\":\"big\",\"sampling\":\"poisson\",\"q\":0.5,\"sigma\":0.05,\"steps\":2000,\"delta\":1e-5,\"epsilon\":10}\n\
          {\"name\":\"good\",\"sampling\":\"poisson\",\"q\":0.01,\"sigma\":1.0,\"steps\":100,\"delta\":1e-5,\"epsilon\":5}\n",
-    )
-    .unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_dpclaims"))
-        .args([
-            "audit",
-            path.to_str().unwrap(),
+        &[
             "--json",
             "--max-points",
             "65536",
-        ])
-        .args(["--max-steps", "1000", "--trials", "200"])
-        .output()
-        .unwrap();
+            "--max-steps",
+            "1000",
+            "--trials",
+            "200",
+        ],
+    );
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{stderr}");
     assert!(
