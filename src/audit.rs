@@ -18,6 +18,7 @@
 //! above the upper reference by at most the tolerance, **sound-loose** above that (with the
 //! ratio), and **unverified** below the upper reference (nothing certifies it, nothing refutes it).
 
+use crate::accounting::coarsening;
 use dpclaims_empirical::privacy_loss::{LossPair, Phase, Tilt, shuffled_weighted_loss};
 use dpclaims_empirical::rng::StreamKey;
 use dpclaims_empirical::runner::run_trials;
@@ -522,6 +523,10 @@ pub struct Audit {
     pub ratio: Option<f64>,
     /// Why the verdict is what it is, in words (empty for `sound-tight`).
     pub reasons: Vec<String>,
+    /// What the references changed or cannot say: a grid coarser than asked for (the point
+    /// budget), a lower reference of 0 that carries no information, an infinite upper one.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 /// The accountant's view of a row that is not shuffled: groups of steps of the subsampled
@@ -732,8 +737,11 @@ fn monte_carlo(
     opts: &AuditOptions,
     confidence: f64,
     max_steps: u64,
-) -> Result<(MonteCarlo, Vec<McPoint>), dpclaims_theorems::ParamError> {
-    let candidates = simulated_pairs(row)?;
+) -> Result<(MonteCarlo, Vec<McPoint>), String> {
+    let candidates = simulated_pairs(row).map_err(|e| e.to_string())?;
+    if candidates.is_empty() {
+        return Err("no simulated pair".into());
+    }
     let per_pair = 1.0 - (1.0 - confidence) / candidates.len() as f64;
     let per_pair_steps = max_steps / candidates.len() as u64;
     let mut best: Option<MonteCarlo> = None;
@@ -820,8 +828,7 @@ fn monte_carlo(
         let cap = if cap > 0.0 { cap } else { chosen.bound() };
         let accs = run(&key, trials, &chosen, epsilons, cap);
         for (j, ((raw, cut), e)) in accs.iter().zip(epsilons).enumerate() {
-            let est = kl_bernstein(cut, cap, per_pair, opts.seed)
-                .expect("at least 200 trials of values in [0, cap]");
+            let est = kl_bernstein(cut, cap, per_pair, opts.seed).map_err(|e| e.to_string())?;
             if j == 0 {
                 let mc = MonteCarlo {
                     delta_mean: raw.mean,
@@ -850,7 +857,8 @@ fn monte_carlo(
             }
         }
     }
-    Ok((best.expect("at least one pair"), points))
+    best.map(|b| (b, points))
+        .ok_or_else(|| "no simulated pair".into())
 }
 
 /// A Monte Carlo estimate of δ(ε) at one ε (the largest lower limit over the simulated pairs).
@@ -875,188 +883,289 @@ pub struct Curves {
     pub monte_carlo: Vec<McPoint>,
 }
 
-/// Audits validated rows whose `epsilon` is set.
-pub fn audit(
-    rows: &[Row],
-    opts: &AuditOptions,
-    progress: bool,
-) -> Result<Vec<Audit>, dpclaims_theorems::ParamError> {
+/// Audits validated rows whose `epsilon` is set, one result per row in order: a row whose
+/// references or Monte Carlo cannot be computed (say, no PLD grid up to spacing 1 fits
+/// `opts.pld.max_points`) is that row's error, and the other rows are still audited.
+pub fn audit(rows: &[Row], opts: &AuditOptions, progress: bool) -> Vec<Result<Audit, RowError>> {
     let confidence = 1.0 - (1.0 - opts.confidence) / rows.len().max(1) as f64;
-    let mut out = Vec::with_capacity(rows.len());
-    for (i, row) in rows.iter().enumerate() {
-        if progress {
-            eprintln!("[{}/{}] {}", i + 1, rows.len(), row.name);
-        }
-        let claimed = row.epsilon.expect("rows to audit carry epsilon");
-        let mut reasons = Vec::new();
-        // The references, and their delta(eps) for the plot.
-        let mut upper_delta: Option<Box<dyn Fn(f64) -> f64>> = None;
-        let mut lower_delta: Option<Box<dyn Fn(f64) -> f64>> = None;
-        let (upper, lower, upper_method, lower_method) = match row.sampling {
-            _ if opts.no_reference => (None, None, None, None),
-            BatchSampling::Shuffle => {
-                let k = row.batches_per_epoch.unwrap_or(1);
-                // Upper: every started epoch counts in full; lower: full epochs only (dropping
-                // the outputs of a partial epoch is a post-processing).
-                let (started, full) = (row.steps.div_ceil(k), row.steps / k);
-                let mu = 2.0 * (started as f64).sqrt() / row.sigma;
-                let plds = if full > 0 {
-                    shuffle::lower_plds(
-                        k,
-                        row.sigma,
-                        full,
-                        &opts.pld.focused(pld::Focus::Delta(row.delta)),
-                    )?
-                } else {
-                    Vec::new()
-                };
-                let lower = plds
-                    .iter()
-                    .map(|p| p.epsilon(row.delta))
-                    .fold(0.0, f64::max);
-                upper_delta = Some(Box::new(move |e| {
-                    gaussian::delta(mu, e).unwrap_or(f64::NAN)
-                }));
-                lower_delta = Some(Box::new(move |e| {
-                    plds.iter().map(|p| p.delta(e)).fold(0.0, f64::max)
-                }));
-                (
-                    Some(gaussian::epsilon(mu, row.delta)?),
-                    Some(lower),
-                    Some("gaussian mechanism, sensitivity 2C once per epoch"),
-                    Some("pld optimistic of the largest batch output per epoch (post-processing)"),
-                )
+    rows.iter()
+        .enumerate()
+        .map(|(i, row)| {
+            if progress {
+                eprintln!("[{}/{}] {}", i + 1, rows.len(), row.name);
             }
-            _ => {
-                let focused = opts.pld.focused(pld::Focus::Delta(row.delta));
-                let composed = std::rc::Rc::new(pld::compose_groups(&groups(row)?, &focused)?);
-                let b = composed.epsilon(row.delta)?;
-                let (c1, c2) = (composed.clone(), composed);
-                // An inverted bracket is no reference: no upper (NaN, as the Gaussian's error)
-                // and the trivial lower 0.
-                upper_delta = Some(Box::new(move |e| {
-                    c1.delta(e).map_or(f64::NAN, |b| b.pessimistic)
-                }));
-                lower_delta = Some(Box::new(move |e| c2.delta(e).map_or(0.0, |b| b.optimistic)));
-                (
-                    Some(b.pessimistic),
-                    Some(b.optimistic),
-                    Some("pld pessimistic (connect the dots)"),
-                    Some("pld optimistic of the realised pairs"),
-                )
-            }
-        };
-        // The Monte Carlo can decide the row only when the references leave it open (no lower
-        // reference, or the claim between the references); otherwise it runs at a tenth of the
-        // budget as a consistency check. Decided before it runs: no stopping rule involved.
-        let decided = match (lower, upper) {
-            (Some(lo), Some(up)) => claimed < lo || claimed >= up,
-            _ => false,
-        };
-        let max_steps = if decided {
-            opts.max_steps / 10
-        } else {
-            opts.max_steps
-        };
-        // The plot's eps range: around the claim and the references.
-        let plot_eps: Vec<f64> = if opts.plot {
-            let lo = (0.5 * claimed)
-                .min(lower.unwrap_or(claimed) * 0.9)
-                .max(1e-3);
-            let hi = (1.5 * claimed)
-                .max(upper.unwrap_or(claimed) * 1.1)
-                .min(4.0 * claimed.max(0.25));
-            (0..=8).map(|i| lo + (hi - lo) * i as f64 / 8.0).collect()
-        } else {
-            Vec::new()
-        };
-        let epsilons: Vec<f64> = std::iter::once(claimed)
-            .chain(plot_eps.iter().copied())
-            .collect();
-        let (mc, points) = monte_carlo(row, &epsilons, opts, confidence, max_steps)?;
-        let curves = opts.plot.then(|| {
-            let grid: Vec<f64> = (0..=120)
-                .map(|i| plot_eps[0] + (plot_eps[8] - plot_eps[0]) * i as f64 / 120.0)
-                .collect();
-            let curve = |f: &Option<Box<dyn Fn(f64) -> f64>>| {
-                f.as_ref()
-                    .map_or(Vec::new(), |f| grid.iter().map(|e| (*e, f(*e))).collect())
+            audit_row(row, opts, confidence).map_err(|reason| RowError {
+                line: row.line,
+                reason,
+            })
+        })
+        .collect()
+}
+
+/// Why a reference could not be computed: past the point budget at every grid, or the error.
+fn reference_error(what: &str, e: &dpclaims_theorems::ParamError, opts: &PldOptions) -> String {
+    if pld::is_too_fine(e) {
+        format!(
+            "{what}: no PLD grid up to interval 1 fits the point budget ({} points; --max-points): {e}",
+            opts.max_points
+        )
+    } else {
+        format!("{what}: {e}")
+    }
+}
+
+/// The note on a lower reference of 0 below a positive upper one: it says nothing, and the
+/// optimistic grid may be why (each of the `composed` losses is rounded down by up to
+/// `interval`).
+fn zero_lower_note(composed: u64, interval: f64) -> String {
+    if composed == 0 {
+        "the lower reference 0 is uninformative: the run has no full epoch (it counts full epochs only)".into()
+    } else {
+        format!(
+            "the lower reference 0 is uninformative: at interval {interval} each of its {composed} composed losses is rounded down by up to {interval} ({:.4e} in all)",
+            composed as f64 * interval
+        )
+    }
+}
+
+/// A row's certified references (all `None` with `--no-reference`).
+pub struct References {
+    /// Upper reference ε (at least the true one).
+    pub upper: Option<f64>,
+    /// Lower reference ε (at most the true one).
+    pub lower: Option<f64>,
+    /// How the upper reference was computed.
+    pub upper_method: Option<&'static str>,
+    /// How the lower reference was computed.
+    pub lower_method: Option<&'static str>,
+    /// What the references changed or cannot say ([`Audit::notes`]).
+    pub notes: Vec<String>,
+    /// δ(ε) of the upper reference (for the plot).
+    pub upper_delta: Option<Box<dyn Fn(f64) -> f64>>,
+    /// δ(ε) of the lower reference (for the plot).
+    pub lower_delta: Option<Box<dyn Fn(f64) -> f64>>,
+}
+
+/// The references of a row at its δ: PLD compositions on `opts.pld`'s grid, coarsened 4x at a
+/// time while a composition needs more than `opts.pld.max_points` points
+/// ([`coarsening`], as `dpclaims epsilon`); an error names the reference no grid up to spacing
+/// 1 fits, or the parameter it cannot take.
+pub fn references(row: &Row, opts: &AuditOptions) -> Result<References, String> {
+    let mut notes = Vec::new();
+    let mut upper_delta: Option<Box<dyn Fn(f64) -> f64>> = None;
+    let mut lower_delta: Option<Box<dyn Fn(f64) -> f64>> = None;
+    let focused = opts.pld.focused(pld::Focus::Delta(row.delta));
+    // The lower reference's composed steps and grid spacing (for the note on a 0).
+    let mut lower_grid = (0u64, focused.interval);
+    let (upper, lower, upper_method, lower_method) = match row.sampling {
+        _ if opts.no_reference => (None, None, None, None),
+        BatchSampling::Shuffle => {
+            let k = row.batches_per_epoch.unwrap_or(1);
+            // Upper: every started epoch counts in full; lower: full epochs only (dropping
+            // the outputs of a partial epoch is a post-processing).
+            let (started, full) = (row.steps.div_ceil(k), row.steps / k);
+            let mu = 2.0 * (started as f64).sqrt() / row.sigma;
+            let upper = gaussian::epsilon(mu, row.delta)
+                .map_err(|e| format!("upper reference (gaussian mechanism): {e}"))?;
+            let plds = if full > 0 {
+                let (plds, interval, note) = coarsening(&focused, pld::is_too_fine, |o| {
+                    shuffle::lower_plds(k, row.sigma, full, o)
+                })
+                .map_err(|e| reference_error("lower reference", &e, &focused))?;
+                notes.extend(note.map(|n| format!("lower reference {n}")));
+                lower_grid = (full, interval);
+                plds
+            } else {
+                Vec::new()
             };
-            Curves {
-                upper: curve(&upper_delta),
-                lower: curve(&lower_delta),
-                monte_carlo: points,
-            }
-        });
-        let mut unsound = false;
-        if let Some(lo) = lower {
-            if claimed < lo {
-                unsound = true;
-                reasons.push(format!(
-                    "claimed epsilon {claimed} is below the certified lower reference {lo:.6}"
-                ));
-            }
+            let lower = plds
+                .iter()
+                .map(|p| p.epsilon(row.delta))
+                .fold(0.0, f64::max);
+            upper_delta = Some(Box::new(move |e| {
+                gaussian::delta(mu, e).unwrap_or(f64::NAN)
+            }));
+            lower_delta = Some(Box::new(move |e| {
+                plds.iter().map(|p| p.delta(e)).fold(0.0, f64::max)
+            }));
+            (
+                Some(upper),
+                Some(lower),
+                Some("gaussian mechanism, sensitivity 2C once per epoch"),
+                Some("pld optimistic of the largest batch output per epoch (post-processing)"),
+            )
         }
-        if mc.delta_lower > row.delta {
-            unsound = true;
-            reasons.push(format!(
-                "at the claimed epsilon, delta is at least {:.3e} (Monte Carlo, {} trials, {}, one-sided {:.6}), above the claimed {:e}",
-                mc.delta_lower, mc.trials, mc.proposal, mc.confidence, row.delta
+        _ => {
+            let groups = groups(row).map_err(|e| e.to_string())?;
+            let (composed, interval, note) = coarsening(&focused, pld::is_too_fine, |o| {
+                pld::compose_groups(&groups, o)
+            })
+            .map_err(|e| reference_error("references", &e, &focused))?;
+            notes.extend(note.map(|n| format!("references {n}")));
+            lower_grid = (row.steps, interval);
+            let composed = std::rc::Rc::new(composed);
+            let b = composed.epsilon(row.delta).map_err(|e| e.to_string())?;
+            let (c1, c2) = (composed.clone(), composed);
+            // An inverted bracket is no reference: no upper (NaN, as the Gaussian's error)
+            // and the trivial lower 0.
+            upper_delta = Some(Box::new(move |e| {
+                c1.delta(e).map_or(f64::NAN, |b| b.pessimistic)
+            }));
+            lower_delta = Some(Box::new(move |e| c2.delta(e).map_or(0.0, |b| b.optimistic)));
+            (
+                Some(b.pessimistic),
+                Some(b.optimistic),
+                Some("pld pessimistic (connect the dots)"),
+                Some("pld optimistic of the realised pairs"),
+            )
+        }
+    };
+    if let (Some(lo), Some(up)) = (lower, upper) {
+        if lo == 0.0 && up > 0.0 {
+            notes.push(zero_lower_note(lower_grid.0, lower_grid.1));
+        }
+        if up == f64::INFINITY {
+            notes.push(format!(
+                "the upper reference is infinite: no epsilon is certified at delta {:e} (below what the accountant resolves)",
+                row.delta
             ));
         }
-        let ratio = upper.map(|u| claimed / u);
-        let verdict = match upper {
-            _ if unsound => AuditVerdict::Unsound,
-            // Certified sound: at or above the upper reference.
-            Some(up) if claimed >= up && claimed <= up * (1.0 + opts.tolerance) => {
-                AuditVerdict::SoundTight
-            }
-            Some(up) if claimed > up => {
-                reasons.push(format!(
+    }
+    Ok(References {
+        upper,
+        lower,
+        upper_method,
+        lower_method,
+        notes,
+        upper_delta,
+        lower_delta,
+    })
+}
+
+/// Audits one row (the level of its Monte Carlo limits: `confidence`); an error names what
+/// could not be computed.
+fn audit_row(row: &Row, opts: &AuditOptions, confidence: f64) -> Result<Audit, String> {
+    let claimed = row
+        .epsilon
+        .ok_or("missing `epsilon` (no accountant answered for it)")?;
+    let mut reasons = Vec::new();
+    let refs = references(row, opts)?;
+    let (upper, lower) = (refs.upper, refs.lower);
+    // The Monte Carlo can decide the row only when the references leave it open (no lower
+    // reference, or the claim between the references); otherwise it runs at a tenth of the
+    // budget as a consistency check. Decided before it runs: no stopping rule involved.
+    let decided = match (lower, upper) {
+        (Some(lo), Some(up)) => claimed < lo || claimed >= up,
+        _ => false,
+    };
+    let max_steps = if decided {
+        opts.max_steps / 10
+    } else {
+        opts.max_steps
+    };
+    // The plot's eps range: around the claim and the references.
+    let plot_eps: Vec<f64> = if opts.plot {
+        let lo = (0.5 * claimed)
+            .min(lower.unwrap_or(claimed) * 0.9)
+            .max(1e-3);
+        let hi = (1.5 * claimed)
+            .max(upper.unwrap_or(claimed) * 1.1)
+            .min(4.0 * claimed.max(0.25));
+        (0..=8).map(|i| lo + (hi - lo) * i as f64 / 8.0).collect()
+    } else {
+        Vec::new()
+    };
+    let epsilons: Vec<f64> = std::iter::once(claimed)
+        .chain(plot_eps.iter().copied())
+        .collect();
+    let (mc, points) = monte_carlo(row, &epsilons, opts, confidence, max_steps)
+        .map_err(|e| format!("monte carlo: {e}"))?;
+    let curves = opts.plot.then(|| {
+        let grid: Vec<f64> = (0..=120)
+            .map(|i| plot_eps[0] + (plot_eps[8] - plot_eps[0]) * i as f64 / 120.0)
+            .collect();
+        let curve = |f: &Option<Box<dyn Fn(f64) -> f64>>| {
+            f.as_ref()
+                .map_or(Vec::new(), |f| grid.iter().map(|e| (*e, f(*e))).collect())
+        };
+        Curves {
+            upper: curve(&refs.upper_delta),
+            lower: curve(&refs.lower_delta),
+            monte_carlo: points,
+        }
+    });
+    let mut unsound = false;
+    if let Some(lo) = lower {
+        if claimed < lo {
+            unsound = true;
+            reasons.push(format!(
+                "claimed epsilon {claimed} is below the certified lower reference {lo:.6}"
+            ));
+        }
+    }
+    if mc.delta_lower > row.delta {
+        unsound = true;
+        reasons.push(format!(
+            "at the claimed epsilon, delta is at least {:.3e} (Monte Carlo, {} trials, {}, one-sided {:.6}), above the claimed {:e}",
+            mc.delta_lower, mc.trials, mc.proposal, mc.confidence, row.delta
+        ));
+    }
+    // (Undefined against an upper reference of 0.)
+    let ratio = upper.filter(|u| *u > 0.0).map(|u| claimed / u);
+    let verdict = match upper {
+        _ if unsound => AuditVerdict::Unsound,
+        // Certified sound: at or above the upper reference.
+        Some(up) if claimed >= up && claimed <= up * (1.0 + opts.tolerance) => {
+            AuditVerdict::SoundTight
+        }
+        Some(up) if claimed > up => {
+            reasons.push(if up > 0.0 {
+                format!(
                     "{:.1}% above the upper reference",
                     100.0 * (claimed / up - 1.0)
-                ));
-                AuditVerdict::SoundLoose
-            }
-            Some(up) => {
-                reasons.push(format!(
-                    "below the upper reference {up:.4}{}, and no lower bound contradicts it",
-                    lower.map_or(String::new(), |lo| format!(
-                        ", above the lower reference {lo:.4}"
-                    ))
-                ));
-                AuditVerdict::Unverified
-            }
-            None => {
-                reasons.push(
-                    "no reference (--no-reference), and the Monte Carlo does not contradict it"
-                        .into(),
-                );
-                AuditVerdict::Unverified
-            }
-        };
-        out.push(Audit {
-            line: row.line,
-            name: row.name.clone(),
-            sampling: row.sampling,
-            relation: row.relation,
-            q: row.q,
-            sigma: row.sigma,
-            steps: row.steps,
-            delta: row.delta,
-            claimed_epsilon: claimed,
-            upper_reference: upper,
-            upper_method,
-            lower_reference: lower,
-            lower_method,
-            monte_carlo: mc,
-            curves,
-            verdict,
-            ratio,
-            reasons,
-        });
-    }
-    Ok(out)
+                )
+            } else {
+                "above the upper reference 0".into()
+            });
+            AuditVerdict::SoundLoose
+        }
+        Some(up) => {
+            reasons.push(format!(
+                "below the upper reference {up:.4}{}, and no lower bound contradicts it",
+                lower.map_or(String::new(), |lo| format!(
+                    ", above the lower reference {lo:.4}"
+                ))
+            ));
+            AuditVerdict::Unverified
+        }
+        None => {
+            reasons.push(
+                "no reference (--no-reference), and the Monte Carlo does not contradict it".into(),
+            );
+            AuditVerdict::Unverified
+        }
+    };
+    Ok(Audit {
+        line: row.line,
+        name: row.name.clone(),
+        sampling: row.sampling,
+        relation: row.relation,
+        q: row.q,
+        sigma: row.sigma,
+        steps: row.steps,
+        delta: row.delta,
+        claimed_epsilon: claimed,
+        upper_reference: upper,
+        upper_method: refs.upper_method,
+        lower_reference: lower,
+        lower_method: refs.lower_method,
+        monte_carlo: mc,
+        curves,
+        verdict,
+        ratio,
+        reasons,
+        notes: refs.notes,
+    })
 }
 
 /// Runs an external accountant: rows (without `epsilon`) as JSON lines on its stdin, one
@@ -1182,22 +1291,25 @@ pub fn table(audits: &[Audit], errors: &[RowError], markdown: bool) -> String {
             out.push_str(&fmt(r));
         }
     }
-    for a in audits.iter().filter(|a| !a.reasons.is_empty()) {
-        out.push_str(&format!(
-            "{}line {} ({}): {}\n",
-            if markdown { "- " } else { "" },
-            a.line,
-            a.name,
-            a.reasons.join("; ")
-        ));
+    let bullet = if markdown { "- " } else { "" };
+    for a in audits {
+        if !a.reasons.is_empty() {
+            let reasons = a.reasons.join("; ");
+            out.push_str(&format!(
+                "{bullet}line {} ({}): {reasons}\n",
+                a.line, a.name
+            ));
+        }
+        if !a.notes.is_empty() {
+            let notes = a.notes.join("; ");
+            out.push_str(&format!(
+                "{bullet}line {} ({}): note: {notes}\n",
+                a.line, a.name
+            ));
+        }
     }
     for e in errors {
-        out.push_str(&format!(
-            "{}line {}: skipped: {}\n",
-            if markdown { "- " } else { "" },
-            e.line,
-            e.reason
-        ));
+        out.push_str(&format!("{bullet}line {}: skipped: {}\n", e.line, e.reason));
     }
     out
 }

@@ -4,7 +4,7 @@ use clap::{Parser, Subcommand};
 use dpclaims::accounting::{self, Accountant, Query};
 use dpclaims::harness;
 use dpclaims::{audit, claims};
-use dpclaims_theorems::privacy::pld::PldOptions;
+use dpclaims_theorems::privacy::pld::{self, PldOptions};
 use dpclaims_theorems::privacy::{DpSgd, Neighbouring, Sampling};
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -34,6 +34,10 @@ enum Command {
     /// Rows are JSON lines or CSV (by extension or --format), from FILE or stdin, with the
     /// fields name, sampling (poisson|shuffle|wor|none), q or batch+n, sigma, steps or epochs,
     /// delta, epsilon, relation (add-remove|replace-one).
+    ///
+    /// Exit code: 1 if any row is unsound; else 2 if any row was skipped (unreadable, or its
+    /// references or Monte Carlo could not be computed: reported by line with the reason, the
+    /// other rows audited); else 0. Bad options also exit 2, with no table.
     Audit {
         /// Input file (`-` or none: stdin).
         file: Option<std::path::PathBuf>,
@@ -69,6 +73,11 @@ enum Command {
         /// Audit by Monte Carlo alone (no PLD or Gaussian references), e.g. to measure its power.
         #[arg(long)]
         no_reference: bool,
+        /// PLD point budget of one reference composition: past it the grid is coarsened (4x at
+        /// a time, up to interval 1) and the row says so in a note; a row no grid fits is an
+        /// error on that row.
+        #[arg(long, default_value_t = accounting::ANSWER_MAX_POINTS)]
+        max_points: usize,
         /// Write one SVG per row into this directory: delta(eps) of the references, the Monte
         /// Carlo lower limits and the claim.
         #[arg(long)]
@@ -297,6 +306,13 @@ fn audit(
             )));
         }
     }
+    if !(2..=pld::MAX_FFT).contains(&opts.pld.max_points) {
+        return Err(dpclaims::Error::Input(format!(
+            "--max-points {} is out of range: expected 2 to {}",
+            opts.pld.max_points,
+            pld::MAX_FFT
+        )));
+    }
     let mut rows = Vec::new();
     let mut errors = Vec::new();
     for parsed in audit::parse(&text, format) {
@@ -314,7 +330,14 @@ fn audit(
         let timeout = std::time::Duration::from_secs_f64(*timeout);
         errors.extend(audit::ask_command(cmd, &mut rows, timeout));
     }
-    let audits = audit::audit(&rows, &opts, progress)?;
+    let mut audits = Vec::with_capacity(rows.len());
+    for result in audit::audit(&rows, &opts, progress) {
+        match result {
+            Ok(a) => audits.push(a),
+            Err(e) => errors.push(e),
+        }
+    }
+    errors.sort_by_key(|e| e.line);
     if let Some(dir) = &plot {
         std::fs::create_dir_all(dir).map_err(|e| {
             dpclaims::Error::Input(format!(
@@ -559,6 +582,7 @@ fn run(cli: Cli) -> Result<ExitCode, dpclaims::Error> {
             trials,
             no_importance,
             no_reference,
+            max_points,
             plot,
             seed,
             confidence,
@@ -576,7 +600,10 @@ fn run(cli: Cli) -> Result<ExitCode, dpclaims::Error> {
                 plot: plot.is_some(),
                 seed,
                 confidence,
-                ..audit::AuditOptions::default()
+                pld: PldOptions {
+                    max_points,
+                    ..PldOptions::default()
+                },
             };
             audit(
                 file,

@@ -1,6 +1,9 @@
 //! `dpclaims audit`: published values are sound; broken accountants are caught.
 
-use dpclaims::audit::{AuditOptions, AuditVerdict, Format, Row, audit, parse, validate};
+use dpclaims::accounting::{self, Accountant, Query};
+use dpclaims::audit::{
+    Audit, AuditOptions, AuditVerdict, Format, Row, audit, parse, references, validate,
+};
 use dpclaims_theorems::privacy::pld::{self, Pair, Pld, PldOptions, Rounding};
 use dpclaims_theorems::privacy::{DpSgd, Neighbouring, Sampling};
 use std::process::Command;
@@ -15,14 +18,21 @@ fn rows(text: &str) -> Vec<Row> {
         .collect()
 }
 
+/// The audits of rows that must all be audited (a row's error fails the test, naming it).
+pub(crate) fn audited(rows: &[Row], opts: &AuditOptions) -> Vec<Audit> {
+    audit(rows, opts, false)
+        .into_iter()
+        .map(|r| r.unwrap_or_else(|e| panic!("line {}: {}", e.line, e.reason)))
+        .collect()
+}
+
 fn verdicts(text: &str) -> Vec<AuditVerdict> {
     let opts = AuditOptions {
         seed: crate::SEED,
         max_steps: 20_000_000,
         ..AuditOptions::default()
     };
-    audit(&rows(text), &opts, false)
-        .expect("audits")
+    audited(&rows(text), &opts)
         .into_iter()
         .map(|a| a.verdict)
         .collect()
@@ -112,13 +122,24 @@ fn shuffle_check_flags_a_poisson_epsilon() {
     assert_eq!(verdicts(&text), [AuditVerdict::SoundTight]);
 }
 
+/// Runs `dpclaims audit FILE ARGS` on a file `name` holding `text` (in a fresh directory).
+fn audit_file(name: &str, text: &str, args: &[&str]) -> std::process::Output {
+    let dir = std::env::temp_dir().join(format!("dpclaims-audit-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    Command::new(env!("CARGO_BIN_EXE_dpclaims"))
+        .arg("audit")
+        .arg(&path)
+        .args(args)
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn bad_rows_are_reported_by_line_and_the_rest_audited() {
-    let dir = std::env::temp_dir().join(format!("dpclaims-audit-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("rows.csv");
-    std::fs::write(
-        &path,
+    let o = audit_file(
+        "rows.csv",
         "name,sampling,q,sigma,steps,delta,epsilon\n\
          good,poisson,0.01,1.0,100,1e-5,5.0\n\
          too-big-q,poisson,1.5,1.0,100,1e-5,1.0\n\
@@ -126,12 +147,8 @@ fn bad_rows_are_reported_by_line_and_the_rest_audited() {
          not-a-number,poisson,abc,1.0,100,1e-5,1.0\n\
          missing-delta,poisson,0.01,1.0,100,,1.0\n\
          short,poisson,0.01\n",
-    )
-    .unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_dpclaims"))
-        .args(["audit", path.to_str().unwrap(), "--json"])
-        .output()
-        .unwrap();
+        &["--json"],
+    );
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{stderr}");
     for (line, word) in [
@@ -184,8 +201,8 @@ fn command_accountant_is_audited() {
     );
 }
 
-fn audit_one(row: &str, opts: &AuditOptions) -> dpclaims::audit::Audit {
-    audit(&rows(row), opts, false).expect("audits").remove(0)
+fn audit_one(row: &str, opts: &AuditOptions) -> Audit {
+    audited(&rows(row), opts).remove(0)
 }
 
 /// Issue 15: 50 shuffled batches of 20 from n = 1000, sigma = 0.9, 2 epochs, replace-one,
@@ -342,7 +359,7 @@ fn schedules_are_audited_phase_by_phase() {
     let text = r#"{"name": "one", "sampling": "poisson", "q": 0.01, "sigma": 1.0, "steps": 1000, "delta": 1e-5, "epsilon": 1.0}
 {"name": "split", "sampling": "poisson", "phases": [{"q": 0.01, "sigma": 1.0, "steps": 400}, {"q": 0.01, "sigma": 1.0, "steps": 600}], "delta": 1e-5, "epsilon": 1.0}
 {"name": "schedule", "sampling": "poisson", "phases": [{"q": 0.005, "sigma": 1.2, "steps": 500}, {"q": 0.02, "sigma": 0.9, "steps": 500}], "delta": 1e-5, "epsilon": 1.5}"#;
-    let a = audit(&rows(text), &opts, false).unwrap();
+    let a = audited(&rows(text), &opts);
     let (one, split) = (a[0].upper_reference.unwrap(), a[1].upper_reference.unwrap());
     assert!((one - split).abs() < 1e-6 * one, "{one} vs {split}");
     assert!(
@@ -430,4 +447,235 @@ fn plot_writes_one_svg_per_row() {
             "{name}"
         );
     }
+}
+
+/// Audit options for rows at the edges: small point budget (grids coarsen after a few tries),
+/// the smallest Monte Carlo (200 trials per pair).
+fn edge_options(max_points: usize) -> AuditOptions {
+    AuditOptions {
+        seed: crate::SEED,
+        max_steps: 1000,
+        trials: Some(200),
+        pld: PldOptions {
+            max_points,
+            ..PldOptions::default()
+        },
+        ..AuditOptions::default()
+    }
+}
+
+/// Issue 33, item 3: 2 shuffled batches at sigma 0.03 aborted the audit (capacity overflow in
+/// the lower reference, exit 101) and at sigma 0.02 had a lower reference of 0. Both now get a
+/// positive lower reference below the upper one, on a grid coarsened for the budget (said in a
+/// note). A claim of 400 at sigma 0.03 is refuted by it: the threshold test M > 0.9 alone gives
+/// epsilon >= 559 (`shuffle` unit tests).
+#[test]
+fn shuffle_at_small_sigma_has_a_lower_reference() {
+    let text = r#"{"name":"sh","sampling":"shuffle","batch":50,"n":100,"sigma":0.03,"epochs":1,"delta":1e-5,"epsilon":100000}
+{"name":"sh","sampling":"shuffle","batch":50,"n":100,"sigma":0.02,"epochs":1,"delta":1e-5,"epsilon":100000}
+{"name":"low","sampling":"shuffle","batch":50,"n":100,"sigma":0.03,"epochs":1,"delta":1e-5,"epsilon":400}"#;
+    let a = audited(&rows(text), &edge_options(1 << 20));
+    for a in &a {
+        let (lo, up) = (a.lower_reference.unwrap(), a.upper_reference.unwrap());
+        assert!(0.0 < lo && lo < up, "{a:?}");
+        assert!(
+            a.notes.len() == 1 && a.notes[0].contains("lower reference answered at interval"),
+            "{a:?}"
+        );
+    }
+    assert_eq!(a[0].verdict, AuditVerdict::SoundLoose, "{:?}", a[0]);
+    assert_eq!(a[1].verdict, AuditVerdict::SoundLoose, "{:?}", a[1]);
+    assert!(
+        a[1].lower_reference > a[0].lower_reference,
+        "less noise, more loss"
+    );
+    assert_eq!(a[2].verdict, AuditVerdict::Unsound, "{:?}", a[2]);
+    assert!(a[2].reasons[0].contains("below the certified lower reference"));
+}
+
+/// Issue 33, item 4: q 0.5, sigma 0.05, 2000 Poisson steps needs 2^31 grid points at the
+/// default interval; it ended the whole audit (exit 2, no row reported). Within a budget some
+/// grid fits (2^18 points: interval 1), the row is answered on it with a note, with the bracket
+/// `dpclaims epsilon` gives at that budget; within one no grid fits (2^16), the row is an error
+/// and the other rows are audited.
+#[test]
+fn a_row_past_the_point_budget_is_coarsened_or_its_own_error() {
+    let big = r#"{"name":"big","sampling":"poisson","q":0.5,"sigma":0.05,"steps":2000,"delta":1e-5,"epsilon":10}"#;
+    let text = format!(
+        r#"{big}
+{{"name":"small","sampling":"poisson","q":0.01,"sigma":1.0,"steps":100,"delta":1e-5,"epsilon":5}}
+{{"name":"sh","sampling":"shuffle","batch":10,"n":100,"sigma":1.0,"epochs":1,"delta":1e-5,"epsilon":20}}"#
+    );
+    let opts = edge_options(1 << 18);
+    let a = audit_one(big, &opts);
+    let mech = DpSgd::new(0.5, 0.05, 2000, Sampling::Poisson, Neighbouring::AddRemove).unwrap();
+    let answer = accounting::run(
+        Accountant::Pld,
+        &mech,
+        Query::Epsilon { delta: 1e-5 },
+        &opts.pld,
+        None,
+    )
+    .unwrap();
+    let interval = answer.interval.unwrap();
+    assert!(interval > 1e-4, "{answer:?}");
+    assert_eq!(
+        [a.lower_reference.unwrap(), a.upper_reference.unwrap()],
+        answer.bracket.unwrap(),
+        "{a:?}"
+    );
+    assert_eq!(a.verdict, AuditVerdict::Unsound, "{a:?}");
+    assert!(
+        a.notes[0].contains(&format!("references answered at interval {interval} ")),
+        "{a:?}"
+    );
+    let results = audit(&rows(&text), &edge_options(1 << 16), false);
+    let e = results[0].as_ref().unwrap_err();
+    assert_eq!(e.line, 1);
+    assert!(
+        e.reason.contains("no PLD grid up to interval 1"),
+        "{}",
+        e.reason
+    );
+    for (r, name) in results[1..].iter().zip(["small", "sh"]) {
+        assert_eq!(r.as_ref().map(|a| a.name.as_str()), Ok(name), "{r:?}");
+    }
+}
+
+/// The CLI on the row of item 4 with `--max-points 65536`: that row is reported as an error
+/// (exit 2, its line and reason on stderr and as a JSON error line), the valid row is audited.
+#[test]
+fn cli_reports_a_row_no_grid_fits_and_audits_the_rest() {
+    let o = audit_file(
+        "budget.jsonl",
+        "{\"name\":\"big\",\"sampling\":\"poisson\",\"q\":0.5,\"sigma\":0.05,\"steps\":2000,\"delta\":1e-5,\"epsilon\":10}\n\
+         {\"name\":\"good\",\"sampling\":\"poisson\",\"q\":0.01,\"sigma\":1.0,\"steps\":100,\"delta\":1e-5,\"epsilon\":5}\n",
+        &[
+            "--json",
+            "--max-points",
+            "65536",
+            "--max-steps",
+            "1000",
+            "--trials",
+            "200",
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("error: line 1: references: no PLD grid"),
+        "{stderr}"
+    );
+    let out: Vec<serde_json::Value> = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(out.len(), 2, "{out:?}");
+    assert_eq!(out[0]["name"], "good");
+    assert_eq!(out[0]["verdict"], "sound-loose");
+    assert_eq!(out[1]["line"], 1);
+    assert!(out[1]["error"].as_str().unwrap().contains("--max-points"));
+}
+
+/// Checks an audit of a row at the edges: its numbers are not NaN, its lower reference is at
+/// most its upper one, and a lower reference of 0 below a positive upper one carries a note.
+fn check_edge_audit(a: &Audit) {
+    let numbers = [a.lower_reference, a.upper_reference, a.ratio]
+        .into_iter()
+        .flatten()
+        .chain([a.monte_carlo.delta_lower, a.monte_carlo.delta_mean]);
+    for x in numbers {
+        assert!(!x.is_nan(), "{a:?}");
+    }
+    if let (Some(lo), Some(up)) = (a.lower_reference, a.upper_reference) {
+        assert!(lo <= up, "{a:?}");
+        assert!(
+            !(lo == 0.0 && up > 0.0) || a.notes.iter().any(|n| n.contains("uninformative")),
+            "{a:?}"
+        );
+    }
+}
+
+/// Issue 33: `audit` never panics on a legal row. Rows at the edges of the legal range (sigma
+/// 1e-9 to 1e8, q from 1e-12 to 1, 1 step, delta from 1e-300 to 0.99, epsilon 0 and 1e300,
+/// shuffled batches at small sigma or without a full epoch, schedules, fixed-size batches)
+/// each get a verdict or an error of their own, with a reason; the verdicts pass
+/// [`check_edge_audit`].
+#[test]
+fn rows_at_the_edges_get_a_verdict_or_their_own_error() {
+    let text = r#"{"name":"tiny-sigma","sampling":"poisson","q":0.01,"sigma":1e-3,"steps":10,"delta":1e-5,"epsilon":1}
+{"name":"tinier-sigma","sampling":"poisson","q":0.01,"sigma":1e-9,"steps":10,"delta":1e-5,"epsilon":1}
+{"name":"huge-sigma","sampling":"poisson","q":0.01,"sigma":1e8,"steps":10,"delta":1e-5,"epsilon":1}
+{"name":"q-tiny","sampling":"poisson","q":1e-12,"sigma":1,"steps":100,"delta":1e-5,"epsilon":1}
+{"name":"q-near-1","sampling":"poisson","q":0.999999,"sigma":1,"steps":10,"delta":1e-5,"epsilon":1}
+{"name":"q-1","sampling":"poisson","relation":"replace-one","q":1,"sigma":0.5,"steps":10,"delta":1e-5,"epsilon":1}
+{"name":"steps-1","sampling":"poisson","q":0.5,"sigma":1,"steps":1,"delta":1e-5,"epsilon":1}
+{"name":"delta-tiny","sampling":"poisson","q":0.01,"sigma":1,"steps":100,"delta":1e-300,"epsilon":1}
+{"name":"delta-big","sampling":"poisson","q":0.01,"sigma":1,"steps":100,"delta":0.99,"epsilon":0}
+{"name":"eps-huge","sampling":"poisson","q":0.01,"sigma":1,"steps":100,"delta":1e-5,"epsilon":1e300}
+{"name":"eps-0","sampling":"none","sigma":2,"steps":3,"delta":1e-5,"epsilon":0}
+{"name":"wor-tiny-sigma","sampling":"wor","q":0.1,"sigma":1e-4,"steps":10,"delta":1e-5,"epsilon":1}
+{"name":"wor-q-1","sampling":"wor","q":1,"sigma":1,"steps":10,"delta":1e-5,"epsilon":1}
+{"name":"wor-q-tiny","sampling":"wor","batch":1,"n":1000000000,"sigma":0.5,"steps":10,"delta":1e-5,"epsilon":1}
+{"name":"none-tiny-sigma","sampling":"none","sigma":1e-6,"steps":3,"delta":1e-5,"epsilon":1}
+{"name":"none-huge-sigma","sampling":"none","sigma":1e8,"steps":5,"delta":0.99,"epsilon":1e5}
+{"name":"replace-tiny-sigma","sampling":"poisson","relation":"replace-one","q":0.3,"sigma":1e-3,"steps":5,"delta":1e-5,"epsilon":1}
+{"name":"sh-0.03","sampling":"shuffle","batch":50,"n":100,"sigma":0.03,"epochs":1,"delta":1e-5,"epsilon":100000}
+{"name":"sh-1e-3","sampling":"shuffle","batch":50,"n":100,"sigma":1e-3,"epochs":1,"delta":1e-5,"epsilon":1}
+{"name":"sh-1e-9","sampling":"shuffle","batch":50,"n":100,"sigma":1e-9,"epochs":3,"delta":1e-5,"epsilon":1}
+{"name":"sh-huge-sigma","sampling":"shuffle","batch":50,"n":100,"sigma":1e8,"epochs":1,"delta":1e-5,"epsilon":1}
+{"name":"sh-delta-tiny","sampling":"shuffle","batch":10,"n":100,"sigma":1,"epochs":2,"delta":1e-300,"epsilon":1}
+{"name":"sh-one-batch","sampling":"shuffle","batch":100,"n":100,"sigma":1e-3,"epochs":2,"delta":1e-5,"epsilon":1}
+{"name":"sh-no-full-epoch","sampling":"shuffle","batch":30,"n":100,"sigma":1,"steps":2,"delta":1e-5,"epsilon":1}
+{"name":"phases","sampling":"poisson","phases":[{"q":1e-9,"sigma":1e-3,"steps":1},{"q":0.9,"sigma":1e5,"steps":3}],"delta":1e-5,"epsilon":1}
+{"name":"q-0.5-sigma-0.05","sampling":"poisson","q":0.5,"sigma":0.05,"steps":2000,"delta":1e-5,"epsilon":10}"#;
+    let rows = rows(text);
+    let results = audit(&rows, &edge_options(1 << 16), false);
+    assert_eq!(results.len(), rows.len());
+    for (row, r) in rows.iter().zip(&results) {
+        match r {
+            Ok(a) => {
+                assert_eq!(a.line, row.line);
+                check_edge_audit(a);
+            }
+            Err(e) => assert!(e.line == row.line && !e.reason.is_empty(), "{e:?}"),
+        }
+    }
+    // The edges are not all errors: most rows are answered on some grid.
+    let answered = results.iter().filter(|r| r.is_ok()).count();
+    assert!(answered >= rows.len() / 2, "{results:?}");
+}
+
+/// A million steps: the references of such rows (their Monte Carlo is 200 paths of a million
+/// steps, too slow for a test) are answered, or are the row's error, as above.
+#[test]
+fn a_million_steps_get_references_or_an_error() {
+    let text = r#"{"name":"poisson","sampling":"poisson","q":1e-4,"sigma":1,"steps":1000000,"delta":1e-5,"epsilon":1}
+{"name":"replace-one","sampling":"poisson","relation":"replace-one","q":1e-3,"sigma":0.8,"steps":1000000,"delta":1e-5,"epsilon":1}
+{"name":"small-sigma","sampling":"poisson","q":0.5,"sigma":0.05,"steps":1000000,"delta":1e-5,"epsilon":1}
+{"name":"wor","sampling":"wor","q":1e-3,"sigma":2,"steps":1000000,"delta":1e-5,"epsilon":1}
+{"name":"shuffle","sampling":"shuffle","batch":1,"n":1000000,"sigma":1,"epochs":1,"delta":1e-5,"epsilon":1}"#;
+    let opts = edge_options(1 << 16);
+    let mut answered = 0;
+    for row in rows(text) {
+        match references(&row, &opts) {
+            Ok(r) => {
+                answered += 1;
+                let (lo, up) = (r.lower.unwrap(), r.upper.unwrap());
+                assert!(
+                    !lo.is_nan() && !up.is_nan() && lo <= up,
+                    "{}: [{lo}, {up}]",
+                    row.name
+                );
+                assert!(
+                    !(lo == 0.0 && up > 0.0) || r.notes.iter().any(|n| n.contains("uninformative")),
+                    "{}: {:?}",
+                    row.name,
+                    r.notes
+                );
+            }
+            Err(e) => assert!(!e.is_empty(), "{}", row.name),
+        }
+    }
+    assert!(answered >= 3);
 }

@@ -40,7 +40,7 @@ pub fn epsilon(mu: f64, delta: f64) -> Result<f64, ParamError> {
             return Err(ParamError::new(
                 "delta",
                 delta,
-                "a delta reachable with a finite epsilon",
+                format!("a delta reached at an epsilon below 1e12 (mu = {mu:e} needs more)"),
             ));
         }
     }
