@@ -179,9 +179,14 @@ pub enum Pair {
     ReplaceOne { q: f64, sigma: f64 },
 }
 
-/// $\ln(e^a-c)$ for $e^a>c\ge0$, without overflow.
+/// $\ln(e^a-c)$ for $e^a>c\ge0$, without overflow ($c=0$ at $q=1$: $e^{-a}$ overflowed past
+/// $-a\approx709$ and $0\cdot\infty$ made the add pair's threshold NaN).
 fn ln_exp_minus(a: f64, c: f64) -> f64 {
-    a + (-c * (-a).exp()).ln_1p()
+    if c == 0.0 {
+        a
+    } else {
+        a + (-c * (-a).exp()).ln_1p()
+    }
 }
 
 /// $\ln(e^\ell-1)$ for $\ell\ge0$ ($-\infty$ at 0), without overflow.
