@@ -156,7 +156,7 @@ pub fn run(
                 }
                 a.bracket = Some([b.optimistic, b.pessimistic]);
                 a.interval = Some(interval);
-                a.note = note;
+                a.note = join_notes(note, weak_bracket_note(query, &b));
             }
         }
         Ok(())
@@ -206,6 +206,46 @@ pub fn line(a: &Answer) -> String {
         s.push_str(&format!("\n             note: {note}"));
     }
     s
+}
+
+/// Two notes as one (either may be absent).
+fn join_notes(a: Option<String>, b: Option<String>) -> Option<String> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(format!("{a}; {b}")),
+        (a, b) => a.or(b),
+    }
+}
+
+/// A note when a PLD bracket's end is too coarse to mean anything, so that it is never read as
+/// information: for ε, an optimistic end of 0 below a positive pessimistic one (the lower
+/// bound's margins, the composition's round-off and truncated tails, exceed δ) or an infinite
+/// pessimistic end; for δ, a pessimistic end of 1 (the grid's rounding of every loss, up to
+/// $\Delta_L$ a step, moved the composed losses past ε), an optimistic end of 0, or ends more
+/// than a factor 10 apart.
+pub fn weak_bracket_note(query: Query, b: &pld::PldBracket) -> Option<String> {
+    let (lo, hi) = (b.optimistic, b.pessimistic);
+    let advice = "a finer --interval (or a larger --max-points) may narrow it";
+    match query {
+        Query::Epsilon { .. } if hi.is_infinite() => Some(format!(
+            "the pessimistic end is infinite: no upper bound at this grid and delta ({advice})"
+        )),
+        Query::Epsilon { .. } if lo == 0.0 && hi > 0.0 => Some(format!(
+            "the optimistic end is 0: no lower bound at this grid and delta (its error margins \
+             exceed delta); the pessimistic end is still an upper bound ({advice})"
+        )),
+        Query::Delta { .. } if hi >= 1.0 && lo < 1.0 => Some(format!(
+            "the pessimistic end is 1: no upper bound at this grid (the grid's rounding of the \
+             losses, up to the interval per step, dominates) ({advice})"
+        )),
+        Query::Delta { .. } if lo == 0.0 && hi > 0.0 => Some(format!(
+            "the optimistic end is 0: no lower bound at this grid ({advice})"
+        )),
+        Query::Delta { .. } if hi > 10.0 * lo => Some(format!(
+            "the ends differ by a factor {:.3e}: the bracket is too wide to mean much ({advice})",
+            hi / lo
+        )),
+        _ => None,
+    }
 }
 
 /// The CLI's default point budget of one PLD composition ($2^{25}$: half a gigabyte per FFT
@@ -277,6 +317,7 @@ pub fn run_event(
         Query::Epsilon { delta } => event_pld::epsilon(doc, delta, o),
         Query::Delta { epsilon } => event_pld::delta(doc, epsilon, o),
     })?;
+    let note = join_notes(note, weak_bracket_note(query, &b));
     let (epsilon, delta) = match query {
         Query::Epsilon { .. } => (Some(b.pessimistic), None),
         Query::Delta { .. } => (None, Some(b.pessimistic)),
