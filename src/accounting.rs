@@ -360,3 +360,42 @@ pub fn event_line(a: &EventAnswer) -> String {
     }
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dpclaims_theorems::privacy::pld::PldBracket;
+
+    fn b(lo: f64, hi: f64) -> PldBracket {
+        PldBracket::checked(lo, hi).unwrap()
+    }
+
+    /// The two weak brackets of issue 33 are flagged; informative ones are not.
+    #[test]
+    fn weak_brackets_are_said_informative_ones_are_not() {
+        let eps = Query::Epsilon { delta: 1e-10 };
+        let del = Query::Delta { epsilon: 30.0 };
+        let note = |q, lo, hi| weak_bracket_note(q, &b(lo, hi));
+        assert!(
+            note(eps, 0.0, 3.506708)
+                .unwrap()
+                .contains("optimistic end is 0")
+        );
+        assert!(note(eps, 1.0, f64::INFINITY).unwrap().contains("infinite"));
+        assert!(
+            note(del, 9.99998e-10, 1.0)
+                .unwrap()
+                .contains("pessimistic end is 1")
+        );
+        assert!(
+            note(del, 0.0, 1e-7)
+                .unwrap()
+                .contains("optimistic end is 0")
+        );
+        assert!(note(del, 1e-9, 1e-7).unwrap().contains("factor"));
+        assert_eq!(note(eps, 1.828233, 1.828244), None);
+        assert_eq!(note(eps, 0.0, 0.0), None);
+        assert_eq!(note(del, 1.2e-7, 1.3e-7), None);
+        assert_eq!(note(del, 1.0, 1.0), None);
+    }
+}
