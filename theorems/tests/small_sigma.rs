@@ -1177,29 +1177,10 @@ fn interval_for(sigma: f64) -> f64 {
 /// near the eps of delta = 1e-5). The failures.
 fn check_case(c: &Case, interval: f64) -> Vec<String> {
     let refs = references(c);
-    let mut out = Vec::new();
-    for target in [1e-5, 1e-2] {
-        let el = exact_epsilon(&refs.lower, target);
-        let eu = match &refs.upper {
-            Some(u) => exact_epsilon(u, target),
-            None => el,
-        };
-        let what = format!("{} eps({target})", c.name());
-        match accountant_epsilon(c, target, interval) {
-            Ok((b, d)) => out.extend(check_epsilon(&what, b, d, c.steps, el, eu)),
-            Err(e) => out.push(format!("{what}: error {e}")),
-        }
-        let eps = 0.5 * (eu.0 + eu.1);
-        let what = format!("{} delta({eps})", c.name());
-        match accountant_delta(c, eps, interval) {
-            Ok((b, d)) => {
-                let r = delta_refs(&refs, eps, 2.0 * c.steps as f64 * d);
-                out.extend(check_delta(&what, b, d, &r));
-            }
-            Err(e) => out.push(format!("{what}: error {e}")),
-        }
-    }
-    out
+    [1e-5, 1e-2]
+        .into_iter()
+        .flat_map(|target| check_queries(c, &refs, target, interval))
+        .collect()
 }
 
 /// Every pair at noise `sigma`, one and two steps.
@@ -1525,7 +1506,12 @@ fn expect_none(failures: Vec<String>) {
 
 /// Both queries of a case at one delta: eps(delta) and delta at its exact eps.
 fn check_issue_case(c: &Case, delta: f64, interval: f64) -> Vec<String> {
-    let refs = references(c);
+    check_queries(c, &references(c), delta, interval)
+}
+
+/// Both queries of a case at one delta, against its references: eps(delta), and delta at the
+/// exact eps of that delta. The failures.
+fn check_queries(c: &Case, refs: &Refs, delta: f64, interval: f64) -> Vec<String> {
     let el = exact_epsilon(&refs.lower, delta);
     let eu = refs.upper.as_ref().map_or(el, |u| exact_epsilon(u, delta));
     let mut out = Vec::new();
@@ -1538,7 +1524,7 @@ fn check_issue_case(c: &Case, delta: f64, interval: f64) -> Vec<String> {
     let what = format!("{} delta({eps})", c.name());
     match accountant_delta(c, eps, interval) {
         Ok((b, d)) => {
-            let r = delta_refs(&refs, eps, 2.0 * c.steps as f64 * d);
+            let r = delta_refs(refs, eps, 2.0 * c.steps as f64 * d);
             out.extend(check_delta(&what, b, d, &r));
         }
         Err(e) => out.push(format!("{what}: error {e}")),
