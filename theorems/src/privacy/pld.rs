@@ -330,7 +330,7 @@ impl Pair {
     /// $r=\ell+\ln Q(L>\ell)-\ln P(L>\ell)\le0$, computed from the tails' logarithms (so
     /// neither $e^\ell$ nor a tail over- or underflows), plus the floating-point error of the
     /// difference: $P(L>\ell)\cdot|\Delta r|$ with $|\Delta r|$ bounded by the error of the two
-    /// $\ln\Phi$ (each [`LN_PHI_ULPS`] ulps of $1+|\ln\Phi|$ relative, doubled for the mixtures)
+    /// $\ln\Phi$ (each `LN_PHI_ULPS` ulps of $1+|\ln\Phi|$ relative, doubled for the mixtures)
     /// and the roundings of the sum.
     pub fn profile(&self, l: f64) -> f64 {
         let (p_gt, q_gt) = self.ln_upper_tails(l);
@@ -691,7 +691,7 @@ impl Pld {
     /// near that end are zero and $r^j$ underflows before the bulk (a PLD of losses in the
     /// thousands: the sum came out 0 and $\Lambda=-\infty$ put the composition's window past
     /// its support), the sum is redone outward from the end with rescaling
-    /// ([`Pld::far_sum`]).
+    /// (`Pld::far_sum`).
     pub fn log_mgf(&self, t: f64) -> f64 {
         let r = (-t.abs() * self.interval).exp();
         let mut sum = 0.0;
