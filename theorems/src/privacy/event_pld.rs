@@ -172,8 +172,8 @@ impl Directions {
     fn bracket(&self, f: impl Fn(&Pld) -> f64) -> Result<PldBracket, ParamError> {
         let dirs = self.all();
         PldBracket::checked(
-            dirs.iter().map(|p| f(&p.optimistic)).fold(0.0, f64::max),
-            dirs.iter().map(|p| f(&p.pessimistic)).fold(0.0, f64::max),
+            PldBracket::worst(dirs.iter().map(|p| f(&p.optimistic))),
+            PldBracket::worst(dirs.iter().map(|p| f(&p.pessimistic))),
         )
     }
 }

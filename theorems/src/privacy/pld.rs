@@ -340,7 +340,8 @@ impl Pair {
         let r = (l + q_gt - p_gt).min(0.0);
         let error = ln_mass_error(p_gt) + ln_mass_error(q_gt) + 4.0 * UNIT * l.abs();
         let p = p_gt.exp();
-        (p * -r.exp_m1() + p * error).min(p)
+        // At most P's tail, itself known to within its error bound.
+        (p * -r.exp_m1() + p * error).min(p * ln_mass_error(p_gt).exp())
     }
 
     /// The $x$ with $L(x)=\ell$ for the replace-one pair, in closed form and in log space: with
@@ -547,16 +548,23 @@ impl Pld {
                     };
                     [side(0), side(2)]
                 };
-                // A lower bound on the merged loss ln(P(cell)/Q(cell)) (the computed one less
-                // both logarithms' error bounds); NaN (the mass is dropped, which only lowers an
-                // optimistic delta) where the Q mass is not resolved.
-                let merged = |[(pm, pe), (qm, qe)]: [(f64, f64); 2]| {
-                    if qm > f64::NEG_INFINITY && pm > f64::NEG_INFINITY {
-                        pm - qm - pe - qe
-                    } else {
+                // A lower bound on the merged loss ln(P(cell)/Q(cell)) of a cell above the loss
+                // `edge`: the computed one less both logarithms' error bounds, and at least
+                // `edge` itself (every outcome of the cell has L > edge and p = e^L q, so
+                // P(cell) >= e^edge Q(cell)), which also holds where the Q mass is not resolved.
+                // NaN (nothing to place) for a cell without P mass.
+                let merged = |[(pm, pe), (qm, qe)]: [(f64, f64); 2], edge: f64| {
+                    if pm == f64::NEG_INFINITY {
                         f64::NAN
+                    } else if qm > f64::NEG_INFINITY {
+                        (pm - qm - pe - qe).max(edge)
+                    } else {
+                        edge
                     }
                 };
+                // The P mass placed: its computed logarithm less its error bound (a lower
+                // bound, as an optimistic PLD needs).
+                let placed = |(pm, pe): (f64, f64)| (pm - pe).exp();
                 let mut a = k_lo as f64 * d - 0.5 * d;
                 let mut ma = pair.ln_masses(a);
                 for j in 0..n {
@@ -575,8 +583,8 @@ impl Pld {
                     if j == n - 1 {
                         // Everything above a, merged into one outcome.
                         let whole = |i: usize| (ma[i], ln_mass_error(ma[i]));
-                        if let Some(k) = place(merged([whole(1), whole(3)])) {
-                            pmf[k] += ma[1].exp();
+                        if let Some(k) = place(merged([whole(1), whole(3)], a)) {
+                            pmf[k] += placed(whole(1));
                         }
                         break;
                     }
@@ -592,7 +600,7 @@ impl Pld {
                         {
                             f64::NEG_INFINITY
                         } else {
-                            merged(masses) - target
+                            merged(masses, a) - target
                         };
                         (if f.is_nan() { f64::NEG_INFINITY } else { f }, mb)
                     };
@@ -643,8 +651,8 @@ impl Pld {
                         // else: no b within 64 cells reaches l_j; the cell's mass is placed lower.
                     }
                     let masses = cell(&ma, &mb);
-                    if let Some(k) = place(merged(masses)) {
-                        pmf[k] += masses[0].0.exp();
+                    if let Some(k) = place(merged(masses, a)) {
+                        pmf[k] += placed(masses[0]);
                     }
                     (a, ma) = (b, mb);
                 }
@@ -709,31 +717,44 @@ impl Pld {
         // Terms lost to underflow are each below 2^-1074: negligible against a sum >= 1e-290.
         let ln_sum = if sum >= 1e-290 {
             (sum * (1.0 + 1e-9)).ln()
-        } else if t >= 0.0 {
-            Self::far_sum(self.pmf.iter().rev(), -t.abs() * self.interval)
         } else {
-            Self::far_sum(self.pmf.iter(), -t.abs() * self.interval)
+            let ln_r = -t.abs() * self.interval;
+            let far = if t >= 0.0 {
+                Self::far_sum(self.pmf.iter().rev(), ln_r)
+            } else {
+                Self::far_sum(self.pmf.iter(), ln_r)
+            };
+            // Added to t l_end below, whose magnitude can swallow an absolute margin: 4u of it.
+            far + 4.0 * UNIT * (t * end as f64 * self.interval).abs()
         };
         t * end as f64 * self.interval + ln_sum
     }
 
-    /// $\ln\sum_jp_jr^j$ ($\ln r$ given), `masses` in order of $j$, as a running log-sum of
-    /// $\ln p_j+j\ln r$ (no power underflows); it stops once $r^j$ is below $e^{-80}$ of the
-    /// sum, adding $r^j$ (the rest has mass at most 1 and powers at most $r^j$) as a bound.
-    /// Inflated by $10^{-9}$, like the Horner sum.
+    /// $\ln\sum_jp_jr^j$ ($\ln r$ given), `masses` in order of $j$, as a streaming
+    /// log-sum-exp: the sum kept as $e^{m}s$ with $m$ the largest $\ln p_j+j\ln r$ so far (no
+    /// power underflows, no term is lost below the last place of $m$). It stops once $r^j$ is
+    /// below $e^{-80}$ of the sum, adding $r^j$ (the rest has mass at most 1 and powers at most
+    /// $r^j$) as a bound. An upper bound: inflated by $10^{-9}$ plus the rounding of $m$.
     fn far_sum<'a>(masses: impl Iterator<Item = &'a f64>, ln_r: f64) -> f64 {
-        let mut sum = f64::NEG_INFINITY;
+        let (mut m, mut s) = (f64::NEG_INFINITY, 0.0f64);
+        let add = |(m, s): (f64, f64), v: f64| {
+            if v > m {
+                (v, s * (m - v).exp() + 1.0)
+            } else {
+                (m, s + (v - m).exp())
+            }
+        };
         for (j, p) in masses.enumerate() {
             let ln_w = j as f64 * ln_r;
-            if ln_w < sum - 80.0 {
-                sum = log_add_exp(sum, ln_w);
+            if m > f64::NEG_INFINITY && ln_w < m + s.ln() - 80.0 {
+                (m, s) = add((m, s), ln_w);
                 break;
             }
             if *p > 0.0 {
-                sum = log_add_exp(sum, p.ln() + ln_w);
+                (m, s) = add((m, s), p.ln() + ln_w);
             }
         }
-        sum + 1e-9
+        m + s.ln() + 1e-9 + 4.0 * UNIT * (1.0 + m.abs())
     }
 
     /// The log-MGF of the composition of `steps` copies, for choosing a [`Focus`]'s tilt.
@@ -1046,6 +1067,18 @@ impl PldBracket {
         }
     }
 
+    /// The largest of several ends (0 for none), NaN if any is NaN: `f64::max` ignores a NaN,
+    /// which would let a failed end pass as the others' maximum.
+    pub fn worst(ends: impl IntoIterator<Item = f64>) -> f64 {
+        ends.into_iter().fold(0.0, |m, x| {
+            if m.is_nan() || x.is_nan() {
+                f64::NAN
+            } else {
+                m.max(x)
+            }
+        })
+    }
+
     /// The intersection of two brackets on the same value (an error if they are disjoint).
     pub fn intersect(&self, other: &PldBracket) -> Result<Self, ParamError> {
         Self::checked(
@@ -1100,13 +1133,13 @@ pub struct Composed {
 impl Composed {
     /// $\epsilon(\delta)$: [largest optimistic, largest pessimistic] (an error if inverted).
     pub fn epsilon(&self, delta: f64) -> Result<PldBracket, ParamError> {
-        let worst = |plds: &[Pld]| plds.iter().map(|p| p.epsilon(delta)).fold(0.0, f64::max);
+        let worst = |plds: &[Pld]| PldBracket::worst(plds.iter().map(|p| p.epsilon(delta)));
         PldBracket::checked(worst(&self.optimistic), worst(&self.pessimistic))
     }
 
     /// $\delta(\epsilon)$: [largest optimistic, largest pessimistic] (an error if inverted).
     pub fn delta(&self, epsilon: f64) -> Result<PldBracket, ParamError> {
-        let worst = |plds: &[Pld]| plds.iter().map(|p| p.delta(epsilon)).fold(0.0, f64::max);
+        let worst = |plds: &[Pld]| PldBracket::worst(plds.iter().map(|p| p.delta(epsilon)));
         PldBracket::checked(worst(&self.optimistic), worst(&self.pessimistic))
     }
 }
@@ -1379,6 +1412,9 @@ mod tests {
         let e = PldBracket::checked(1103.72, 946.46).unwrap_err();
         assert_eq!(e.name, "bracket");
         assert!(PldBracket::checked(f64::NAN, 1.0).is_err());
+        assert!(PldBracket::worst([1.0, f64::NAN, 3.0]).is_nan());
+        assert_eq!(PldBracket::worst([1.0, 3.0, 2.0]), 3.0);
+        assert_eq!(PldBracket::worst([]), 0.0);
         let b = PldBracket::checked(1.0, 3.0).unwrap();
         assert_eq!(
             b.intersect(&PldBracket::checked(2.0, 4.0).unwrap()),
