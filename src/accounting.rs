@@ -218,8 +218,8 @@ fn join_notes(a: Option<String>, b: Option<String>) -> Option<String> {
 
 /// A note when a PLD bracket's end is too coarse to mean anything, so that it is never read as
 /// information: for ε, an optimistic end of 0 below a positive pessimistic one (the lower
-/// bound's margins, the composition's round-off and truncated tails, exceed δ) or an infinite
-/// pessimistic end; for δ, a pessimistic end of 1 (the grid's rounding of every loss, up to
+/// bound's margins, the composition's round-off and truncated tails, exceed δ), ends more than
+/// a factor 2 apart, or an infinite pessimistic end; for δ, a pessimistic end of 1 (the grid's rounding of every loss, up to
 /// $\Delta_L$ a step, moved the composed losses past ε), an optimistic end of 0, or ends more
 /// than a factor 10 apart.
 pub fn weak_bracket_note(query: Query, b: &pld::PldBracket) -> Option<String> {
@@ -232,6 +232,11 @@ pub fn weak_bracket_note(query: Query, b: &pld::PldBracket) -> Option<String> {
         Query::Epsilon { .. } if lo == 0.0 && hi > 0.0 => Some(format!(
             "the optimistic end is 0: no lower bound at this grid and delta (its error margins \
              exceed delta); the pessimistic end is still an upper bound ({advice})"
+        )),
+        Query::Epsilon { .. } if hi > 2.0 * lo => Some(format!(
+            "the ends differ by a factor {:.3}: the bracket is too wide to mean much; the \
+             pessimistic end is still an upper bound ({advice})",
+            hi / lo
         )),
         Query::Delta { .. } if hi >= 1.0 && lo < 1.0 => Some(format!(
             "the pessimistic end is 1: no upper bound at this grid (the grid's rounding of the \
@@ -382,6 +387,8 @@ mod tests {
                 .contains("optimistic end is 0")
         );
         assert!(note(eps, 1.0, f64::INFINITY).unwrap().contains("infinite"));
+        assert!(note(eps, 395.35, 795.365).unwrap().contains("factor 2.012"));
+        assert_eq!(note(eps, 1.678163, 2.381362), None);
         assert!(
             note(del, 9.99998e-10, 1.0)
                 .unwrap()
