@@ -1,42 +1,115 @@
 //! # dpclaims
 //!
 //! Numerical checks of the published guarantees of differentially private SGD and Langevin
-//! sampling. Each theorem is a *claim*: a bound from [`dpclaims_theorems`] paired with a
-//! seeded simulation from [`dpclaims_empirical`]; the harness turns the simulation into an
-//! estimate with a confidence interval and a verdict ([`verdict`]).
+//! sampling, and audits of the privacy accountants that report ε. This crate is the front of
+//! a workspace with one crate per product, importing one way (each only from those above it):
 //!
-//! Data flow: CLI → claim lookup ([`claims::select`]) → parameters (defaults, `--set`) →
-//! bound and simulation ([`claims::Claim::measure`]) → interval and verdict
-//! ([`harness::check`]) → [`verdict::Outcome`] → table or JSON ([`report`]).
+//! | crate | what | re-exported here as |
+//! |---|---|---|
+//! | `dpclaims-empirical` | simulators, random streams, estimators with intervals | [`empirical`] |
+//! | `dpclaims-accounting` | events, PLD/RDP accountants, dominating pairs, shuffle references, audit, conformance, the line protocol | [`accounting`], [`audit`], [`conformance`], [`line_protocol`] |
+//! | `dpclaims-theorems` | the papers' bounds in closed form | [`theorems`] |
+//! | `dpclaims-core` | the claim contract, parameter spaces, verdicts, the harness, shards, search, the test helper | [`claims`], [`params`], [`verdict`], [`harness`], [`search`], [`testing`], [`proofs`], [`detection`] |
+//! | `dpclaims-papers` | the built-in claims, one folder per paper | [`papers`], [`claims::registry`] |
+//! | `dpclaims-render` | tables, `report.md`, SVG plots | [`report`], [`plot`], [`claim_plots`] |
+//! | `dpclaims` (this crate) | the command line, one module per subcommand ([`cli`]) | |
 //!
-//! The built-in claims ([`claims::registry`]) and claims defined in other crates run through
-//! the same functions: [`harness::check`], [`harness::check_shard`], [`harness::merge`],
-//! [`report::write_report`] and the test helper [`testing::assert_claim`] take any set of
-//! `&dyn Claim`.
+//! Data flow of `dpclaims check`: CLI → claim lookup ([`claims::select`]) → parameters
+//! (defaults, `--set`) → bound and simulation ([`claims::Claim::measure`]) → interval and
+//! verdict ([`harness::check`]) → [`verdict::Outcome`] → table or JSON ([`report`]).
+//!
+//! ## Where things go
+//!
+//! - **A new claim** about one of the five papers: `papers/src/paperNNN/` (a statement claim
+//!   beside the paper's others, a proof step in its `steps` module, the map that uses it in
+//!   `proof_map`), listed in the paper's `claims()`; its test is one line in `tests/claims.rs`.
+//!   A claim about another paper lives in your own crate ([`claims::Claim`] carries a complete
+//!   skeleton; the guide below shows the crate around it).
+//! - **A new event type** (a mechanism in the event JSON format): `accounting/src/privacy/event.rs`
+//!   (the format), its PLD in `event_pld.rs` or `mechanism_pld.rs`, its tests in
+//!   `tests/events.rs` and a conformance event in `accounting/src/conformance.rs`.
+//! - **A new sampling scheme**: a variant of the one sampling enum of `dpclaims-accounting`
+//!   (`privacy::Sampling`), its dominating pair in `privacy/dominating.rs` (derived in rustdoc,
+//!   tested against an adversarial construction), the audit's rows and the CLI's `--sampling`
+//!   follow from the enum.
+//! - **A new command**: one module in `src/cli/` with its `clap::Args` struct and `run`, one
+//!   variant in [`cli::ClaimCommand`] (a command over claims) or in [`cli::app`] (any other).
 //!
 #![doc = include_str!("guide.md")]
 #![warn(missing_docs)]
 
 pub mod accounting;
 pub mod audit;
-pub mod claim_plots;
-pub mod claims;
 pub mod cli;
 pub mod conformance;
-pub mod detection;
-pub mod harness;
 pub mod line_protocol;
-pub mod params;
-pub mod plot;
-pub mod proofs;
-mod proofs_000;
-mod proofs_001;
-mod proofs_002;
-mod proofs_004;
-pub mod report;
-pub mod search;
-pub mod testing;
-pub mod verdict;
+
+pub use dpclaims_core::{Error, harness, params, testing, verdict};
+/// The built-in claims' crate (`dpclaims-papers`): one module per paper.
+pub use dpclaims_papers as papers;
+/// Plots ([`plot`]) and the per-claim plots of the report ([`claim_plots`]).
+pub use dpclaims_render::{claim_plots, plot};
+
+/// The claim contract ([`Claim`] and its metadata, from `dpclaims-core`) and the built-in
+/// claims ([`registry`], from `dpclaims-papers`), at their historical paths.
+pub mod claims {
+    pub use dpclaims_core::claim::*;
+    pub use dpclaims_papers::paper000::steps as proof_steps_000;
+    pub use dpclaims_papers::paper001::steps as proof_steps_001;
+    pub use dpclaims_papers::paper002::steps as proof_steps_002;
+    pub use dpclaims_papers::paper004::steps as proof_steps_004;
+    pub use dpclaims_papers::{
+        accountants as accounting, adaptive, contraction, last_iterate, multipass, registry, renyi,
+        renyi_exact, stability, subspace,
+    };
+}
+
+/// Counterexample search ([`dpclaims_core::search`]), the parameter space it searches
+/// ([`dpclaims_core::space`]) and its rendering ([`dpclaims_render::search`]).
+pub mod search {
+    pub use dpclaims_core::search::*;
+    pub use dpclaims_core::space::*;
+    pub use dpclaims_render::search::*;
+}
+
+/// Proof maps: the framework ([`dpclaims_core::proofs`]) and the built-in maps ([`maps`]).
+pub mod proofs {
+    pub use dpclaims_core::proofs::*;
+    pub use dpclaims_papers::maps;
+}
+
+/// Detection thresholds ([`dpclaims_core::detection`]) and the committed table of the built-in
+/// claims ([`builtin`]).
+pub mod detection {
+    pub use dpclaims_core::detection::*;
+    pub use dpclaims_papers::{DETECTION_JSON as BUILTIN_JSON, detection as builtin};
+}
+
+/// Rendering of outcomes ([`dpclaims_render::report`]); [`write_report`] with the built-in
+/// detection table and proof maps.
+pub mod report {
+    pub use dpclaims_render::report::*;
+
+    /// Writes `report.md` and the plots of `outcomes` into `dir`
+    /// ([`dpclaims_render::report::write_report`]), with the built-in claims' detection
+    /// thresholds and proof maps; returns the files written.
+    pub fn write_report(
+        dir: &std::path::Path,
+        outcomes: &[crate::verdict::Outcome],
+        claims: &[&dyn crate::claims::Claim],
+        trials: Option<u64>,
+    ) -> Result<Vec<std::path::PathBuf>, String> {
+        dpclaims_render::report::write_report(dir, outcomes, claims, trials, &builtin_context())
+    }
+
+    /// The built-in detection table and proof maps, for a report.
+    pub fn builtin_context() -> ReportContext<'static> {
+        ReportContext {
+            detection: dpclaims_papers::detection(),
+            maps: dpclaims_papers::maps(),
+        }
+    }
+}
 
 /// The simulators, problems, runner, random streams and estimators (crate
 /// `dpclaims-empirical`), re-exported.
@@ -54,91 +127,4 @@ pub use nalgebra;
 pub use serde_json;
 
 /// What a claim's definition needs: `use dpclaims::prelude::*;`.
-pub mod prelude {
-    pub use crate::ParamError;
-    pub use crate::claims::{Claim, ClaimInfo, Measurement, Mutant, RunSpec, Statistic};
-    pub use crate::params;
-    pub use crate::params::Params;
-    pub use crate::verdict::Relation;
-}
-
-use dpclaims_empirical::stats::StatsError;
-
-/// Everything that makes a run fail before it can give a verdict (CLI exit code 2).
-#[derive(Debug, thiserror::Error)]
-pub enum Error {
-    /// A claim-id glob that matches no claim.
-    #[error("no claim matches `{0}` (see `dpclaims list`)")]
-    UnknownClaim(String),
-    /// Two claims of one run with the same id.
-    #[error("two claims have the id `{0}`: claim ids must be unique in a run")]
-    DuplicateClaim(String),
-    /// A `--set` that is not `key=value`.
-    #[error("malformed --set `{0}`: expected key=value, e.g. --set n=100")]
-    MalformedSet(String),
-    /// A `--set` key no selected case has.
-    #[error("no selected claim has a parameter `{key}`; known parameters: {known}")]
-    UnknownParam {
-        /// The key.
-        key: String,
-        /// The parameters of the selected cases.
-        known: String,
-    },
-    /// A `--mutant` no selected claim has.
-    #[error("no selected claim has a mutant `{name}`; mutants of the selected claims: {known}")]
-    UnknownMutant {
-        /// The name.
-        name: String,
-        /// The mutants of the selected claims.
-        known: String,
-    },
-    #[error("{claim}: {source}")]
-    /// A case parameter out of range (the error names it).
-    Param {
-        /// The claim's id.
-        claim: String,
-        /// What is wrong.
-        #[source]
-        source: ParamError,
-    },
-    #[error("{claim}: {source}")]
-    /// An estimate that cannot be formed (e.g. too few trials).
-    Stats {
-        /// The claim's id.
-        claim: String,
-        /// What is wrong.
-        #[source]
-        source: StatsError,
-    },
-    /// A measurement whose bound or estimate is NaN: a defect of the claim at that case, never a
-    /// verdict.
-    #[error(
-        "{claim}: the {what} is NaN at {case} (a defect of the claim's measurement, not a verdict)"
-    )]
-    NotANumber {
-        /// The claim's id.
-        claim: String,
-        /// The case's label.
-        case: String,
-        /// `bound` or `estimate`.
-        what: &'static str,
-    },
-    /// A confidence level outside (0, 1).
-    #[error("--confidence {0} is out of range: expected a number in (0, 1)")]
-    Confidence(f64),
-    /// Fewer than 2 trials.
-    #[error("--trials {0} is out of range: expected an integer >= 2")]
-    Trials(u64),
-    /// Accountant parameters out of range.
-    #[error("{0}")]
-    Accountant(#[from] ParamError),
-    /// Unreadable or inconsistent input (files, shards, environment).
-    #[error("{0}")]
-    Input(String),
-    /// An event document that cannot be read or validated.
-    #[error("{0}")]
-    Event(#[from] dpclaims_theorems::privacy::event::EventError),
-    /// An event the PLD accountant cannot account for.
-    #[error("{0}")]
-    EventPld(#[from] dpclaims_theorems::privacy::event_pld::EventPldError),
-}
+pub use dpclaims_core::prelude;

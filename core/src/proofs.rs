@@ -1,0 +1,489 @@
+//! Proof maps: for each result of a paper, the ordered steps of its proof, each a claim (with a
+//! verdict once run) or a reason why it is not checkable. A map is data ([`ProofMap`]);
+//! [`run`] checks the step claims of the selected maps through the ordinary harness (one run,
+//! one Bonferroni family), and [`text`], [`markdown`] and [`json`] render the result with a
+//! summary per paper. `dpclaims proofs` and the report's "Proofs" section use them.
+//!
+//! A step whose printed form fails is a `known_false` claim, with the corrected step beside it
+//! ([`Check::Claim::corrected`]); its evidence is in THEOREMS_NOTES.md.
+
+use crate::claim::{Claim, glob_match};
+use crate::harness::{self, CheckOptions};
+use crate::verdict::{Outcome, Verdict};
+use serde::Serialize;
+
+/// How one proof step is checked.
+#[derive(Debug, Clone, Copy, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum Check {
+    /// A claim checks the step as printed; `corrected` names the claim of the corrected step
+    /// where the printed one fails.
+    Claim {
+        /// The step's claim id.
+        id: &'static str,
+        /// The corrected step's claim id, if the printed step is known false.
+        corrected: Option<&'static str>,
+    },
+    /// The step cannot be checked numerically (a definition, an identity, a cited result used
+    /// as a black box, ...): the reason.
+    NotCheckable {
+        /// Why.
+        reason: &'static str,
+    },
+}
+
+/// One step of a proof, in the order of the proof.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct Step {
+    /// The step as printed (or its gist), with where it sits in the proof.
+    pub text: &'static str,
+    /// How it is checked.
+    pub check: Check,
+}
+
+/// The proof of one result: its steps in order.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct ProofMap {
+    /// `<topic>.<result>`, e.g. `multipass.lemma4`; step `k` is `<id>.step.<k>`.
+    pub id: &'static str,
+    /// Source paper file.
+    pub paper: &'static str,
+    /// The result (theorem, lemma, ...) and where its proof is.
+    pub result: &'static str,
+    /// Its hypotheses, as printed and as the proof uses them.
+    pub hypotheses: &'static str,
+    /// Claims that check the result's statement itself (not run by `proofs`).
+    pub statement_claims: &'static [&'static str],
+    /// The proof's steps, in order.
+    pub steps: &'static [Step],
+}
+
+/// The verdict of a step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StepStatus {
+    /// Every outcome of its claim respected.
+    Held,
+    /// Some outcome violated (the printed step is false there).
+    Failed,
+    /// Neither: some outcome inconclusive.
+    Inconclusive,
+    /// Marked not checkable.
+    NotCheckable,
+    /// Its claim is not in the run's claim set (e.g. an outside binary without it).
+    NotRun,
+}
+
+impl StepStatus {
+    /// `held`, `failed`, `inconclusive`, `not-checkable` or `not-run`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StepStatus::Held => "held",
+            StepStatus::Failed => "failed",
+            StepStatus::Inconclusive => "inconclusive",
+            StepStatus::NotCheckable => "not-checkable",
+            StepStatus::NotRun => "not-run",
+        }
+    }
+}
+
+/// One step with its verdict.
+#[derive(Debug, Clone, Serialize)]
+pub struct StepResult {
+    /// `<map id>.step.<k>`.
+    pub step: String,
+    /// The step as printed.
+    pub text: &'static str,
+    /// How it is checked.
+    pub check: Check,
+    /// Its verdict.
+    pub status: StepStatus,
+    /// Outcomes of its claim in the run.
+    pub outcomes: usize,
+    /// The largest measured/bound ratio among its claim's outcomes (how tight the step is).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_tightness: Option<f64>,
+    /// The corrected step's verdict, where there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub corrected_status: Option<StepStatus>,
+    /// The step's claim is registered known false as printed (its failure is expected).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub known_false: bool,
+}
+
+impl StepResult {
+    /// A failure nobody expected: the step's claim (not known false) or its corrected claim failed.
+    pub fn unexpected(&self) -> bool {
+        (self.status == StepStatus::Failed && !self.known_false)
+            || self.corrected_status == Some(StepStatus::Failed)
+    }
+}
+
+/// Counts of a map or a paper.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Summary {
+    /// Steps.
+    pub steps: usize,
+    /// Steps that are claims.
+    pub checked: usize,
+    /// Claims all of whose outcomes were respected.
+    pub held: usize,
+    /// Claims with a violated outcome.
+    pub failed: usize,
+    /// Claims neither held nor failed (or not in the run).
+    pub inconclusive: usize,
+    /// Steps marked not checkable.
+    pub not_checkable: usize,
+}
+
+impl Summary {
+    fn add(&mut self, s: StepStatus) {
+        self.steps += 1;
+        match s {
+            StepStatus::NotCheckable => self.not_checkable += 1,
+            StepStatus::Held => {
+                self.checked += 1;
+                self.held += 1
+            }
+            StepStatus::Failed => {
+                self.checked += 1;
+                self.failed += 1
+            }
+            StepStatus::Inconclusive | StepStatus::NotRun => {
+                self.checked += 1;
+                self.inconclusive += 1
+            }
+        }
+    }
+    fn merge(&mut self, o: &Summary) {
+        self.steps += o.steps;
+        self.checked += o.checked;
+        self.held += o.held;
+        self.failed += o.failed;
+        self.inconclusive += o.inconclusive;
+        self.not_checkable += o.not_checkable;
+    }
+}
+
+/// One map with its verdicts.
+#[derive(Debug, Clone, Serialize)]
+pub struct MapResult {
+    /// The map.
+    #[serde(flatten)]
+    pub map: ProofMap,
+    /// Its steps' verdicts, in order.
+    pub results: Vec<StepResult>,
+    /// Its counts.
+    pub summary: Summary,
+}
+
+/// The counts of one paper.
+#[derive(Debug, Clone, Serialize)]
+pub struct PaperSummary {
+    /// The paper file.
+    pub paper: &'static str,
+    /// Maps of the paper in the selection.
+    pub maps: usize,
+    /// Their counts, summed.
+    #[serde(flatten)]
+    pub summary: Summary,
+}
+
+/// A step checked by claim `id`.
+pub const fn claim(text: &'static str, id: &'static str) -> Step {
+    Step {
+        text,
+        check: Check::Claim {
+            id,
+            corrected: None,
+        },
+    }
+}
+
+/// A step checked by claim `id` (known false as printed) and by its corrected form `corrected`.
+pub const fn fixed(text: &'static str, id: &'static str, corrected: &'static str) -> Step {
+    Step {
+        text,
+        check: Check::Claim {
+            id,
+            corrected: Some(corrected),
+        },
+    }
+}
+
+/// A step no claim checks, and why.
+pub const fn none(text: &'static str, reason: &'static str) -> Step {
+    Step {
+        text,
+        check: Check::NotCheckable { reason },
+    }
+}
+
+/// The maps of `all` whose id matches any of `patterns` (all when empty); a pattern matching no
+/// map is an error.
+pub fn select<'a>(
+    all: &[&'a ProofMap],
+    patterns: &[String],
+) -> Result<Vec<&'a ProofMap>, crate::Error> {
+    for p in patterns {
+        if !all.iter().any(|m| glob_match(p, m.id)) {
+            return Err(crate::Error::Input(format!(
+                "no proof map matches `{p}` (see `dpclaims proofs`)"
+            )));
+        }
+    }
+    Ok(all
+        .iter()
+        .copied()
+        .filter(|m| patterns.is_empty() || patterns.iter().any(|p| glob_match(p, m.id)))
+        .collect())
+}
+
+/// The claim ids a map's steps refer to (printed and corrected), in order, without repeats.
+pub fn claim_ids(maps: &[&ProofMap]) -> Vec<&'static str> {
+    let mut ids = Vec::new();
+    for m in maps {
+        for s in m.steps {
+            if let Check::Claim { id, corrected } = s.check {
+                for x in std::iter::once(id).chain(corrected) {
+                    if !ids.contains(&x) {
+                        ids.push(x);
+                    }
+                }
+            }
+        }
+    }
+    ids
+}
+
+fn status_of(outcomes: &[&Outcome]) -> StepStatus {
+    if outcomes.is_empty() {
+        StepStatus::NotRun
+    } else if outcomes.iter().any(|o| o.verdict == Verdict::Violated) {
+        StepStatus::Failed
+    } else if outcomes.iter().all(|o| o.verdict == Verdict::Respected) {
+        StepStatus::Held
+    } else {
+        StepStatus::Inconclusive
+    }
+}
+
+/// The verdicts of `maps` from the outcomes of a run (outcomes of claims the maps do not
+/// refer to are ignored; a step whose claim has no outcome is `not-run`).
+pub fn judge(maps: &[&ProofMap], outcomes: &[Outcome]) -> Vec<MapResult> {
+    let of = |id: &str| -> Vec<&Outcome> {
+        outcomes
+            .iter()
+            .filter(|o| o.claim == id && o.mutant.is_none())
+            .collect()
+    };
+    maps.iter()
+        .map(|m| {
+            let mut summary = Summary::default();
+            let results = m
+                .steps
+                .iter()
+                .enumerate()
+                .map(|(k, s)| {
+                    let known_false = match s.check {
+                        Check::Claim { id, .. } => of(id).iter().any(|o| o.known_false),
+                        Check::NotCheckable { .. } => false,
+                    };
+                    let (status, n, tight, corrected_status) = match s.check {
+                        Check::NotCheckable { .. } => (StepStatus::NotCheckable, 0, None, None),
+                        Check::Claim { id, corrected } => {
+                            let mine = of(id);
+                            let tight = mine
+                                .iter()
+                                .map(|o| o.tightness)
+                                .filter(|t| t.is_finite())
+                                .fold(None, |a: Option<f64>, t| Some(a.map_or(t, |a| a.max(t))));
+                            (
+                                status_of(&mine),
+                                mine.len(),
+                                tight,
+                                corrected.map(|c| status_of(&of(c))),
+                            )
+                        }
+                    };
+                    summary.add(status);
+                    StepResult {
+                        step: format!("{}.step.{}", m.id, k + 1),
+                        text: s.text,
+                        check: s.check,
+                        status,
+                        outcomes: n,
+                        max_tightness: tight,
+                        corrected_status,
+                        known_false,
+                    }
+                })
+                .collect();
+            MapResult {
+                map: **m,
+                results,
+                summary,
+            }
+        })
+        .collect()
+}
+
+/// Runs the step claims of `maps` (those present in `claims`) once, with `opts` (its patterns
+/// are replaced by the step claims' ids), and judges every step.
+pub fn run(
+    claims: &[&dyn Claim],
+    maps: &[&ProofMap],
+    opts: &CheckOptions,
+) -> Result<Vec<MapResult>, crate::Error> {
+    let ids = claim_ids(maps);
+    let present: Vec<&dyn Claim> = claims
+        .iter()
+        .copied()
+        .filter(|c| ids.contains(&c.info().id))
+        .collect();
+    let outcomes = if present.is_empty() {
+        Vec::new()
+    } else {
+        let opts = CheckOptions {
+            patterns: Vec::new(),
+            mutant: None,
+            shard: None,
+            ..opts.clone()
+        };
+        harness::check(&present, &opts)?
+    };
+    Ok(judge(maps, &outcomes))
+}
+
+/// The counts per paper, in order of first appearance.
+pub fn paper_summaries(results: &[MapResult]) -> Vec<PaperSummary> {
+    let mut out: Vec<PaperSummary> = Vec::new();
+    for r in results {
+        let idx = match out.iter().position(|p| p.paper == r.map.paper) {
+            Some(i) => i,
+            None => {
+                out.push(PaperSummary {
+                    paper: r.map.paper,
+                    maps: 0,
+                    summary: Summary::default(),
+                });
+                out.len() - 1
+            }
+        };
+        out[idx].maps += 1;
+        out[idx].summary.merge(&r.summary);
+    }
+    out
+}
+
+fn check_label(c: &Check) -> String {
+    match c {
+        Check::Claim {
+            id,
+            corrected: Some(fix),
+        } => format!("`{id}` (corrected: `{fix}`)"),
+        Check::Claim {
+            id,
+            corrected: None,
+        } => format!("`{id}`"),
+        Check::NotCheckable { reason } => format!("not checkable: {reason}"),
+    }
+}
+
+fn status_label(r: &StepResult) -> String {
+    let mut s = r.status.as_str().to_string();
+    if let Some(c) = r.corrected_status {
+        s.push_str(&format!(" (corrected: {})", c.as_str()));
+    }
+    s
+}
+
+fn summary_line(s: &Summary) -> String {
+    format!(
+        "{} steps: {} checked ({} held, {} failed, {} inconclusive), {} not checkable",
+        s.steps, s.checked, s.held, s.failed, s.inconclusive, s.not_checkable
+    )
+}
+
+/// A plain-text rendering: each map with its steps' verdicts, then the summary per paper.
+pub fn text(results: &[MapResult]) -> String {
+    let mut out = String::new();
+    for r in results {
+        out.push_str(&format!(
+            "{} — {} [{}]\n  hypotheses: {}\n",
+            r.map.id, r.map.result, r.map.paper, r.map.hypotheses
+        ));
+        for s in &r.results {
+            out.push_str(&format!(
+                "  {:>2}. {:<32} {}\n      {}\n",
+                s.step.rsplit('.').next().unwrap_or(""),
+                status_label(s),
+                s.text,
+                check_label(&s.check)
+            ));
+        }
+        out.push_str(&format!("  {}\n\n", summary_line(&r.summary)));
+    }
+    for p in paper_summaries(results) {
+        out.push_str(&format!(
+            "{}: {} maps, {}\n",
+            p.paper,
+            p.maps,
+            summary_line(&p.summary)
+        ));
+    }
+    out
+}
+
+/// A Markdown rendering (the report's "Proofs" section; `heading` is its level, e.g. `##`).
+pub fn markdown(results: &[MapResult], heading: &str) -> String {
+    let mut md = format!("{heading} Proofs\n\n");
+    md.push_str("Each proof as an ordered list of steps: a claim with its verdict (a failed printed step is known false, its corrected step beside it; evidence in THEOREMS_NOTES.md), or a reason it is not checkable.\n\n");
+    md.push_str("| paper | maps | steps | checked | held | failed | inconclusive | not checkable |\n|---|---|---|---|---|---|---|---|\n");
+    for p in paper_summaries(results) {
+        let s = p.summary;
+        md.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            p.paper, p.maps, s.steps, s.checked, s.held, s.failed, s.inconclusive, s.not_checkable
+        ));
+    }
+    md.push('\n');
+    for r in results {
+        md.push_str(&format!(
+            "{heading}# {} — {}\n\nHypotheses: {}\n\nStatement checked by: {}.\n\n",
+            r.map.id,
+            r.map.result,
+            r.map.hypotheses,
+            if r.map.statement_claims.is_empty() {
+                "no claim (see its steps)".to_string()
+            } else {
+                r.map
+                    .statement_claims
+                    .iter()
+                    .map(|c| format!("`{c}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }
+        ));
+        md.push_str("| step | as printed | check | verdict |\n|---|---|---|---|\n");
+        for s in &r.results {
+            md.push_str(&format!(
+                "| {} | {} | {} | {} |\n",
+                s.step.rsplit('.').next().unwrap_or(""),
+                s.text.replace('|', "\\|"),
+                check_label(&s.check).replace('|', "\\|"),
+                status_label(s)
+            ));
+        }
+        md.push_str(&format!("\n{}.\n\n", summary_line(&r.summary)));
+    }
+    md
+}
+
+/// The JSON document of `proofs --json`: `{"maps": [...], "papers": [...]}`.
+pub fn json(results: &[MapResult]) -> serde_json::Value {
+    serde_json::json!({
+        "maps": results,
+        "papers": paper_summaries(results),
+    })
+}

@@ -1,0 +1,103 @@
+//! `dpclaims conformance`: a seeded suite of event queries run through an accountant, judged by
+//! metamorphic properties and dpclaims' certified PLD bracket.
+
+use super::*;
+
+/// The arguments of `dpclaims conformance` (the help text is on [`Command::Conformance`]).
+#[derive(clap::Args)]
+pub struct ConformanceArgs {
+    /// The accountant under test, run as `sh -c CMD`.
+    #[arg(
+        long,
+        required_unless_present = "self_check",
+        conflicts_with = "self_check"
+    )]
+    pub command: Option<String>,
+    /// Run the suite against dpclaims' own PLD accountant, in process.
+    #[arg(long = "self", id = "self_check")]
+    pub self_check: bool,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Number of base events (each gives about ten checks).
+    #[arg(long, default_value_t = 30)]
+    pub events: usize,
+    /// Wider regimes: sigma from 0.3, q from 1e-6, T up to 1e5, delta from 1e-12.
+    #[arg(long)]
+    pub full: bool,
+    /// Relative tolerance of the equalities and of `tight`.
+    #[arg(long, default_value_t = 1e-3)]
+    pub tolerance: f64,
+    /// Seconds allowed per query (a query past it is a `hang` finding; the command is
+    /// started again on the queries after it).
+    #[arg(long, default_value_t = 300.0)]
+    pub timeout: f64,
+    /// PLD grid spacing of dpclaims' reference (and of `--self`).
+    #[arg(long, default_value_t = 1e-4)]
+    pub interval: f64,
+    /// One JSON object per check.
+    #[arg(long)]
+    pub json: bool,
+    /// A Markdown scorecard.
+    #[arg(long)]
+    pub markdown: bool,
+}
+
+/// Runs `dpclaims conformance`.
+pub fn run(args: ConformanceArgs) -> Result<ExitCode, crate::Error> {
+    let ConformanceArgs {
+        command,
+        self_check,
+        seed,
+        events,
+        full,
+        tolerance,
+        timeout,
+        interval,
+        json,
+        markdown,
+    } = args;
+    let mut out = std::io::stdout().lock();
+    use crate::conformance;
+    use rayon::prelude::*;
+    validate::tolerance(tolerance)?;
+    let timeout = validate::timeout(timeout)?;
+    let opts = PldOptions {
+        interval,
+        ..PldOptions::default()
+    };
+    let mut suite = conformance::generate(seed, events, full);
+    let (replies, name) = match &command {
+        Some(cmd) if !self_check => (
+            conformance::ask_in_rounds(&mut suite, |batch| {
+                conformance::ask_command(cmd, batch, timeout)
+            }),
+            cmd.clone(),
+        ),
+        _ => (
+            conformance::ask_in_rounds(&mut suite, |batch| {
+                batch
+                    .par_iter()
+                    .map(|r| conformance::self_reply(r, &opts))
+                    .collect()
+            }),
+            format!("dpclaims answer --interval {interval}"),
+        ),
+    };
+    let outcomes = conformance::judge(&suite, &replies, tolerance, &opts);
+    if json {
+        for o in &outcomes {
+            let _ = writeln!(
+                out,
+                "{}",
+                serde_json::to_string(o).expect("outcomes serialize")
+            );
+        }
+    } else {
+        let _ = write!(out, "{}", conformance::render(&outcomes, &name, markdown));
+    }
+    Ok(if conformance::failed(&outcomes) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}

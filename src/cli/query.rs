@@ -1,0 +1,226 @@
+//! `dpclaims epsilon` and `dpclaims delta`: one query (ε at a δ, or δ at an ε) to the reference
+//! accountants, for a DP-SGD run given by its flags, a schedule of phases or an event document.
+
+use super::*;
+
+/// A DP-SGD run as the accountants see it.
+#[derive(clap::Args)]
+pub struct RunArgs {
+    /// Which accountant(s).
+    #[arg(long, value_enum, default_value = "all")]
+    accountant: AccountantArg,
+    /// How batches are drawn.
+    #[arg(long, value_enum, default_value = "poisson")]
+    sampling: SamplingArg,
+    /// Sampling rate (batch / dataset size); 1 with `--sampling none`.
+    #[arg(long, required_unless_present_any = ["event", "phase"])]
+    q: Option<f64>,
+    /// Noise multiplier (noise std / clipping norm).
+    #[arg(long, required_unless_present_any = ["event", "phase"])]
+    sigma: Option<f64>,
+    /// Number of steps.
+    #[arg(long, required_unless_present_any = ["event", "phase"])]
+    steps: Option<u64>,
+    /// An event document (JSON, see the README; `-` for stdin) instead of --q/--sigma/--steps:
+    /// answered by the PLD accountant, or refused naming the event it does not cover.
+    #[arg(long, value_name = "FILE.json", conflicts_with_all = ["q", "sigma", "steps", "orders", "sampling", "relation"])]
+    event: Option<std::path::PathBuf>,
+    /// A schedule instead of --q/--sigma/--steps: one phase `q,sigma,steps` per use, run in turn
+    /// (Poisson or no sampling; the PLD accountant composes the phases' dominating pairs).
+    #[arg(long, value_name = "Q,SIGMA,STEPS", conflicts_with_all = ["q", "sigma", "steps", "orders", "event"])]
+    phase: Vec<String>,
+    /// Neighbouring relation.
+    #[arg(long, value_enum, default_value = "add-remove")]
+    relation: RelationArg,
+    /// RDP: evaluate exactly these orders (comma-separated, each > 1) instead of searching.
+    #[arg(long, value_delimiter = ',')]
+    orders: Option<Vec<f64>>,
+    /// PLD grid spacing of the privacy loss.
+    #[arg(long, default_value_t = 1e-4)]
+    interval: f64,
+    /// PLD point budget of one composition: past it the grid is coarsened (4x at a time) and
+    /// the answer says so.
+    #[arg(long, default_value_t = accounting::ANSWER_MAX_POINTS)]
+    max_points: usize,
+    /// One JSON object per accountant.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum AccountantArg {
+    Rdp,
+    RdpMironov,
+    Pld,
+    All,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum SamplingArg {
+    Poisson,
+    Wor,
+    None,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum RelationArg {
+    AddRemove,
+    ReplaceOne,
+}
+
+/// Answers `query` for the run `run` describes, printed; exit 2 when no selected accountant covers it.
+pub fn accountants(run: RunArgs, query: Query) -> Result<ExitCode, crate::Error> {
+    if let Some(path) = &run.event {
+        return event_accountant(path, &run, query);
+    }
+    if !run.phase.is_empty() {
+        return schedule_accountant(&run, query);
+    }
+    let (Some(q), Some(sigma), Some(steps)) = (run.q, run.sigma, run.steps) else {
+        return Err(crate::Error::Input(
+            "give --q, --sigma and --steps, or --event FILE.json".into(),
+        ));
+    };
+    let sampling = match run.sampling {
+        SamplingArg::Poisson => Sampling::Poisson,
+        SamplingArg::Wor => Sampling::WithoutReplacement,
+        SamplingArg::None => Sampling::None,
+    };
+    let relation = match run.relation {
+        RelationArg::AddRemove => Neighbouring::AddRemove,
+        RelationArg::ReplaceOne => Neighbouring::ReplaceOne,
+    };
+    let mech = DpSgd::new(q, sigma, steps, sampling, relation)?;
+    let which: Vec<Accountant> = match run.accountant {
+        AccountantArg::Rdp => vec![Accountant::Rdp],
+        AccountantArg::RdpMironov => vec![Accountant::RdpMironov],
+        AccountantArg::Pld => vec![Accountant::Pld],
+        AccountantArg::All => Accountant::ALL.to_vec(),
+    };
+    let opts = PldOptions {
+        interval: run.interval,
+        max_points: run.max_points,
+        ..PldOptions::default()
+    };
+    if let Some(bad) = run
+        .orders
+        .iter()
+        .flatten()
+        .find(|a| !(**a > 1.0 && a.is_finite()))
+    {
+        return Err(crate::theorems::ParamError::new("orders", bad, "finite orders > 1").into());
+    }
+    let answers = which
+        .iter()
+        .map(|a| accounting::run(*a, &mech, query, &opts, run.orders.as_deref()))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut out = std::io::stdout().lock();
+    for a in &answers {
+        let text = if run.json {
+            serde_json::to_string(a).expect("answers serialize")
+        } else {
+            accounting::line(a)
+        };
+        let _ = writeln!(out, "{text}");
+    }
+    if answers.iter().all(|a| a.error.is_some()) {
+        eprintln!("error: no selected accountant covers this run");
+        return Ok(ExitCode::from(2));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `epsilon --phase q,sigma,steps ...`: a schedule, as the event document it is (a composition
+/// of self-composed, Poisson-sampled Gaussians), answered by the PLD accountant.
+fn schedule_accountant(run: &RunArgs, query: Query) -> Result<ExitCode, crate::Error> {
+    use crate::theorems::privacy::event::{Event, EventDoc};
+    let mut events = Vec::new();
+    for (i, text) in run.phase.iter().enumerate() {
+        let parts: Vec<&str> = text.split(',').map(str::trim).collect();
+        let bad = |why: &str| {
+            crate::Error::Input(format!(
+                "--phase {text:?} (phase {}): {why}; expected q,sigma,steps",
+                i + 1
+            ))
+        };
+        let [q, sigma, steps] = parts[..] else {
+            return Err(bad("three comma-separated numbers"));
+        };
+        let q: f64 = q.parse().map_err(|_| bad("q is not a number"))?;
+        let sigma: f64 = sigma.parse().map_err(|_| bad("sigma is not a number"))?;
+        let steps: u64 = steps
+            .parse()
+            .map_err(|_| bad("steps is not a non-negative integer"))?;
+        // Validated as a DP-SGD run (q in (0, 1], sigma > 0, steps >= 1, q = 1 without sampling).
+        let sampling = match run.sampling {
+            SamplingArg::Poisson => Sampling::Poisson,
+            SamplingArg::None => Sampling::None,
+            SamplingArg::Wor => {
+                return Err(bad("schedules are supported for poisson and none sampling"));
+            }
+        };
+        DpSgd::new(q, sigma, steps, sampling, Neighbouring::AddRemove)?;
+        let gaussian = Event::Gaussian {
+            noise_multiplier: sigma,
+        };
+        let step = if sampling == Sampling::None {
+            gaussian
+        } else {
+            Event::PoissonSampled {
+                sampling_probability: q,
+                event: Box::new(gaussian),
+            }
+        };
+        events.push(Event::SelfComposed {
+            event: Box::new(step),
+            count: steps,
+        });
+    }
+    let doc = EventDoc {
+        version: 1,
+        neighbouring: match run.relation {
+            RelationArg::AddRemove => Neighbouring::AddRemove,
+            RelationArg::ReplaceOne => Neighbouring::ReplaceOne,
+        },
+        event: Event::Composed { events },
+    };
+    answer_event(&doc, run, query)
+}
+
+/// The PLD accountant's answer to an event document, printed.
+fn answer_event(
+    doc: &crate::theorems::privacy::event::EventDoc,
+    run: &RunArgs,
+    query: Query,
+) -> Result<ExitCode, crate::Error> {
+    if !matches!(run.accountant, AccountantArg::Pld | AccountantArg::All) {
+        return Err(crate::Error::Input(
+            "--event and --phase are answered by the PLD accountant only (--accountant pld or all)"
+                .into(),
+        ));
+    }
+    let opts = PldOptions {
+        interval: run.interval,
+        max_points: run.max_points,
+        ..PldOptions::default()
+    };
+    let answer = accounting::run_event(doc, query, &opts)?;
+    let text = if run.json {
+        serde_json::to_string(&answer).expect("answers serialize")
+    } else {
+        accounting::event_line(&answer)
+    };
+    let _ = writeln!(std::io::stdout().lock(), "{text}");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `epsilon --event` / `delta --event`: the PLD accountant on an event document.
+fn event_accountant(
+    path: &std::path::Path,
+    run: &RunArgs,
+    query: Query,
+) -> Result<ExitCode, crate::Error> {
+    let text = validate::read_input(Some(path))?;
+    let doc = crate::theorems::privacy::event::EventDoc::parse(&text)?;
+    answer_event(&doc, run, query)
+}
