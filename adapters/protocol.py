@@ -1,7 +1,7 @@
 """The line protocol of `dpclaims conformance`, shared by the adapters (stdlib only).
 
-Each stdin line is an event document (README "Events") with an `id` and `delta` (asking for
-epsilon) or `epsilon` (asking for delta). The answer is one line: {"epsilon": x} /
+Each stdin line is an event document (docs/accounting.md, "Events") with an `id` and `delta`
+(asking for epsilon) or `epsilon` (asking for delta). The answer is one line: {"epsilon": x} /
 {"delta": x} (null for +infinity) or {"error": "..."}. The event is checked against the
 format's whitelist of types and fields here; no name from the input is ever imported.
 """
