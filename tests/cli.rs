@@ -610,3 +610,45 @@ fn list_detection_sorts_by_threshold() {
     assert!(thresholds.len() > 10, "{out}");
     assert!(thresholds.windows(2).all(|w| w[0] <= w[1]), "{out}");
 }
+
+/// `docs/claims.md` is what `dpclaims list --markdown` prints: generated, never typed by hand.
+#[test]
+fn claims_markdown_is_current() {
+    let o = dpclaims(&["list", "--markdown"], None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let committed =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/claims.md")).unwrap();
+    assert!(
+        String::from_utf8(o.stdout).unwrap() == committed,
+        "docs/claims.md is stale: regenerate it with `dpclaims list --markdown > docs/claims.md`"
+    );
+}
+
+/// `check` leads with one line per claim and the totals; the case table is `--cases`.
+#[test]
+fn check_prints_one_line_per_claim_and_the_cases_on_request() {
+    let args = ["check", "renyi_discretization.*", "--max-trials", "200"];
+    let o = dpclaims(&args, None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let summary = String::from_utf8(o.stdout).unwrap();
+    let claims: Vec<&str> = dpclaims::claims::registry()
+        .into_iter()
+        .map(|c| c.info().id)
+        .filter(|id| id.starts_with("renyi_discretization."))
+        .collect();
+    // A header, one line per claim, the totals.
+    assert_eq!(summary.lines().count(), claims.len() + 2, "{summary}");
+    for id in &claims {
+        assert!(
+            summary.lines().any(|l| l.split_whitespace().next() == Some(*id)),
+            "{id} has no line in\n{summary}"
+        );
+    }
+    assert!(summary.contains("the case table: --cases"), "{summary}");
+    let mut with_cases = args.to_vec();
+    with_cases.push("--cases");
+    let table = String::from_utf8(dpclaims(&with_cases, None).stdout).unwrap();
+    assert!(table.lines().count() > summary.lines().count(), "{table}");
+    let header: Vec<&str> = table.lines().next().unwrap().split_whitespace().collect();
+    assert_eq!(header[..2], ["claim", "verdict"], "{table}");
+}

@@ -31,7 +31,7 @@ fn passing(args: &[&str]) -> Vec<serde_json::Value> {
 #[path = "../examples/broken_accountant.rs"]
 mod broken_accountant;
 
-/// dpclaims' own PLD accountant passes its suite (small size; the full size is in the README).
+/// dpclaims' own PLD accountant passes its suite (small size; the full size is in docs/conformance.md, "Cost").
 #[test]
 fn dpclaims_passes_its_own_suite() {
     let all = passing(&[

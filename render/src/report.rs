@@ -141,7 +141,11 @@ pub fn summary(outcomes: &[Outcome]) -> String {
         };
         rows.push([
             id.to_string(),
-            format!("{} ({} cases)", mine.len(), cases),
+            format!(
+                "{} ({cases} case{})",
+                mine.len(),
+                if cases == 1 { "" } else { "s" }
+            ),
             verdicts.join(", "),
             tightest.map_or("-".into(), |o| format!("{:.4}", o.tightness)),
             tightest.map_or(String::new(), |o| o.params.compact()),

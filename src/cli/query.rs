@@ -21,7 +21,7 @@ pub struct RunArgs {
     /// Number of steps.
     #[arg(long, required_unless_present_any = ["event", "phase"])]
     steps: Option<u64>,
-    /// An event document (JSON, see the README; `-` for stdin) instead of --q/--sigma/--steps:
+    /// An event document (JSON, see docs/accounting.md; `-` for stdin) instead of --q/--sigma/--steps:
     /// answered by the PLD accountant, or refused naming the event it does not cover.
     #[arg(long, value_name = "FILE.json", conflicts_with_all = ["q", "sigma", "steps", "orders", "sampling", "relation"])]
     event: Option<std::path::PathBuf>,
