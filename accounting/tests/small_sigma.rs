@@ -4,7 +4,7 @@
 //! At sigma 0.01..0.3 the privacy losses reach several thousands and the densities at the
 //! thresholds that matter are far below `f64::MIN_POSITIVE`; there the accountant's brackets
 //! were too low, inverted or 0. This file computes the exact delta(eps) and eps(delta) of one
-//! and two steps of every dominating pair by its own means (nothing of `dpclaims_theorems` but
+//! and two steps of every dominating pair by its own means (nothing of `dpclaims_accounting` but
 //! the public answers it checks) and requires of every answer
 //!
 //! * soundness: optimistic <= the exact lower-end reference, pessimistic >= the upper-end one;
@@ -93,12 +93,12 @@
 // for a NaN.
 #![allow(clippy::excessive_precision, clippy::neg_cmp_op_on_partial_ord)]
 
-use dpclaims_theorems::privacy::event::EventDoc;
-use dpclaims_theorems::privacy::event_pld;
-use dpclaims_theorems::privacy::pld::{self, PldBracket, PldOptions};
-use dpclaims_theorems::privacy::{DpSgd, Neighbouring, Sampling};
+use dpclaims_accounting::privacy::event::EventDoc;
+use dpclaims_accounting::privacy::event_pld;
+use dpclaims_accounting::privacy::pld::{self, PldBracket, PldOptions};
+use dpclaims_accounting::privacy::{DpSgd, Neighbouring, Sampling};
 
-/// The independent exact calculator (no code of `dpclaims_theorems`).
+/// The independent exact calculator (no code of `dpclaims_accounting`).
 mod exact {
     use std::f64::consts::{LN_2, SQRT_2};
 

@@ -18,14 +18,14 @@
 //! above the upper reference by at most the tolerance, **sound-loose** above that (with the
 //! ratio), and **unverified** below the upper reference (nothing certifies it, nothing refutes it).
 
-use crate::accounting::coarsening;
+use crate::query::coarsening;
 use dpclaims_empirical::privacy_loss::{LossPair, Phase, Tilt, shuffled_weighted_loss};
 use dpclaims_empirical::rng::StreamKey;
 use dpclaims_empirical::runner::run_trials;
 use dpclaims_empirical::stats::{MeanAcc, kl_bernstein};
-use dpclaims_theorems::privacy::dominating::Dominating;
-use dpclaims_theorems::privacy::pld::{self, Pair, PldOptions};
-use dpclaims_theorems::privacy::{DpSgd, Neighbouring, Sampling, gaussian, shuffle};
+use crate::privacy::dominating::Dominating;
+use crate::privacy::pld::{self, Pair, PldOptions};
+use crate::privacy::{DpSgd, Neighbouring, Sampling, gaussian, shuffle};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -531,7 +531,7 @@ pub struct Audit {
 
 /// The accountant's view of a row that is not shuffled: groups of steps of the subsampled
 /// Gaussian with their dominating pairs (one group, or one per phase of a schedule).
-fn groups(row: &Row) -> Result<Vec<(Dominating, u64)>, dpclaims_theorems::ParamError> {
+fn groups(row: &Row) -> Result<Vec<(Dominating, u64)>, crate::ParamError> {
     let sampling = match row.sampling {
         BatchSampling::Poisson => Sampling::Poisson,
         BatchSampling::Wor => Sampling::WithoutReplacement,
@@ -668,7 +668,7 @@ fn describe(t: &Tilt) -> String {
 
 /// The simulated pairs of a row: the realised pairs of its [`Dominating`] pairs (neighbouring
 /// datasets with adversarial other records), as plain numbers for the Monte Carlo.
-fn simulated_pairs(row: &Row) -> Result<Vec<(Simulated, String)>, dpclaims_theorems::ParamError> {
+fn simulated_pairs(row: &Row) -> Result<Vec<(Simulated, String)>, crate::ParamError> {
     if let (BatchSampling::Shuffle, Some(k)) = (row.sampling, row.batches_per_epoch) {
         return Ok(vec![(
             Simulated::Shuffled {
@@ -903,7 +903,7 @@ pub fn audit(rows: &[Row], opts: &AuditOptions, progress: bool) -> Vec<Result<Au
 }
 
 /// Why a reference could not be computed: past the point budget at every grid, or the error.
-fn reference_error(what: &str, e: &dpclaims_theorems::ParamError, opts: &PldOptions) -> String {
+fn reference_error(what: &str, e: &crate::ParamError, opts: &PldOptions) -> String {
     if pld::is_too_fine(e) {
         format!(
             "{what}: no PLD grid up to interval 1 fits the point budget ({} points; --max-points): {e}",
