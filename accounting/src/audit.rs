@@ -18,6 +18,7 @@
 //! above the upper reference by at most the tolerance, **sound-loose** above that (with the
 //! ratio), and **unverified** below the upper reference (nothing certifies it, nothing refutes it).
 
+use crate::ParamError;
 use crate::query::coarsening;
 use dpclaims_empirical::privacy_loss::{LossPair, Phase, Tilt, shuffled_weighted_loss};
 use dpclaims_empirical::rng::StreamKey;
@@ -531,7 +532,7 @@ pub struct Audit {
 
 /// The accountant's view of a row that is not shuffled: groups of steps of the subsampled
 /// Gaussian with their dominating pairs (one group, or one per phase of a schedule).
-fn groups(row: &Row) -> Result<Vec<(Dominating, u64)>, crate::ParamError> {
+fn groups(row: &Row) -> Result<Vec<(Dominating, u64)>, ParamError> {
     let sampling = match row.sampling {
         BatchSampling::Poisson => Sampling::Poisson,
         BatchSampling::Wor => Sampling::WithoutReplacement,
@@ -668,7 +669,7 @@ fn describe(t: &Tilt) -> String {
 
 /// The simulated pairs of a row: the realised pairs of its [`Dominating`] pairs (neighbouring
 /// datasets with adversarial other records), as plain numbers for the Monte Carlo.
-fn simulated_pairs(row: &Row) -> Result<Vec<(Simulated, String)>, crate::ParamError> {
+fn simulated_pairs(row: &Row) -> Result<Vec<(Simulated, String)>, ParamError> {
     if let (BatchSampling::Shuffle, Some(k)) = (row.sampling, row.batches_per_epoch) {
         return Ok(vec![(
             Simulated::Shuffled {
@@ -903,8 +904,8 @@ pub fn audit(rows: &[Row], opts: &AuditOptions, progress: bool) -> Vec<Result<Au
 }
 
 /// Why a reference could not be computed: past the point budget at every grid, or the error.
-fn reference_error(what: &str, e: &crate::ParamError, opts: &PldOptions) -> String {
-    if pld::is_too_fine(e) {
+fn reference_error(what: &str, e: &ParamError, opts: &PldOptions) -> String {
+    if e.is_too_fine() {
         format!(
             "{what}: no PLD grid up to interval 1 fits the point budget ({} points; --max-points): {e}",
             opts.max_points
@@ -968,7 +969,7 @@ pub fn references(row: &Row, opts: &AuditOptions) -> Result<References, String> 
             let upper = gaussian::epsilon(mu, row.delta)
                 .map_err(|e| format!("upper reference (gaussian mechanism): {e}"))?;
             let plds = if full > 0 {
-                let (plds, interval, note) = coarsening(&focused, pld::is_too_fine, |o| {
+                let (plds, interval, note) = coarsening(&focused, ParamError::is_too_fine, |o| {
                     shuffle::lower_plds(k, row.sigma, full, o)
                 })
                 .map_err(|e| reference_error("lower reference", &e, &focused))?;
@@ -997,7 +998,7 @@ pub fn references(row: &Row, opts: &AuditOptions) -> Result<References, String> 
         }
         _ => {
             let groups = groups(row).map_err(|e| e.to_string())?;
-            let (composed, interval, note) = coarsening(&focused, pld::is_too_fine, |o| {
+            let (composed, interval, note) = coarsening(&focused, ParamError::is_too_fine, |o| {
                 pld::compose_groups(&groups, o)
             })
             .map_err(|e| reference_error("references", &e, &focused))?;

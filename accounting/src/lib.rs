@@ -50,4 +50,4 @@ pub mod numerics;
 pub mod privacy;
 pub mod query;
 
-pub use error::ParamError;
+pub use error::{ParamError, ParamErrorKind};

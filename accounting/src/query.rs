@@ -146,7 +146,7 @@ pub fn run(
             }
             Accountant::Pld => {
                 crate::privacy::dominating::Dominating::of(mech)?; // applicability
-                let (b, interval, note) = coarsening(opts, pld::is_too_fine, |o| match query {
+                let (b, interval, note) = coarsening(opts, ParamError::is_too_fine, |o| match query {
                     Query::Epsilon { delta } => pld::dp_sgd_epsilon(mech, delta, o),
                     Query::Delta { epsilon } => pld::dp_sgd_delta(mech, epsilon, o),
                 })?;
@@ -165,7 +165,7 @@ pub fn run(
         // Applicability errors name `sampling` or `relation`, and a run no grid within the
         // point budget covers is this accountant's limit (the others still answer); anything
         // else is bad input.
-        if e.name == "sampling" || e.name == "relation" || pld::is_too_fine(&e) {
+        if e.name == "sampling" || e.name == "relation" || e.is_too_fine() {
             a.error = Some(e.to_string());
         } else {
             return Err(e);
@@ -327,8 +327,7 @@ pub fn run_event(
     opts: &PldOptions,
 ) -> Result<EventAnswer, EventPldError> {
     let start = Instant::now();
-    let too_fine = |e: &EventPldError| matches!(e, EventPldError::Param { source, .. } if pld::is_too_fine(source));
-    let (b, interval, note) = coarsening(opts, too_fine, |o| match query {
+    let (b, interval, note) = coarsening(opts, EventPldError::is_too_fine, |o| match query {
         Query::Epsilon { delta } => event_pld::epsilon(doc, delta, o),
         Query::Delta { epsilon } => event_pld::delta(doc, epsilon, o),
     })?;

@@ -23,4 +23,4 @@ pub use dpclaims_accounting::error;
 pub use dpclaims_accounting::numerics;
 /// The privacy accountants (crate `dpclaims-accounting`), re-exported at their old path.
 pub use dpclaims_accounting::privacy;
-pub use dpclaims_accounting::ParamError;
+pub use dpclaims_accounting::{ParamError, ParamErrorKind};

@@ -76,6 +76,14 @@ impl From<ParamError> for EventPldError {
     }
 }
 
+impl EventPldError {
+    /// Whether the PLD grid is too fine for the point budget (a coarser grid may do; see
+    /// [`ParamError::is_too_fine`]).
+    pub fn is_too_fine(&self) -> bool {
+        matches!(self, EventPldError::Param { source, .. } if source.is_too_fine())
+    }
+}
+
 fn relation_name(r: Neighbouring) -> &'static str {
     match r {
         Neighbouring::AddRemove => "add-remove",

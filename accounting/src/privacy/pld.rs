@@ -44,19 +44,13 @@ pub struct Window {
     pub fft_len: usize,
 }
 
-/// The error for a grid too fine for the point budget (`name` "interval": callers may retry
-/// with a coarser grid, see [`is_too_fine`]).
+/// The error for a grid too fine for the point budget ([`ParamError::is_too_fine`]: callers
+/// may retry with a coarser grid).
 fn too_fine(interval: f64, points: usize, limit: usize) -> ParamError {
-    ParamError::new(
-        "interval",
+    ParamError::too_fine(
         interval,
-        format!("a coarser grid (the composition needs {points} points, more than {limit})"),
+        format_args!("the composition needs {points} points, more than {limit}"),
     )
-}
-
-/// Whether `e` says the grid is too fine for the point budget (a coarser grid would do).
-pub fn is_too_fine(e: &ParamError) -> bool {
-    e.name == "interval" && e.to_string().contains("a coarser grid")
 }
 
 /// Unit round-off of `f64`.
@@ -76,7 +70,7 @@ pub struct PldOptions {
     #[serde(default)]
     pub focus: Focus,
     /// The most points one composition's FFT may use (at most [`MAX_FFT`]); past it the
-    /// composition is refused with an error [`is_too_fine`] recognises.
+    /// composition is refused with an error of kind [`GridTooFine`](crate::ParamErrorKind::GridTooFine).
     #[serde(default = "default_max_points")]
     pub max_points: usize,
 }
@@ -442,7 +436,7 @@ fn grid_range(pair: &Pair, interval: f64, tau: f64) -> (i64, i64) {
 
 /// The number of grid points of a single step on `k_lo..=k_hi`, checked against the point
 /// budget before anything is allocated (a single step is capped like a composition: a query
-/// with a small `max_points` gets a coarser grid, through [`is_too_fine`], not a huge one).
+/// with a small `max_points` gets a coarser grid, through [`ParamError::is_too_fine`], not a huge one).
 fn single_points(k_lo: i64, k_hi: i64, opts: &PldOptions) -> Result<usize, ParamError> {
     let n = k_hi.saturating_sub(k_lo).saturating_add(1);
     let limit = opts.max_points.min(MAX_FFT);
@@ -507,7 +501,7 @@ impl Pld {
     }
 
     /// One step of `pair`, discretised with `rounding`. An error (the grid too fine: see
-    /// [`is_too_fine`]) when its support needs more than `opts.max_points` grid points (a
+    /// [`ParamError::is_too_fine`]) when its support needs more than `opts.max_points` grid points (a
     /// pair whose loss spans $\pm10^6$ at a fine interval would need ~$10^{10}$; this used
     /// to abort the process on the allocation).
     pub fn single(pair: &Pair, opts: &PldOptions, rounding: Rounding) -> Result<Self, ParamError> {
@@ -1225,7 +1219,7 @@ fn tilt_of(groups: &[(Pld, u64)], opts: &PldOptions) -> f64 {
     opts.focus.tilt(&log_mgf)
 }
 
-/// Refuses (with an [`is_too_fine`] error) a composition of `groups` whose FFTs would need
+/// Refuses (with a [`ParamError::is_too_fine`] error) a composition of `groups` whose FFTs would need
 /// more than `opts.max_points` points at tilt `tilt`: each group's window, and their sum for
 /// the convolutions.
 fn check_points(groups: &[(Pld, u64)], opts: &PldOptions, tilt: f64) -> Result<(), ParamError> {
@@ -1452,10 +1446,10 @@ mod tests {
         let opts = PldOptions::default();
         for rounding in [Rounding::Pessimistic, Rounding::Optimistic] {
             let e = Pld::single(&pair, &opts, rounding).unwrap_err();
-            assert!(is_too_fine(&e), "{e}");
+            assert!(e.is_too_fine(), "{e}");
         }
         let e = Pld::symmetrized(&pair, &opts).unwrap_err();
-        assert!(is_too_fine(&e), "{e}");
+        assert!(e.is_too_fine(), "{e}");
         assert!(pair_delta(&pair, 10, 1.0, &opts).is_err());
     }
     use crate::privacy::{Neighbouring, Sampling};
