@@ -51,7 +51,7 @@
 //!
 //! **Without replacement, add/remove** is not defined (adding a record changes the batch size).
 
-use super::pld::Pair;
+use super::pair::Pair;
 use super::{DpSgd, Neighbouring, Sampling};
 use crate::error::ParamError;
 

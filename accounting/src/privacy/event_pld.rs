@@ -36,7 +36,8 @@
 use super::dominating::{Dominating, StepBound};
 use super::event::{Event, EventDoc};
 use super::mechanism_pld::{self, Direction, PldPair};
-use super::pld::{self, Focus, Pair, Pld, PldBracket, PldOptions};
+use super::pair::Pair;
+use super::pld::{self, Focus, Pld, PldBracket, PldOptions};
 use super::{DpSgd, Neighbouring, Sampling, check_delta};
 use crate::error::ParamError;
 

@@ -8,7 +8,8 @@
 //!   its conversions to $(\epsilon,\delta)$ (Mironov 2017; Canonne, Kamath & Steinke 2020).
 //! - [`pld`]: privacy-loss-distribution accounting with pessimistic (upper) and optimistic
 //!   (lower) discretisations, composed by FFT.
-//! - [`dominating`]: the dominating pairs of one step for each sampling scheme and relation.
+//! - [`pair`]: the dominating pair of one step in closed form (masses, exact privacy profile).
+//! - [`dominating`]: which pairs dominate one step, for each sampling scheme and relation.
 //! - [`shuffle`]: a certified lower reference for shuffled fixed-size batches (maximum statistic).
 //! - [`composition`]: advanced composition and amplification by subsampling for
 //!   $(\epsilon,\delta)$ mechanisms.
@@ -20,12 +21,11 @@ pub mod event;
 pub mod event_pld;
 pub mod gaussian;
 pub mod mechanism_pld;
+pub mod pair;
 #[allow(missing_docs)] // documented in the PLD work
 pub mod pld;
 pub mod rdp;
 pub mod shuffle;
-#[allow(missing_docs)] // documented in the PLD work
-pub mod tilted_fft;
 
 use crate::error::{ParamError, at_least, positive};
 use serde::{Deserialize, Serialize};
