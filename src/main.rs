@@ -181,7 +181,7 @@ struct RunArgs {
     accountant: AccountantArg,
     /// How batches are drawn.
     #[arg(long, value_enum, default_value = "poisson")]
-    sampling: SamplingArg,
+    sampling: Sampling,
     /// Sampling rate (batch / dataset size); 1 with `--sampling none`.
     #[arg(long, required_unless_present_any = ["event", "phase"])]
     q: Option<f64>,
@@ -229,13 +229,6 @@ enum AccountantArg {
 enum FormatArg {
     Jsonl,
     Csv,
-}
-
-#[derive(Clone, Copy, clap::ValueEnum)]
-enum SamplingArg {
-    Poisson,
-    Wor,
-    None,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -415,11 +408,7 @@ fn accountants(run: RunArgs, query: Query) -> Result<ExitCode, dpclaims::Error> 
             "give --q, --sigma and --steps, or --event FILE.json".into(),
         ));
     };
-    let sampling = match run.sampling {
-        SamplingArg::Poisson => Sampling::Poisson,
-        SamplingArg::Wor => Sampling::WithoutReplacement,
-        SamplingArg::None => Sampling::None,
-    };
+    let sampling = run.sampling;
     let relation = match run.relation {
         RelationArg::AddRemove => Neighbouring::AddRemove,
         RelationArg::ReplaceOne => Neighbouring::ReplaceOne,
@@ -486,13 +475,10 @@ fn schedule_accountant(run: &RunArgs, query: Query) -> Result<ExitCode, dpclaims
             .parse()
             .map_err(|_| bad("steps is not a non-negative integer"))?;
         // Validated as a DP-SGD run (q in (0, 1], sigma > 0, steps >= 1, q = 1 without sampling).
-        let sampling = match run.sampling {
-            SamplingArg::Poisson => Sampling::Poisson,
-            SamplingArg::None => Sampling::None,
-            SamplingArg::Wor => {
-                return Err(bad("schedules are supported for poisson and none sampling"));
-            }
-        };
+        let sampling = run.sampling;
+        if !matches!(sampling, Sampling::Poisson | Sampling::None) {
+            return Err(bad("schedules are supported for poisson and none sampling"));
+        }
         DpSgd::new(q, sigma, steps, sampling, Neighbouring::AddRemove)?;
         let gaussian = Event::Gaussian {
             noise_multiplier: sigma,

@@ -30,18 +30,9 @@ use crate::privacy::{DpSgd, Neighbouring, Sampling, gaussian, shuffle};
 use serde::Serialize;
 use serde_json::Value;
 
-/// How batches are drawn, as a training loop does it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum BatchSampling {
-    /// Each record independently with probability $q$ at every step.
-    Poisson,
-    /// Fixed-size batches cut from a fresh random permutation every epoch.
-    Shuffle,
-    /// Fixed-size batches drawn without replacement independently at every step.
-    Wor,
-    /// Every record every step ($q=1$).
-    None,
+/// A sampling scheme serialised by its row name ([`Sampling::name`]: `wor`, as rows spell it).
+fn row_name<S: serde::Serializer>(sampling: &Sampling, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(sampling.name())
 }
 
 /// One validated input row.
@@ -52,7 +43,8 @@ pub struct Row {
     /// The row's `name` (default `line N`).
     pub name: String,
     /// How the run draws its batches.
-    pub sampling: BatchSampling,
+    #[serde(serialize_with = "row_name")]
+    pub sampling: Sampling,
     /// Sampling rate $q\in(0,1]$: `q`, or `batch`/`n` (1 without sampling).
     pub q: f64,
     /// Batches per epoch (shuffle only).
@@ -127,20 +119,16 @@ pub fn validate(
             .map(|s| s.trim().to_lowercase())
     };
     let name = text("name").unwrap_or_else(|| format!("line {line}"));
-    let sampling = match text("sampling").as_deref() {
-        Some("poisson") => BatchSampling::Poisson,
-        Some("shuffle") => BatchSampling::Shuffle,
-        Some("wor") => BatchSampling::Wor,
-        Some("none") => BatchSampling::None,
-        Some(other) => {
-            return Err(err(format!(
-                "`sampling` = {other:?}: expected poisson, shuffle, wor or none"
-            )));
-        }
+    let sampling = match text("sampling") {
+        Some(name) => name.parse::<Sampling>().map_err(|_| {
+            err(format!(
+                "`sampling` = {name:?}: expected poisson, shuffle, wor or none"
+            ))
+        })?,
         None => return Err(err("missing `sampling`".into())),
     };
     let relation = match text("relation").as_deref() {
-        Some("add-remove") | None if !matches!(sampling, BatchSampling::Shuffle | BatchSampling::Wor) => Neighbouring::AddRemove,
+        Some("add-remove") | None if !matches!(sampling, Sampling::Shuffle | Sampling::WithoutReplacement) => Neighbouring::AddRemove,
         Some("add-remove") => return Err(err("fixed-size batches (shuffle, wor) are analysed under replace-one; `relation` = add-remove is not defined for them".into())),
         Some("replace-one") | None => Neighbouring::ReplaceOne,
         Some(other) => return Err(err(format!("`relation` = {other:?}: expected add-remove or replace-one"))),
@@ -149,7 +137,7 @@ pub fn validate(
     let get_int = |k: &str| integer(&obj, k).map_err(err);
     if let Some(value) = obj.get("phases") {
         let phases = parse_phases(value).map_err(err)?;
-        if sampling == BatchSampling::None {
+        if sampling == Sampling::None {
             if let Some((i, p)) = phases.iter().enumerate().find(|(_, p)| p.q != 1.0) {
                 return Err(err(format!(
                     "`phases[{i}].q` = {}: sampling none means q = 1",
@@ -157,7 +145,7 @@ pub fn validate(
                 )));
             }
         }
-        if !matches!(sampling, BatchSampling::Poisson | BatchSampling::None) {
+        if !matches!(sampling, Sampling::Poisson | Sampling::None) {
             return Err(err(
                 "`phases` (a schedule) is supported for poisson and none sampling".into(),
             ));
@@ -170,7 +158,7 @@ pub fn validate(
             }
         }
         let (delta, epsilon) = claim_of(&obj, need_epsilon).map_err(err)?;
-        let q = if sampling == BatchSampling::None {
+        let q = if sampling == Sampling::None {
             1.0
         } else {
             phases.iter().map(|p| p.q).fold(0.0, f64::max)
@@ -195,7 +183,7 @@ pub fn validate(
         (Some(q), _, _) => q,
         (None, Some(b), Some(n)) if n > 0 => b as f64 / n as f64,
         (None, Some(_), Some(_)) => return Err(err("`n` must be > 0".into())),
-        _ if sampling == BatchSampling::None => 1.0,
+        _ if sampling == Sampling::None => 1.0,
         _ => return Err(err("missing `q` (or `batch` and `n`)".into())),
     };
     if !(q > 0.0 && q <= 1.0) {
@@ -228,7 +216,7 @@ pub fn validate(
         return Err(err("`steps` = 0: expected at least one step".into()));
     }
     let (delta, epsilon) = claim_of(&obj, need_epsilon).map_err(err)?;
-    let batches_per_epoch = (sampling == BatchSampling::Shuffle).then(|| match (batch, n) {
+    let batches_per_epoch = (sampling == Sampling::Shuffle).then(|| match (batch, n) {
         (Some(b), Some(n)) if b > 0 => n.div_ceil(b),
         _ => (1.0 / q).round().max(1.0) as u64,
     });
@@ -492,7 +480,8 @@ pub struct Audit {
     /// The row's name ([`Row::name`]).
     pub name: String,
     /// The row's batch sampling.
-    pub sampling: BatchSampling,
+    #[serde(serialize_with = "row_name")]
+    pub sampling: Sampling,
     /// The row's neighbouring relation.
     pub relation: Neighbouring,
     /// The row's sampling rate ([`Row::q`]).
@@ -533,11 +522,7 @@ pub struct Audit {
 /// The accountant's view of a row that is not shuffled: groups of steps of the subsampled
 /// Gaussian with their dominating pairs (one group, or one per phase of a schedule).
 fn groups(row: &Row) -> Result<Vec<(Dominating, u64)>, ParamError> {
-    let sampling = match row.sampling {
-        BatchSampling::Poisson => Sampling::Poisson,
-        BatchSampling::Wor => Sampling::WithoutReplacement,
-        BatchSampling::None | BatchSampling::Shuffle => Sampling::None,
-    };
+    let sampling = row.sampling;
     let q_of = |q: f64| if sampling == Sampling::None { 1.0 } else { q };
     let phases = match &row.phases {
         Some(p) => p.clone(),
@@ -670,7 +655,7 @@ fn describe(t: &Tilt) -> String {
 /// The simulated pairs of a row: the realised pairs of its [`Dominating`] pairs (neighbouring
 /// datasets with adversarial other records), as plain numbers for the Monte Carlo.
 fn simulated_pairs(row: &Row) -> Result<Vec<(Simulated, String)>, ParamError> {
-    if let (BatchSampling::Shuffle, Some(k)) = (row.sampling, row.batches_per_epoch) {
+    if let (Sampling::Shuffle, Some(k)) = (row.sampling, row.batches_per_epoch) {
         return Ok(vec![(
             Simulated::Shuffled {
                 batches: k,
@@ -960,7 +945,7 @@ pub fn references(row: &Row, opts: &AuditOptions) -> Result<References, String> 
     let mut lower_grid = (0u64, focused.interval);
     let (upper, lower, upper_method, lower_method) = match row.sampling {
         _ if opts.no_reference => (None, None, None, None),
-        BatchSampling::Shuffle => {
+        Sampling::Shuffle => {
             let k = row.batches_per_epoch.unwrap_or(1);
             // Upper: every started epoch counts in full; lower: full epochs only (dropping
             // the outputs of a partial epoch is a post-processing).

@@ -840,6 +840,7 @@ impl Case {
             (Sampling::WithoutReplacement, _) => "wor replace-one",
             (Sampling::None, Neighbouring::AddRemove) => "none add/remove",
             (Sampling::None, Neighbouring::ReplaceOne) => "none replace-one",
+            (Sampling::Shuffle, _) => unreachable!("no one-step accountant covers shuffle"),
         };
         format!("{s} q {} sigma {} T {}", self.q, self.sigma, self.steps)
     }

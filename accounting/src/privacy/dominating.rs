@@ -123,6 +123,13 @@ impl Dominating {
                     description: "fixed-size batch, replace-one: (1-q)N(0)+qN(2) vs N(0) in either order at every step (symmetrised)",
                 }
             }
+            (Sampling::Shuffle, _) => {
+                return Err(ParamError::new(
+                    "sampling",
+                    "shuffle",
+                    "poisson, wor or none (shuffled batches have no dominating pair of one step: the audit bounds them per epoch)",
+                ));
+            }
             (Sampling::WithoutReplacement, Neighbouring::AddRemove) => {
                 return Err(ParamError::new(
                     "relation",

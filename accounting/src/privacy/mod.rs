@@ -29,6 +29,8 @@ pub mod shuffle;
 
 use crate::error::{ParamError, at_least, positive};
 use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
 
 /// Which datasets are neighbours.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -40,16 +42,70 @@ pub enum Neighbouring {
     ReplaceOne,
 }
 
-/// How each step's batch is drawn.
+/// How each step's batch is drawn: the one sampling enum of dpclaims (the accountants, the
+/// audit rows and the CLI's `--sampling`).
+///
+/// Its names ([`FromStr`](std::str::FromStr), [`Display`](fmt::Display), the CLI and the audit
+/// rows) are `poisson`, `wor`, `shuffle` and `none`. Serde writes `without-replacement` for
+/// `wor` (the accountants' JSON answers) and reads either. With the `clap` feature it is a
+/// `clap::ValueEnum` of the schemes a one-step accountant covers (`shuffle` is not one).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
 pub enum Sampling {
     /// Each record independently with probability $q$.
     Poisson,
-    /// A fixed-size batch of $qn$ records without replacement.
+    /// A fixed-size batch of $qn$ records without replacement, independently at every step.
+    #[serde(alias = "wor")]
+    #[cfg_attr(feature = "clap", value(name = "wor"))]
     WithoutReplacement,
+    /// Fixed-size batches cut from a fresh random permutation every epoch. No dominating pair of
+    /// one step covers it (the accountants refuse it, naming `sampling`); the audit bounds it per
+    /// epoch ([`shuffle`]).
+    #[cfg_attr(feature = "clap", value(skip))]
+    Shuffle,
     /// Every record every step ($q=1$).
     None,
+}
+
+impl Sampling {
+    /// Every scheme, in the order of its names.
+    pub const ALL: [Sampling; 4] = [
+        Sampling::Poisson,
+        Sampling::Shuffle,
+        Sampling::WithoutReplacement,
+        Sampling::None,
+    ];
+
+    /// The scheme's name: `poisson`, `shuffle`, `wor` or `none`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Sampling::Poisson => "poisson",
+            Sampling::Shuffle => "shuffle",
+            Sampling::WithoutReplacement => "wor",
+            Sampling::None => "none",
+        }
+    }
+}
+
+impl fmt::Display for Sampling {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A scheme by its name ([`Sampling::name`]); an error names `sampling` and the names.
+impl FromStr for Sampling {
+    type Err = ParamError;
+
+    fn from_str(s: &str) -> Result<Self, ParamError> {
+        Sampling::ALL
+            .into_iter()
+            .find(|x| x.name() == s)
+            .ok_or_else(|| {
+                ParamError::new("sampling", format!("{s:?}"), "poisson, shuffle, wor or none")
+            })
+    }
 }
 
 /// A DP-SGD run as an accountant sees it: $T$ steps of the subsampled Gaussian mechanism.
@@ -100,5 +156,30 @@ pub(crate) fn check_delta(delta: f64) -> Result<f64, ParamError> {
         Ok(delta)
     } else {
         Err(ParamError::new("delta", delta, "a number in (0, 1)"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The names the CLI and the audit rows accept, and the serde names of the JSON answers
+    /// (`without-replacement`), stay what they were.
+    #[test]
+    fn sampling_names_round_trip_and_serde_keeps_its_names() {
+        for s in Sampling::ALL {
+            assert_eq!(s.to_string().parse::<Sampling>(), Ok(s));
+        }
+        let names: Vec<String> = Sampling::ALL.iter().map(Sampling::to_string).collect();
+        assert_eq!(names, ["poisson", "shuffle", "wor", "none"]);
+        let e = "bernoulli".parse::<Sampling>().unwrap_err();
+        assert_eq!(e.name, "sampling");
+        let json = |s: Sampling| serde_json::to_string(&s).unwrap();
+        assert_eq!(json(Sampling::WithoutReplacement), r#""without-replacement""#);
+        assert_eq!(json(Sampling::Poisson), r#""poisson""#);
+        for text in [r#""wor""#, r#""without-replacement""#] {
+            let s: Sampling = serde_json::from_str(text).unwrap();
+            assert_eq!(s, Sampling::WithoutReplacement);
+        }
     }
 }
