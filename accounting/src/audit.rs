@@ -18,7 +18,7 @@
 //! above the upper reference by at most the tolerance, **sound-loose** above that (with the
 //! ratio), and **unverified** below the upper reference (nothing certifies it, nothing refutes it).
 
-use crate::ParamError;
+use crate::error::ParamError;
 use crate::query::coarsening;
 use dpclaims_empirical::privacy_loss::{LossPair, Phase, Tilt, shuffled_weighted_loss};
 use dpclaims_empirical::rng::StreamKey;

@@ -1,6 +1,6 @@
 //! `dpclaims epsilon` / `dpclaims delta`: the reference accountants on one DP-SGD run.
 
-use crate::ParamError;
+use crate::error::ParamError;
 use crate::privacy::event::{Event, EventDoc};
 use crate::privacy::event_pld::{self, EventPldError};
 use crate::privacy::pld::{self, PldOptions};
