@@ -204,7 +204,7 @@ pub fn lower_plds(
 mod tests {
     use super::*;
     use crate::numerics::log_add_exp;
-    use crate::privacy::{gaussian, pld};
+    use crate::privacy::gaussian;
 
     /// One batch per epoch: M = y is the Gaussian mechanism with sensitivity 2, whose exact
     /// epsilon the lower reference must approach from below.
