@@ -45,7 +45,7 @@ pub enum Neighbouring {
 /// How each step's batch is drawn: the one sampling enum of dpclaims (the accountants, the
 /// audit rows and the CLI's `--sampling`).
 ///
-/// Its names ([`FromStr`](std::str::FromStr), [`Display`](fmt::Display), the CLI and the audit
+/// Its names ([`FromStr`], [`Display`](fmt::Display), the CLI and the audit
 /// rows) are `poisson`, `wor`, `shuffle` and `none`. Serde writes `without-replacement` for
 /// `wor` (the accountants' JSON answers) and reads either. With the `clap` feature it is a
 /// `clap::ValueEnum` of the schemes a one-step accountant covers (`shuffle` is not one).
