@@ -34,15 +34,15 @@ pub mod search;
 pub mod testing;
 pub mod verdict;
 
-/// The reference accountants' queries (crate `dpclaims-accounting`, module `query`),
-/// re-exported at their old path.
-pub use dpclaims_accounting::query as accounting;
 /// The audit of reported ε (crate `dpclaims-accounting`), re-exported at its old path.
 pub use dpclaims_accounting::audit;
 /// The conformance suite (crate `dpclaims-accounting`), re-exported at its old path.
 pub use dpclaims_accounting::conformance;
 /// The JSON-lines protocol with external accountants (crate `dpclaims-accounting`).
 pub use dpclaims_accounting::line_protocol;
+/// The reference accountants' queries (crate `dpclaims-accounting`, module `query`),
+/// re-exported at their old path.
+pub use dpclaims_accounting::query as accounting;
 /// The simulators, problems, runner, random streams and estimators (crate
 /// `dpclaims-empirical`), re-exported.
 pub use dpclaims_empirical as empirical;

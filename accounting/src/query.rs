@@ -146,10 +146,11 @@ pub fn run(
             }
             Accountant::Pld => {
                 crate::privacy::dominating::Dominating::of(mech)?; // applicability
-                let (b, interval, note) = coarsening(opts, ParamError::is_too_fine, |o| match query {
-                    Query::Epsilon { delta } => pld::dp_sgd_epsilon(mech, delta, o),
-                    Query::Delta { epsilon } => pld::dp_sgd_delta(mech, epsilon, o),
-                })?;
+                let (b, interval, note) =
+                    coarsening(opts, ParamError::is_too_fine, |o| match query {
+                        Query::Epsilon { delta } => pld::dp_sgd_epsilon(mech, delta, o),
+                        Query::Delta { epsilon } => pld::dp_sgd_delta(mech, epsilon, o),
+                    })?;
                 match query {
                     Query::Epsilon { .. } => a.epsilon = Some(b.pessimistic),
                     Query::Delta { .. } => a.delta = Some(b.pessimistic),

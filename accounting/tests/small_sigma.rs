@@ -93,8 +93,8 @@
 // for a NaN.
 #![allow(clippy::excessive_precision, clippy::neg_cmp_op_on_partial_ord)]
 
-use dpclaims_accounting::privacy::event::EventDoc;
 use dpclaims_accounting::ParamError;
+use dpclaims_accounting::privacy::event::EventDoc;
 use dpclaims_accounting::privacy::event_pld::{self, EventPldError};
 use dpclaims_accounting::privacy::pld::{self, PldBracket, PldOptions};
 use dpclaims_accounting::privacy::{DpSgd, Neighbouring, Sampling};

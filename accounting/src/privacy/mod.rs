@@ -103,7 +103,11 @@ impl FromStr for Sampling {
             .into_iter()
             .find(|x| x.name() == s)
             .ok_or_else(|| {
-                ParamError::new("sampling", format!("{s:?}"), "poisson, shuffle, wor or none")
+                ParamError::new(
+                    "sampling",
+                    format!("{s:?}"),
+                    "poisson, shuffle, wor or none",
+                )
             })
     }
 }
@@ -175,7 +179,10 @@ mod tests {
         let e = "bernoulli".parse::<Sampling>().unwrap_err();
         assert_eq!(e.name, "sampling");
         let json = |s: Sampling| serde_json::to_string(&s).unwrap();
-        assert_eq!(json(Sampling::WithoutReplacement), r#""without-replacement""#);
+        assert_eq!(
+            json(Sampling::WithoutReplacement),
+            r#""without-replacement""#
+        );
         assert_eq!(json(Sampling::Poisson), r#""poisson""#);
         for text in [r#""wor""#, r#""without-replacement""#] {
             let s: Sampling = serde_json::from_str(text).unwrap();

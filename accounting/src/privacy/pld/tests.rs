@@ -329,8 +329,7 @@ fn dp_sgd_reference_values() {
     assert!((b.pessimistic - 2.3818).abs() < 2e-3, "{b:?}");
     // Both discretisations are second order: the bracket stays narrow at T = 14063.
     assert!(b.pessimistic - b.optimistic < 5e-3, "{b:?}");
-    let b =
-        dp_sgd_epsilon(&mech(0.04, 1.5, 2250, Neighbouring::AddRemove), 1e-5, &opts).unwrap();
+    let b = dp_sgd_epsilon(&mech(0.04, 1.5, 2250, Neighbouring::AddRemove), 1e-5, &opts).unwrap();
     assert!((b.pessimistic - 6.7688).abs() < 2e-3, "{b:?}");
     assert!(b.optimistic <= b.pessimistic);
 }
@@ -345,8 +344,8 @@ fn prv_reference_values() {
         (2.0, 0.001, 50000, 0.491354910211),
         (3.0, 0.05, 50000, 24.942005643144),
     ] {
-        let b = dp_sgd_epsilon(&mech(q, sigma, steps, Neighbouring::AddRemove), 1e-6, &opts)
-            .unwrap();
+        let b =
+            dp_sgd_epsilon(&mech(q, sigma, steps, Neighbouring::AddRemove), 1e-6, &opts).unwrap();
         assert!(
             b.pessimistic <= prv + 1e-9 && b.pessimistic >= prv - 0.02,
             "{sigma} {q} {steps}: {b:?} vs {prv}"
@@ -382,8 +381,7 @@ fn heterogeneous_composition_agrees_with_homogeneous() {
         sigma: 3.0,
     };
     let mixed =
-        compose_heterogeneous(&[(pair, 10), (noisier, 10)], &opts, Rounding::Pessimistic)
-            .unwrap();
+        compose_heterogeneous(&[(pair, 10), (noisier, 10)], &opts, Rounding::Pessimistic).unwrap();
     let same = compose_heterogeneous(&[(pair, 20)], &opts, Rounding::Pessimistic).unwrap();
     assert!(mixed.delta(0.5) <= same.delta(0.5));
 }
