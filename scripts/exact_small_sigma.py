@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""50-digit mpmath reference for theorems/tests/small_sigma.rs (a cross-check, not a test).
+"""50-digit mpmath reference for accounting/tests/small_sigma.rs (a cross-check, not a test).
 
 The Rust test file carries its own exact calculator (log-space adaptive Gauss-Legendre
 quadrature of p(x)(1 - e^{eps - L(x)})_+, nested for two steps). This script computes the same

@@ -38,11 +38,7 @@
 #![doc = include_str!("guide.md")]
 #![warn(missing_docs)]
 
-pub mod accounting;
-pub mod audit;
 pub mod cli;
-pub mod conformance;
-pub mod line_protocol;
 
 pub use dpclaims_core::{Error, harness, params, testing, verdict};
 /// The built-in claims' crate (`dpclaims-papers`): one module per paper.
@@ -111,6 +107,15 @@ pub mod report {
     }
 }
 
+/// The audit of reported ε (crate `dpclaims-accounting`), re-exported at its old path.
+pub use dpclaims_accounting::audit;
+/// The conformance suite (crate `dpclaims-accounting`), re-exported at its old path.
+pub use dpclaims_accounting::conformance;
+/// The JSON-lines protocol with external accountants (crate `dpclaims-accounting`).
+pub use dpclaims_accounting::line_protocol;
+/// The reference accountants' queries (crate `dpclaims-accounting`, module `query`),
+/// re-exported at their old path.
+pub use dpclaims_accounting::query as accounting;
 /// The simulators, problems, runner, random streams and estimators (crate
 /// `dpclaims-empirical`), re-exported.
 pub use dpclaims_empirical as empirical;

@@ -640,7 +640,9 @@ fn check_prints_one_line_per_claim_and_the_cases_on_request() {
     assert_eq!(summary.lines().count(), claims.len() + 2, "{summary}");
     for id in &claims {
         assert!(
-            summary.lines().any(|l| l.split_whitespace().next() == Some(*id)),
+            summary
+                .lines()
+                .any(|l| l.split_whitespace().next() == Some(*id)),
             "{id} has no line in\n{summary}"
         );
     }

@@ -5,11 +5,11 @@
 
 use crate::params::Params;
 use crate::verdict::Relation;
+use dpclaims_accounting::ParamError;
 use dpclaims_empirical::rng::StreamKey;
 use dpclaims_empirical::runner::Merge;
 use dpclaims_empirical::runner::Shard;
 use dpclaims_empirical::stats::{CountAcc, MeanAcc, TwoSampleHistogram, VectorAcc};
-use dpclaims_theorems::ParamError;
 use serde::{Deserialize, Serialize};
 
 /// Case parameters that never change what a simulation draws, and so stay out of every stream

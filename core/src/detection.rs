@@ -416,7 +416,7 @@ mod tests {
     use super::*;
     use crate::claim::{ClaimInfo, Measurement, Mutant, RunSpec, Statistic};
     use crate::params::Params;
-    use dpclaims_theorems::ParamError;
+    use dpclaims_accounting::ParamError;
 
     const SHRUNK: Mutant = Mutant {
         name: "shrunk",

@@ -1,7 +1,7 @@
 //! The error of a run that cannot give a verdict.
 
+use dpclaims_accounting::ParamError;
 use dpclaims_empirical::stats::StatsError;
-use dpclaims_theorems::ParamError;
 
 /// Everything that makes a run fail before it can give a verdict (CLI exit code 2).
 #[derive(Debug, thiserror::Error)]
@@ -76,8 +76,8 @@ pub enum Error {
     Input(String),
     /// An event document that cannot be read or validated.
     #[error("{0}")]
-    Event(#[from] dpclaims_theorems::privacy::event::EventError),
+    Event(#[from] dpclaims_accounting::privacy::event::EventError),
     /// An event the PLD accountant cannot account for.
     #[error("{0}")]
-    EventPld(#[from] dpclaims_theorems::privacy::event_pld::EventPldError),
+    EventPld(#[from] dpclaims_accounting::privacy::event_pld::EventPldError),
 }

@@ -37,7 +37,7 @@ pub mod testing;
 pub mod verdict;
 
 /// The error every parameter check returns: it names the parameter, its value and the range.
-pub use dpclaims_theorems::ParamError;
+pub use dpclaims_accounting::ParamError;
 pub use error::Error;
 /// The JSON values of [`params::Params`] (what [`params!`] builds them with).
 pub use serde_json;

@@ -3,7 +3,7 @@
 //! parameter in every error.
 
 use crate::Error;
-use dpclaims_theorems::ParamError;
+use dpclaims_accounting::ParamError;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;

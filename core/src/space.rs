@@ -3,7 +3,7 @@
 //! [`Claim::space`](crate::claim::Claim::space) and searched by [`crate::search`].
 
 use crate::params::Params;
-use dpclaims_theorems::ParamError;
+use dpclaims_accounting::ParamError;
 use proptest::strategy::{BoxedStrategy, Strategy};
 use serde::Serialize;
 use serde_json::Value;

@@ -5,7 +5,7 @@
 use crate::claim::{Claim, ClaimInfo, Measurement, Mutant, RunSpec, Statistic};
 use crate::params::Params;
 use crate::verdict::Relation;
-use dpclaims_theorems::ParamError;
+use dpclaims_accounting::ParamError;
 
 /// A claim defined by its metadata and two plain functions: its default cases and the
 /// measurement of one case. Proof steps are many and small; this keeps each to its formula.

@@ -22,16 +22,6 @@ fn num(x: f64) -> String {
     }
 }
 
-/// A value with six decimals, or in scientific notation with six significant digits when
-/// six decimals would hide it (a $\delta$ of `1e-12` is not `0.000000`).
-pub fn six(x: f64) -> String {
-    if x != 0.0 && x.is_finite() && (x.abs() < 1e-3 || x.abs() >= 1e9) {
-        format!("{x:.6e}")
-    } else {
-        format!("{x:.6}")
-    }
-}
-
 fn short(x: f64) -> String {
     if x != 0.0 && x.is_finite() && (x.abs() < 1e-3 || x.abs() >= 1e6) {
         format!("{x:.4e}")

@@ -11,7 +11,7 @@ pub struct RunArgs {
     accountant: AccountantArg,
     /// How batches are drawn.
     #[arg(long, value_enum, default_value = "poisson")]
-    sampling: SamplingArg,
+    sampling: Sampling,
     /// Sampling rate (batch / dataset size); 1 with `--sampling none`.
     #[arg(long, required_unless_present_any = ["event", "phase"])]
     q: Option<f64>,
@@ -31,7 +31,7 @@ pub struct RunArgs {
     phase: Vec<String>,
     /// Neighbouring relation.
     #[arg(long, value_enum, default_value = "add-remove")]
-    relation: RelationArg,
+    relation: Neighbouring,
     /// RDP: evaluate exactly these orders (comma-separated, each > 1) instead of searching.
     #[arg(long, value_delimiter = ',')]
     orders: Option<Vec<f64>>,
@@ -47,25 +47,17 @@ pub struct RunArgs {
     json: bool,
 }
 
+/// `--accountant`: one of the reference accountants ([`Accountant`]), or all of them.
 #[derive(Clone, Copy, clap::ValueEnum)]
 pub enum AccountantArg {
+    /// [`Accountant::Rdp`].
     Rdp,
+    /// [`Accountant::RdpMironov`].
     RdpMironov,
+    /// [`Accountant::Pld`].
     Pld,
+    /// Every one, in [`Accountant::ALL`] order.
     All,
-}
-
-#[derive(Clone, Copy, clap::ValueEnum)]
-pub enum SamplingArg {
-    Poisson,
-    Wor,
-    None,
-}
-
-#[derive(Clone, Copy, clap::ValueEnum)]
-pub enum RelationArg {
-    AddRemove,
-    ReplaceOne,
 }
 
 /// Answers `query` for the run `run` describes, printed; exit 2 when no selected accountant covers it.
@@ -81,15 +73,7 @@ pub fn accountants(run: RunArgs, query: Query) -> Result<ExitCode, crate::Error>
             "give --q, --sigma and --steps, or --event FILE.json".into(),
         ));
     };
-    let sampling = match run.sampling {
-        SamplingArg::Poisson => Sampling::Poisson,
-        SamplingArg::Wor => Sampling::WithoutReplacement,
-        SamplingArg::None => Sampling::None,
-    };
-    let relation = match run.relation {
-        RelationArg::AddRemove => Neighbouring::AddRemove,
-        RelationArg::ReplaceOne => Neighbouring::ReplaceOne,
-    };
+    let (sampling, relation) = (run.sampling, run.relation);
     let mech = DpSgd::new(q, sigma, steps, sampling, relation)?;
     let which: Vec<Accountant> = match run.accountant {
         AccountantArg::Rdp => vec![Accountant::Rdp],
@@ -152,13 +136,10 @@ fn schedule_accountant(run: &RunArgs, query: Query) -> Result<ExitCode, crate::E
             .parse()
             .map_err(|_| bad("steps is not a non-negative integer"))?;
         // Validated as a DP-SGD run (q in (0, 1], sigma > 0, steps >= 1, q = 1 without sampling).
-        let sampling = match run.sampling {
-            SamplingArg::Poisson => Sampling::Poisson,
-            SamplingArg::None => Sampling::None,
-            SamplingArg::Wor => {
-                return Err(bad("schedules are supported for poisson and none sampling"));
-            }
-        };
+        let sampling = run.sampling;
+        if !matches!(sampling, Sampling::Poisson | Sampling::None) {
+            return Err(bad("schedules are supported for poisson and none sampling"));
+        }
         DpSgd::new(q, sigma, steps, sampling, Neighbouring::AddRemove)?;
         let gaussian = Event::Gaussian {
             noise_multiplier: sigma,
@@ -178,10 +159,7 @@ fn schedule_accountant(run: &RunArgs, query: Query) -> Result<ExitCode, crate::E
     }
     let doc = EventDoc {
         version: 1,
-        neighbouring: match run.relation {
-            RelationArg::AddRemove => Neighbouring::AddRemove,
-            RelationArg::ReplaceOne => Neighbouring::ReplaceOne,
-        },
+        neighbouring: run.relation,
         event: Event::Composed { events },
     };
     answer_event(&doc, run, query)

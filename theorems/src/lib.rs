@@ -11,13 +11,16 @@
 
 pub mod adaptive;
 pub mod contraction;
-pub mod error;
 pub mod last_iterate;
 pub mod multipass;
-pub mod numerics;
-pub mod privacy;
 pub mod renyi_discretization;
 pub mod stability;
 pub mod subspace;
 
-pub use error::ParamError;
+/// The typed parameter error (crate `dpclaims-accounting`), re-exported at its old path.
+pub use dpclaims_accounting::error;
+/// Log-space special functions (crate `dpclaims-accounting`), re-exported at their old path.
+pub use dpclaims_accounting::numerics;
+/// The privacy accountants (crate `dpclaims-accounting`), re-exported at their old path.
+pub use dpclaims_accounting::privacy;
+pub use dpclaims_accounting::{ParamError, ParamErrorKind};

@@ -25,12 +25,12 @@
 //! Equalities hold to a relative `tolerance` (default $10^{-3}$, plus $10^{-9}$ absolute);
 //! monotonicity to $10^{-6}$ relative.
 
-use crate::accounting::Query;
+use crate::privacy::Neighbouring;
+use crate::privacy::event::{Event, EventDoc, FORMAT_VERSION};
+use crate::privacy::event_pld::{self, EventPldError};
+use crate::privacy::pld::{PldBracket, PldOptions};
+use crate::query::Query;
 use dpclaims_empirical::rng::{StreamKey, TrialRng};
-use dpclaims_theorems::privacy::Neighbouring;
-use dpclaims_theorems::privacy::event::{Event, EventDoc, FORMAT_VERSION};
-use dpclaims_theorems::privacy::event_pld::{self, EventPldError};
-use dpclaims_theorems::privacy::pld::{PldBracket, PldOptions};
 use rand::RngExt;
 use serde::Serialize;
 use serde_json::Value;

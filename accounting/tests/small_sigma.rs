@@ -4,7 +4,7 @@
 //! At sigma 0.01..0.3 the privacy losses reach several thousands and the densities at the
 //! thresholds that matter are far below `f64::MIN_POSITIVE`; there the accountant's brackets
 //! were too low, inverted or 0. This file computes the exact delta(eps) and eps(delta) of one
-//! and two steps of every dominating pair by its own means (nothing of `dpclaims_theorems` but
+//! and two steps of every dominating pair by its own means (nothing of `dpclaims_accounting` but
 //! the public answers it checks) and requires of every answer
 //!
 //! * soundness: optimistic <= the exact lower-end reference, pessimistic >= the upper-end one;
@@ -93,12 +93,14 @@
 // for a NaN.
 #![allow(clippy::excessive_precision, clippy::neg_cmp_op_on_partial_ord)]
 
-use dpclaims_theorems::privacy::event::EventDoc;
-use dpclaims_theorems::privacy::event_pld;
-use dpclaims_theorems::privacy::pld::{self, PldBracket, PldOptions};
-use dpclaims_theorems::privacy::{DpSgd, Neighbouring, Sampling};
+use dpclaims_accounting::ParamError;
+use dpclaims_accounting::privacy::event::EventDoc;
+use dpclaims_accounting::privacy::event_pld::{self, EventPldError};
+use dpclaims_accounting::privacy::pld::{self, PldBracket, PldOptions};
+use dpclaims_accounting::privacy::{DpSgd, Neighbouring, Sampling};
+use dpclaims_accounting::query;
 
-/// The independent exact calculator (no code of `dpclaims_theorems`).
+/// The independent exact calculator (no code of `dpclaims_accounting`).
 mod exact {
     use std::f64::consts::{LN_2, SQRT_2};
 
@@ -838,6 +840,7 @@ impl Case {
             (Sampling::WithoutReplacement, _) => "wor replace-one",
             (Sampling::None, Neighbouring::AddRemove) => "none add/remove",
             (Sampling::None, Neighbouring::ReplaceOne) => "none replace-one",
+            (Sampling::Shuffle, _) => unreachable!("no one-step accountant covers shuffle"),
         };
         format!("{s} q {} sigma {} T {}", self.q, self.sigma, self.steps)
     }
@@ -1011,40 +1014,33 @@ fn options(interval: f64) -> PldOptions {
     }
 }
 
-/// A query at `interval`, coarsened 4x while the grid is too fine for the point budget (as the
-/// CLI does): the bracket and the interval it was computed at.
-fn coarsening(
+/// A query at `interval`, coarsened 4x while the grid is too fine for the point budget (the
+/// CLI's [`query::coarsening`]): the bracket and the interval it was computed at.
+fn coarsening<E: std::fmt::Display>(
     interval: f64,
-    query: impl Fn(&PldOptions) -> Result<PldBracket, String>,
-    too_fine: impl Fn(&str) -> bool,
+    query: impl Fn(&PldOptions) -> Result<PldBracket, E>,
+    too_fine: impl Fn(&E) -> bool,
 ) -> Result<(PldBracket, f64), String> {
-    let mut d = interval;
-    loop {
-        match query(&options(d)) {
-            Ok(b) => return Ok((b, d)),
-            Err(e) if too_fine(&e) && d < 1.0 => d = (4.0 * d).min(1.0),
-            Err(e) => return Err(e),
-        }
-    }
+    query::coarsening(&options(interval), too_fine, query)
+        .map(|(b, d, _)| (b, d))
+        .map_err(|e| e.to_string())
 }
 
 fn accountant_epsilon(c: &Case, delta: f64, interval: f64) -> Result<(PldBracket, f64), String> {
     let mech = c.mech();
-    let too_fine = |e: &str| e.contains("a coarser grid");
     coarsening(
         interval,
-        |o| pld::dp_sgd_epsilon(&mech, delta, o).map_err(|e| e.to_string()),
-        too_fine,
+        |o| pld::dp_sgd_epsilon(&mech, delta, o),
+        ParamError::is_too_fine,
     )
 }
 
 fn accountant_delta(c: &Case, eps: f64, interval: f64) -> Result<(PldBracket, f64), String> {
     let mech = c.mech();
-    let too_fine = |e: &str| e.contains("a coarser grid");
     coarsening(
         interval,
-        |o| pld::dp_sgd_delta(&mech, eps, o).map_err(|e| e.to_string()),
-        too_fine,
+        |o| pld::dp_sgd_delta(&mech, eps, o),
+        ParamError::is_too_fine,
     )
 }
 
@@ -1605,8 +1601,8 @@ fn issue_self_composed_gaussian_event() {
         let what = format!("SelfComposed(Gaussian(0.03), 10) replace-one eps({delta})");
         match coarsening(
             0.1,
-            |o| event_pld::epsilon(&doc, delta, o).map_err(|e| e.to_string()),
-            |e| e.contains("a coarser grid"),
+            |o| event_pld::epsilon(&doc, delta, o),
+            EventPldError::is_too_fine,
         ) {
             Ok((b, d)) => out.extend(check_epsilon(&what, b, d, 10, e, e)),
             Err(err) => out.push(format!("{what}: error {err}")),
@@ -1615,8 +1611,8 @@ fn issue_self_composed_gaussian_event() {
         let what = format!("SelfComposed(Gaussian(0.03), 10) replace-one delta({eps})");
         match coarsening(
             0.1,
-            |o| event_pld::delta(&doc, eps, o).map_err(|e| e.to_string()),
-            |e| e.contains("a coarser grid"),
+            |o| event_pld::delta(&doc, eps, o),
+            EventPldError::is_too_fine,
         ) {
             Ok((b, d)) => {
                 let w = 20.0 * d;

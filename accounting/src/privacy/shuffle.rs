@@ -59,18 +59,13 @@ fn log_cdf_sf(t: f64, m: f64, sigma: f64, batches: u64) -> (f64, f64) {
     (log_f, log_s)
 }
 
-/// The error [`super::pld::is_too_fine`] recognises: a coarser grid may do.
-fn too_fine(interval: f64, why: String) -> ParamError {
-    ParamError::new("interval", interval, format!("a coarser grid ({why})"))
-}
-
 /// The optimistic one-epoch PLD of the maximum statistic, in the order $(P,Q)$ (`reversed`:
 /// $(Q,P)$), built in log space: each bin's loss is $\ln P(\text{bin})-\ln Q(\text{bin})$ from
 /// logarithms of the masses (at $\sigma=0.03$ they are $e^{-600}$ and below, and their ratio
 /// overflowed). Then, each a further rounding down of the loss: the lowest losses carrying at
 /// most `tail_mass` of $P$ are dropped (moved to $-\infty$), the highest carrying at most
 /// `tail_mass` are lowered to the loss below them, every loss is lowered by $10^{-9}\max(|\ell|,1)$
-/// (floating-point error) and to the grid. An error ([`super::pld::is_too_fine`]) when the
+/// (floating-point error) and to the grid. An error ([`ParamError::is_too_fine`]) when the
 /// losses left span more than `opts.max_points` grid points or sit beyond $2^{53}$ grid steps.
 pub fn max_statistic_pld(
     batches: u64,
@@ -148,7 +143,7 @@ pub fn max_statistic_pld(
     let limit = opts.max_points.min(MAX_FFT);
     let points = k_hi - k_lo + 1.0;
     if !(points <= limit as f64 && k_lo.abs().max(k_hi.abs()) < 2f64.powi(53)) {
-        return Err(too_fine(
+        return Err(ParamError::too_fine(
             d,
             format!(
                 "one epoch's losses span [{low:.6e}, {high:.6e}]: {points:.0} grid points, at most {limit}"
@@ -195,7 +190,7 @@ pub fn lower_plds(
             // The composition indexes losses up to epochs x the largest index, in an i64.
             let reach = (one.offset.unsigned_abs() + one.pmf.len() as u64) as f64 * epochs as f64;
             if reach >= 2f64.powi(62) {
-                return Err(too_fine(
+                return Err(ParamError::too_fine(
                     opts.interval,
                     format!("{epochs} epochs reach grid index {reach:.3e}, past 2^62"),
                 ));
@@ -209,7 +204,7 @@ pub fn lower_plds(
 mod tests {
     use super::*;
     use crate::numerics::log_add_exp;
-    use crate::privacy::{gaussian, pld};
+    use crate::privacy::gaussian;
 
     /// One batch per epoch: M = y is the Gaussian mechanism with sensitivity 2, whose exact
     /// epsilon the lower reference must approach from below.
@@ -301,7 +296,7 @@ mod tests {
         };
         for (sigma, opts) in [(0.02, small), (1e-9, PldOptions::default()), (1e-9, coarse)] {
             match lower_plds(2, sigma, 1, &opts) {
-                Err(e) => assert!(pld::is_too_fine(&e), "sigma {sigma}: {e}"),
+                Err(e) => assert!(e.is_too_fine(), "sigma {sigma}: {e}"),
                 Ok(_) => panic!("sigma {sigma} at interval {}: no error", opts.interval),
             }
         }

@@ -13,7 +13,7 @@
 //! $\theta$ with $T\Lambda'(\theta)$ near the loss of interest makes the entries there the large
 //! ones, with relative error $\approx T\gamma_n$.
 //!
-//! **The bound.** Every computed PLD carries an envelope ([`super::pld::RoundOff`]):
+//! **The bound.** Every computed PLD carries an envelope ([`RoundOff`]):
 //! $|p_s-\hat p_s|\le\rho\,\hat p_s+e^{a-\theta\ell_s}$. In the tilted domain:
 //! - *input*: $|p'_k-\tilde p_k|\le\rho_a\tilde p_k+\eta_a$ (the input's own envelope, the
 //!   rounding of $\exp$ and of the logarithms, $2^{-1074}$ for underflow);
@@ -38,7 +38,7 @@
 //! where the tilt is right and grows like $e^{T(\Lambda(\theta)-\Lambda(\theta^*))}$ away from
 //! it (the bracket widens there; it stays a bracket).
 
-use super::pld::{Pld, RoundOff, Rounding};
+use super::grid::{Pld, RoundOff, Rounding};
 use rustfft::FftPlanner;
 use rustfft::num_complex::Complex;
 

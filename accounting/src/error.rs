@@ -5,6 +5,7 @@ use std::fmt;
 /// A parameter outside the range where a formula is defined.
 ///
 /// `Display` reads e.g. ``parameter `n` = 0 is out of range: expected an integer >= 1``.
+/// What a caller may do about it is in [`ParamError::kind`], never in the text.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub struct ParamError {
     /// Name of the parameter as the user spells it (`n`, `G`, `eta`, ...).
@@ -13,6 +14,20 @@ pub struct ParamError {
     pub value: String,
     /// The allowed range, in words.
     pub expected: String,
+    /// What kind of error it is.
+    pub kind: ParamErrorKind,
+}
+
+/// The kinds of [`ParamError`]: what a caller can do about one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ParamErrorKind {
+    /// The value is outside the range where the formula is defined.
+    OutOfRange,
+    /// A PLD grid too fine for the point budget: the parameter is the grid spacing
+    /// (`interval`), and the same question at a coarser grid may be answered (see
+    /// [`ParamError::too_fine`]).
+    GridTooFine,
 }
 
 impl fmt::Display for ParamError {
@@ -36,7 +51,23 @@ impl ParamError {
             name: name.into(),
             value: value.to_string(),
             expected: expected.into(),
+            kind: ParamErrorKind::OutOfRange,
         }
+    }
+
+    /// The error for a PLD grid spacing `interval` too fine for the point budget, `why` saying
+    /// what needs how many points: kind [`ParamErrorKind::GridTooFine`], read as
+    /// ``parameter `interval` = … is out of range: expected a coarser grid (why)``.
+    pub fn too_fine(interval: f64, why: impl fmt::Display) -> Self {
+        Self {
+            kind: ParamErrorKind::GridTooFine,
+            ..Self::new("interval", interval, format!("a coarser grid ({why})"))
+        }
+    }
+
+    /// Whether the grid is too fine for the point budget (a coarser grid may do).
+    pub fn is_too_fine(&self) -> bool {
+        self.kind == ParamErrorKind::GridTooFine
     }
 }
 
@@ -102,4 +133,24 @@ pub fn step_sizes<'a>(name: &str, eta: &'a [f64]) -> Result<&'a [f64], ParamErro
         return Err(ParamError::new(name, "[]", "a non-empty sequence"));
     }
     non_negative_elements(name, eta)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A too-fine grid is a kind, not a message to match; its text is the one users read.
+    #[test]
+    fn a_too_fine_grid_is_a_kind_with_the_same_text() {
+        let e = ParamError::too_fine(1e-4, format_args!("the composition needs {} points", 8));
+        assert_eq!(e.kind, ParamErrorKind::GridTooFine);
+        assert!(e.is_too_fine());
+        assert_eq!(
+            e.to_string(),
+            "parameter `interval` = 0.0001 is out of range: expected a coarser grid (the composition needs 8 points)"
+        );
+        let e = ParamError::new("interval", 2.0, "a grid spacing in (0, 1]");
+        assert_eq!(e.kind, ParamErrorKind::OutOfRange);
+        assert!(!e.is_too_fine());
+    }
 }

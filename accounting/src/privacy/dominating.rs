@@ -51,7 +51,7 @@
 //!
 //! **Without replacement, add/remove** is not defined (adding a record changes the batch size).
 
-use super::pld::Pair;
+use super::pair::Pair;
 use super::{DpSgd, Neighbouring, Sampling};
 use crate::error::ParamError;
 
@@ -122,6 +122,13 @@ impl Dominating {
                     lower: vec![remove, add],
                     description: "fixed-size batch, replace-one: (1-q)N(0)+qN(2) vs N(0) in either order at every step (symmetrised)",
                 }
+            }
+            (Sampling::Shuffle, _) => {
+                return Err(ParamError::new(
+                    "sampling",
+                    "shuffle",
+                    "poisson, wor or none (shuffled batches have no dominating pair of one step: the audit bounds them per epoch)",
+                ));
             }
             (Sampling::WithoutReplacement, Neighbouring::AddRemove) => {
                 return Err(ParamError::new(

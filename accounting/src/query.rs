@@ -1,17 +1,17 @@
 //! `dpclaims epsilon` / `dpclaims delta`: the reference accountants on one DP-SGD run.
 
-use crate::report::six;
-use dpclaims_theorems::ParamError;
-use dpclaims_theorems::privacy::event::{Event, EventDoc};
-use dpclaims_theorems::privacy::event_pld::{self, EventPldError};
-use dpclaims_theorems::privacy::pld::{self, PldOptions};
-use dpclaims_theorems::privacy::rdp::{self, Conversion};
-use dpclaims_theorems::privacy::{DpSgd, Neighbouring, Sampling};
+use crate::error::ParamError;
+use crate::privacy::event::{Event, EventDoc};
+use crate::privacy::event_pld::{self, EventPldError};
+use crate::privacy::pld::{self, PldOptions};
+use crate::privacy::rdp::{self, Conversion};
+use crate::privacy::{DpSgd, Neighbouring, Sampling};
 use serde::Serialize;
 use std::time::Instant;
 
 /// The accountants `epsilon` and `delta` can run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
 pub enum Accountant {
     /// RDP with the improved conversion (Canonne–Kamath–Steinke 2020).
@@ -145,11 +145,12 @@ pub fn run(
                 a.conversion = Some(conversion);
             }
             Accountant::Pld => {
-                dpclaims_theorems::privacy::dominating::Dominating::of(mech)?; // applicability
-                let (b, interval, note) = coarsening(opts, pld::is_too_fine, |o| match query {
-                    Query::Epsilon { delta } => pld::dp_sgd_epsilon(mech, delta, o),
-                    Query::Delta { epsilon } => pld::dp_sgd_delta(mech, epsilon, o),
-                })?;
+                crate::privacy::dominating::Dominating::of(mech)?; // applicability
+                let (b, interval, note) =
+                    coarsening(opts, ParamError::is_too_fine, |o| match query {
+                        Query::Epsilon { delta } => pld::dp_sgd_epsilon(mech, delta, o),
+                        Query::Delta { epsilon } => pld::dp_sgd_delta(mech, epsilon, o),
+                    })?;
                 match query {
                     Query::Epsilon { .. } => a.epsilon = Some(b.pessimistic),
                     Query::Delta { .. } => a.delta = Some(b.pessimistic),
@@ -165,7 +166,7 @@ pub fn run(
         // Applicability errors name `sampling` or `relation`, and a run no grid within the
         // point budget covers is this accountant's limit (the others still answer); anything
         // else is bad input.
-        if e.name == "sampling" || e.name == "relation" || pld::is_too_fine(&e) {
+        if e.name == "sampling" || e.name == "relation" || e.is_too_fine() {
             a.error = Some(e.to_string());
         } else {
             return Err(e);
@@ -173,6 +174,16 @@ pub fn run(
     }
     a.seconds = start.elapsed().as_secs_f64();
     Ok(a)
+}
+
+/// A value with six decimals, or in scientific notation with six significant digits when
+/// six decimals would hide it (a $\delta$ of `1e-12` is not `0.000000`).
+pub fn six(x: f64) -> String {
+    if x != 0.0 && x.is_finite() && (x.abs() < 1e-3 || x.abs() >= 1e9) {
+        format!("{x:.6e}")
+    } else {
+        format!("{x:.6}")
+    }
 }
 
 /// A human-readable line for an answer.
@@ -317,8 +328,7 @@ pub fn run_event(
     opts: &PldOptions,
 ) -> Result<EventAnswer, EventPldError> {
     let start = Instant::now();
-    let too_fine = |e: &EventPldError| matches!(e, EventPldError::Param { source, .. } if pld::is_too_fine(source));
-    let (b, interval, note) = coarsening(opts, too_fine, |o| match query {
+    let (b, interval, note) = coarsening(opts, EventPldError::is_too_fine, |o| match query {
         Query::Epsilon { delta } => event_pld::epsilon(doc, delta, o),
         Query::Delta { epsilon } => event_pld::delta(doc, epsilon, o),
     })?;
@@ -369,7 +379,7 @@ pub fn event_line(a: &EventAnswer) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use dpclaims_theorems::privacy::pld::PldBracket;
+    use crate::privacy::pld::PldBracket;
 
     fn b(lo: f64, hi: f64) -> PldBracket {
         PldBracket::checked(lo, hi).unwrap()

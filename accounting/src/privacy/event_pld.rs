@@ -36,7 +36,8 @@
 use super::dominating::{Dominating, StepBound};
 use super::event::{Event, EventDoc};
 use super::mechanism_pld::{self, Direction, PldPair};
-use super::pld::{self, Focus, Pair, Pld, PldBracket, PldOptions};
+use super::pair::Pair;
+use super::pld::{self, Focus, Pld, PldBracket, PldOptions};
 use super::{DpSgd, Neighbouring, Sampling, check_delta};
 use crate::error::ParamError;
 
@@ -73,6 +74,14 @@ pub enum Directions {
 impl From<ParamError> for EventPldError {
     fn from(source: ParamError) -> Self {
         param("")(source)
+    }
+}
+
+impl EventPldError {
+    /// Whether the PLD grid is too fine for the point budget (a coarser grid may do; see
+    /// [`ParamError::is_too_fine`]).
+    pub fn is_too_fine(&self) -> bool {
+        matches!(self, EventPldError::Param { source, .. } if source.is_too_fine())
     }
 }
 

@@ -1,0 +1,174 @@
+//! A row's certified references: an ε at least the true one (upper) and one at most it
+//! (lower), from the PLD compositions of its dominating pairs, or for shuffled batches the
+//! Gaussian mechanism per epoch and the maximum statistic ([`crate::privacy::shuffle`]).
+
+use super::outcome::AuditOptions;
+use super::rows::Row;
+use crate::error::ParamError;
+use crate::privacy::dominating::Dominating;
+use crate::privacy::pld::{self, PldOptions};
+use crate::privacy::{DpSgd, Sampling, gaussian, shuffle};
+use crate::query::coarsening;
+use dpclaims_empirical::privacy_loss::Phase;
+
+/// The accountant's view of a row that is not shuffled: groups of steps of the subsampled
+/// Gaussian with their dominating pairs (one group, or one per phase of a schedule).
+pub(crate) fn groups(row: &Row) -> Result<Vec<(Dominating, u64)>, ParamError> {
+    let sampling = row.sampling;
+    let q_of = |q: f64| if sampling == Sampling::None { 1.0 } else { q };
+    let phases = match &row.phases {
+        Some(p) => p.clone(),
+        None => vec![Phase {
+            q: row.q,
+            sigma: row.sigma,
+            steps: row.steps,
+        }],
+    };
+    phases
+        .iter()
+        .map(|p| {
+            let mech = DpSgd::new(q_of(p.q), p.sigma, p.steps, sampling, row.relation)?;
+            Ok((Dominating::of(&mech)?, p.steps))
+        })
+        .collect()
+}
+
+/// Why a reference could not be computed: past the point budget at every grid, or the error.
+fn reference_error(what: &str, e: &ParamError, opts: &PldOptions) -> String {
+    if e.is_too_fine() {
+        format!(
+            "{what}: no PLD grid up to interval 1 fits the point budget ({} points; --max-points): {e}",
+            opts.max_points
+        )
+    } else {
+        format!("{what}: {e}")
+    }
+}
+
+/// The note on a lower reference of 0 below a positive upper one: it says nothing, and the
+/// optimistic grid may be why (each of the `composed` losses is rounded down by up to
+/// `interval`).
+fn zero_lower_note(composed: u64, interval: f64) -> String {
+    if composed == 0 {
+        "the lower reference 0 is uninformative: the run has no full epoch (it counts full epochs only)".into()
+    } else {
+        format!(
+            "the lower reference 0 is uninformative: at interval {interval} each of its {composed} composed losses is rounded down by up to {interval} ({:.4e} in all)",
+            composed as f64 * interval
+        )
+    }
+}
+
+/// A row's certified references (all `None` with `--no-reference`).
+pub struct References {
+    /// Upper reference ε (at least the true one).
+    pub upper: Option<f64>,
+    /// Lower reference ε (at most the true one).
+    pub lower: Option<f64>,
+    /// How the upper reference was computed.
+    pub upper_method: Option<&'static str>,
+    /// How the lower reference was computed.
+    pub lower_method: Option<&'static str>,
+    /// What the references changed or cannot say ([`Audit::notes`](super::Audit::notes)).
+    pub notes: Vec<String>,
+    /// δ(ε) of the upper reference (for the plot).
+    pub upper_delta: Option<Box<dyn Fn(f64) -> f64>>,
+    /// δ(ε) of the lower reference (for the plot).
+    pub lower_delta: Option<Box<dyn Fn(f64) -> f64>>,
+}
+
+/// The references of a row at its δ: PLD compositions on `opts.pld`'s grid, coarsened 4x at a
+/// time while a composition needs more than `opts.pld.max_points` points
+/// ([`coarsening`], as `dpclaims epsilon`); an error names the reference no grid up to spacing
+/// 1 fits, or the parameter it cannot take.
+pub fn references(row: &Row, opts: &AuditOptions) -> Result<References, String> {
+    let mut notes = Vec::new();
+    let mut upper_delta: Option<Box<dyn Fn(f64) -> f64>> = None;
+    let mut lower_delta: Option<Box<dyn Fn(f64) -> f64>> = None;
+    let focused = opts.pld.focused(pld::Focus::Delta(row.delta));
+    // The lower reference's composed steps and grid spacing (for the note on a 0).
+    let mut lower_grid = (0u64, focused.interval);
+    let (upper, lower, upper_method, lower_method) = match row.sampling {
+        _ if opts.no_reference => (None, None, None, None),
+        Sampling::Shuffle => {
+            let k = row.batches_per_epoch.unwrap_or(1);
+            // Upper: every started epoch counts in full; lower: full epochs only (dropping
+            // the outputs of a partial epoch is a post-processing).
+            let (started, full) = (row.steps.div_ceil(k), row.steps / k);
+            let mu = 2.0 * (started as f64).sqrt() / row.sigma;
+            let upper = gaussian::epsilon(mu, row.delta)
+                .map_err(|e| format!("upper reference (gaussian mechanism): {e}"))?;
+            let plds = if full > 0 {
+                let (plds, interval, note) = coarsening(&focused, ParamError::is_too_fine, |o| {
+                    shuffle::lower_plds(k, row.sigma, full, o)
+                })
+                .map_err(|e| reference_error("lower reference", &e, &focused))?;
+                notes.extend(note.map(|n| format!("lower reference {n}")));
+                lower_grid = (full, interval);
+                plds
+            } else {
+                Vec::new()
+            };
+            let lower = plds
+                .iter()
+                .map(|p| p.epsilon(row.delta))
+                .fold(0.0, f64::max);
+            upper_delta = Some(Box::new(move |e| {
+                gaussian::delta(mu, e).unwrap_or(f64::NAN)
+            }));
+            lower_delta = Some(Box::new(move |e| {
+                plds.iter().map(|p| p.delta(e)).fold(0.0, f64::max)
+            }));
+            (
+                Some(upper),
+                Some(lower),
+                Some("gaussian mechanism, sensitivity 2C once per epoch"),
+                Some("pld optimistic of the largest batch output per epoch (post-processing)"),
+            )
+        }
+        _ => {
+            let groups = groups(row).map_err(|e| e.to_string())?;
+            let (composed, interval, note) = coarsening(&focused, ParamError::is_too_fine, |o| {
+                pld::compose_groups(&groups, o)
+            })
+            .map_err(|e| reference_error("references", &e, &focused))?;
+            notes.extend(note.map(|n| format!("references {n}")));
+            lower_grid = (row.steps, interval);
+            let composed = std::rc::Rc::new(composed);
+            let b = composed.epsilon(row.delta).map_err(|e| e.to_string())?;
+            let (c1, c2) = (composed.clone(), composed);
+            // An inverted bracket is no reference: no upper (NaN, as the Gaussian's error)
+            // and the trivial lower 0.
+            upper_delta = Some(Box::new(move |e| {
+                c1.delta(e).map_or(f64::NAN, |b| b.pessimistic)
+            }));
+            lower_delta = Some(Box::new(move |e| c2.delta(e).map_or(0.0, |b| b.optimistic)));
+            (
+                Some(b.pessimistic),
+                Some(b.optimistic),
+                Some("pld pessimistic (connect the dots)"),
+                Some("pld optimistic of the realised pairs"),
+            )
+        }
+    };
+    if let (Some(lo), Some(up)) = (lower, upper) {
+        if lo == 0.0 && up > 0.0 {
+            notes.push(zero_lower_note(lower_grid.0, lower_grid.1));
+        }
+        if up == f64::INFINITY {
+            notes.push(format!(
+                "the upper reference is infinite: no epsilon is certified at delta {:e} (below what the accountant resolves)",
+                row.delta
+            ));
+        }
+    }
+    Ok(References {
+        upper,
+        lower,
+        upper_method,
+        lower_method,
+        notes,
+        upper_delta,
+        lower_delta,
+    })
+}
