@@ -9,7 +9,7 @@
 //! | `dpclaims-empirical` | simulators, random streams, estimators with intervals | [`empirical`] |
 //! | `dpclaims-accounting` | events, PLD/RDP accountants, dominating pairs, shuffle references, audit, conformance, the line protocol | [`accounting`], [`audit`], [`conformance`], [`line_protocol`] |
 //! | `dpclaims-theorems` | the papers' bounds in closed form | [`theorems`] |
-//! | `dpclaims-core` | the claim contract, parameter spaces, verdicts, the harness, shards, search, the test helper | [`claims`], [`params`], [`verdict`], [`harness`], [`search`], [`testing`], [`proofs`], [`detection`] |
+//! | `dpclaims-core` | the claim contract, parameter spaces, verdicts, the harness, shards, search, the test helper | [`claims`], [`params`](mod@params), [`verdict`], [`harness`], [`search`], [`testing`], [`proofs`], [`detection`] |
 //! | `dpclaims-papers` | the built-in claims, one folder per paper | [`papers`], [`claims::registry`] |
 //! | `dpclaims-render` | tables, `report.md`, SVG plots | [`report`], [`plot`], [`claim_plots`] |
 //! | `dpclaims` (this crate) | the command line, one module per subcommand ([`cli`]) | |
@@ -46,8 +46,8 @@ pub use dpclaims_papers as papers;
 /// Plots ([`plot`]) and the per-claim plots of the report ([`claim_plots`]).
 pub use dpclaims_render::{claim_plots, plot};
 
-/// The claim contract ([`Claim`] and its metadata, from `dpclaims-core`) and the built-in
-/// claims ([`registry`], from `dpclaims-papers`), at their historical paths.
+/// The claim contract ([`claims::Claim`] and its metadata, from `dpclaims-core`) and the built-in
+/// claims ([`claims::registry`], from `dpclaims-papers`), at their historical paths.
 pub mod claims {
     pub use dpclaims_core::claim::*;
     pub use dpclaims_papers::paper000::steps as proof_steps_000;
@@ -68,20 +68,20 @@ pub mod search {
     pub use dpclaims_render::search::*;
 }
 
-/// Proof maps: the framework ([`dpclaims_core::proofs`]) and the built-in maps ([`maps`]).
+/// Proof maps: the framework ([`dpclaims_core::proofs`]) and the built-in maps ([`proofs::maps`]).
 pub mod proofs {
     pub use dpclaims_core::proofs::*;
     pub use dpclaims_papers::maps;
 }
 
 /// Detection thresholds ([`dpclaims_core::detection`]) and the committed table of the built-in
-/// claims ([`builtin`]).
+/// claims ([`detection::builtin`]).
 pub mod detection {
     pub use dpclaims_core::detection::*;
     pub use dpclaims_papers::{DETECTION_JSON as BUILTIN_JSON, detection as builtin};
 }
 
-/// Rendering of outcomes ([`dpclaims_render::report`]); [`write_report`] with the built-in
+/// Rendering of outcomes ([`dpclaims_render::report`]); [`report::write_report`] with the built-in
 /// detection table and proof maps.
 pub mod report {
     pub use dpclaims_render::report::*;

@@ -385,7 +385,7 @@ pub fn outcomes(
 }
 
 /// Selects the claims of `claims` matching `opts.patterns` (built-in ones from
-/// [`claims::registry`], outside ones, or both), validates the options, runs every case and
+/// `dpclaims::claims::registry`, outside ones, or both), validates the options, runs every case and
 /// returns the outcomes in claim and case order.
 pub fn check(claims: &[&dyn Claim], opts: &CheckOptions) -> Result<Vec<Outcome>, Error> {
     let measured = measure(

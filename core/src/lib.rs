@@ -11,7 +11,7 @@
 //! | module | what |
 //! |---|---|
 //! | [`error`], [`fmt`] | the run's error; number and table formatting |
-//! | [`params`] | a case's parameters ([`params::Params`], [`params!`]) |
+//! | [`params`](mod@params) | a case's parameters ([`params::Params`], [`params!`]) |
 //! | [`verdict`] | relations, verdicts, outcomes |
 //! | [`space`] | the parameter space a statement quantifies over |
 //! | [`claim`] | the contract: [`claim::Claim`], its metadata, mutants, statistics |

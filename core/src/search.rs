@@ -3,7 +3,7 @@
 //!
 //! A claim declares the space its statement quantifies over ([`Space`], from
 //! [`Claim::space`](crate::claim::Claim)): ranges and choices of its parameters
-//! ([`Axis`]) and the theorem's hypotheses ([`Constraint`], e.g. $\eta\le 1/L$). [`search`]
+//! ([`Axis`]) and the theorem's hypotheses ([`Constraint`](crate::space::Constraint), e.g. $\eta\le 1/L$). [`search`]
 //!
 //! 1. measures the claim's default cases at the search size (the *default tightness*);
 //! 2. draws candidates from the space ([`Space::strategy`], a proptest strategy, seeded), then
