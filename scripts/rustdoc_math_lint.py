@@ -19,6 +19,8 @@ Reported, one line per formula (file:line: kinds: formula):
   leaves a bare _, a KaTeX parse error in text mode (a subscript in \mathrm); write \\_.
 - `line-break`: a backslash (or two spaces) at the end of a line inside the formula: Markdown
   makes it a <br>, which splits the formula; move the \ to the start of the next line.
+- `table`: an unescaped | inside a formula in a table row: it ends the cell; write \vert,
+  \Vert or \lvert ... \rvert.
 - `html`: a raw HTML tag inside the formula (<b >, </x>); put spaces around < and >.
 - `smart`: -- , ... or " , which rustdoc's smart punctuation turns into a dash, an ellipsis or
   curly quotes; write - -, \dots, \text{"}. (' becomes a right quote, which the KaTeX header
@@ -213,6 +215,9 @@ def lint_text(text):
             continue  # not within one paragraph: not a formula
         emph = any(m.start() <= p < m.end() for p in marks)
         kinds = [k for k, check in CHECKS.items() if check(span, emph)]
+        row = text.rfind("\n", 0, m.start()) + 1
+        if text[row:].lstrip().startswith("|") and re.search(r"(?<!\\)\|", span):
+            kinds.append("table")
         if kinds:
             yield m.start(), kinds, span
 
