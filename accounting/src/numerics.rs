@@ -85,7 +85,7 @@ impl Default for SignedLogSum {
 }
 
 impl SignedLogSum {
-    /// Adds $\pm e^{\text{log\_abs}}$.
+    /// Adds $\pm e^{\text{log\\_abs}}$.
     pub fn add(&mut self, log_abs: f64, positive: bool) {
         if positive {
             self.log_pos = log_add_exp(self.log_pos, log_abs);

@@ -365,7 +365,7 @@ impl RunSpec<'_> {
 /// harness ([`crate::harness::check`], shards, merge, reports, [`crate::testing`]).
 ///
 /// A complete claim, a Monte Carlo one: for $Z\sim N(0,1)$ and scale $s>0$,
-/// $\mathbb E|sZ| = s\sqrt{2/\pi}\le 0.8\,s$. The bound is the statement; the measurement
+/// $\mathbb E|sZ| = s\sqrt{2/\pi}\le 0.8\thinspace s$. The bound is the statement; the measurement
 /// is a mean over seeded trials (one stream per trial, keyed by the claim id and the case, so
 /// that the same seed gives the same numbers on any thread count and any shard); the mutant is
 /// a deliberate error the harness must report violated.

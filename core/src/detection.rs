@@ -3,16 +3,16 @@
 //! For every claim, two numbers at its default size (each claim run alone, as
 //! `dpclaims check ID` runs it, seed [`crate::harness::DEFAULT_SEED`], family-wise level 0.999):
 //!
-//! - **of the bound**, $\kappa^*_b$: the smallest relative error of the bound that the harness
+//! - **of the bound**, $\kappa^\ast_b$: the smallest relative error of the bound that the harness
 //!   reports violated. Moving the bound $B$ towards the measurement by $\kappa|B|$ (for an
 //!   upper bound, $B(1-\kappa)$ when $B>0$) needs no new simulation: an `at-most` outcome with
 //!   lower limit $L$ is violated exactly when $L>B-\kappa|B|$, so
-//!   $\kappa^*_b=(B-L)/|B|$ (closed form, [`bound_threshold`]); `at-least`: $(U-B)/|B|$;
+//!   $\kappa^\ast_b=(B-L)/|B|$ (closed form, [`bound_threshold`]); `at-least`: $(U-B)/|B|$;
 //!   `reproduces`: the distance from $v$ to the nearer end of the interval over $|v|$;
 //!   `in`: the nearer of the two window ends. The claim's threshold is the smallest over its
 //!   outcomes (one violated outcome is enough), tautological outcomes left out. Violation is
-//!   strict, so $\kappa^*_b$ is an infimum: every larger $\kappa$ is caught.
-//! - **of the algorithm**, $\kappa^*_a$: the smallest relative error $\kappa$ of the
+//!   strict, so $\kappa^\ast_b$ is an infimum: every larger $\kappa$ is caught.
+//! - **of the algorithm**, $\kappa^\ast_a$: the smallest relative error $\kappa$ of the
 //!   algorithm ([`crate::claim::RunSpec::perturbation`]: e.g. the noise std times $1-\kappa$
 //!   for a privacy claim, $1+\kappa$ for a utility claim, as each claim states in
 //!   [`crate::claim::ClaimInfo::perturbation`]) that the harness reports violated, by
@@ -90,12 +90,12 @@ pub struct AlgorithmThreshold {
 pub struct Detection {
     /// Claim id.
     pub claim: String,
-    /// $\kappa^*_b$ (`None`: undefined, e.g. the claim is known false or every outcome is a
+    /// $\kappa^\ast_b$ (`None`: undefined, e.g. the claim is known false or every outcome is a
     /// tautology).
     pub bound_kappa: Option<f64>,
     /// The case the bound threshold comes from.
     pub bound_case: Option<String>,
-    /// $\kappa^*_a$, where the claim perturbs its algorithm.
+    /// $\kappa^\ast_a$, where the claim perturbs its algorithm.
     pub algorithm: Option<AlgorithmThreshold>,
     /// Why a number is missing, or what else to know.
     #[serde(default, skip_serializing_if = "String::is_empty")]

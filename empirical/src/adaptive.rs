@@ -3,14 +3,14 @@
 //!
 //! DPAGD: $\tilde g_t=\nabla\hat f(w_t)+b_t$, $b_t\sim\mathcal N(0,\sigma^2I_p)$ (full batch);
 //! $m_t=\phi_t(\tilde g_{1..t})$, $v_t=\psi_t(\tilde g_{1..t})$ clipped at $\lambda$;
-//! $w_{t+1}=w_t-\eta\,m_t/(\sqrt{v_t}+\nu)$ coordinate-wise. No bias correction.
+//! $w_{t+1}=w_t-\eta\thinspace m_t/(\sqrt{v_t}+\nu)$ coordinate-wise. No bias correction.
 
 use rand::RngExt;
 use rand_distr::{ChiSquared, Distribution, StandardNormal};
 
 /// P-cauchy: $\ell(w,(x,y))=\ln(1+r^2/2)$, $r=\langle w,x\rangle-y$, $x$ uniform on $S^{p-1}$,
-/// $y=\langle\mathbf 1/\sqrt p,x\rangle+0.3\,t_3$; a pool of $K$ points is the population.
-/// $\|\nabla\ell\|=|r|/(1+r^2/2)\le1/\sqrt2=G$, $L=1$, $\ell\ge0$.
+/// $y=\langle\mathbf 1/\sqrt p,x\rangle+0.3\thinspace t_3$; a pool of $K$ points is the population.
+/// $\Vert\nabla\ell\Vert=|r|/(1+r^2/2)\le1/\sqrt2=G$, $L=1$, $\ell\ge0$.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CauchyPool {
     p: usize,
@@ -98,7 +98,7 @@ impl CauchyPool {
     }
 
     /// [`CauchyPool::gradient`] with each per-sample gradient clipped to norm at most `clip`
-    /// (the paper's experiments clip at 1.0; on P-cauchy $\|\nabla\ell\|\le1/\sqrt2$, so clips
+    /// (the paper's experiments clip at 1.0; on P-cauchy $\Vert\nabla\ell\Vert\le1/\sqrt2$, so clips
     /// at or above that change nothing).
     pub fn clipped_gradient(&self, w: &[f64], clip: f64, out: &mut [f64]) {
         out.iter_mut().for_each(|o| *o = 0.0);
@@ -182,15 +182,15 @@ pub struct Dpagd {
 /// What one run records (over $t=1..T$).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct DpagdTrace {
-    /// $\frac1T\sum_t\|\nabla\hat f(w_t)\|^2$.
+    /// $\frac1T\sum_t\Vert\nabla\hat f(w_t)\Vert^2$.
     pub mean_sq_empirical_gradient: f64,
-    /// $\frac1T\sum_t\|\nabla f(w_t)\|^2$ (population; 0 unless tracked).
+    /// $\frac1T\sum_t\Vert\nabla f(w_t)\Vert^2$ (population; 0 unless tracked).
     pub mean_sq_population_gradient: f64,
-    /// $\max_t\|\nabla\hat f(w_t)-\nabla f(w_t)\|$ (0 unless tracked).
+    /// $\max_t\Vert\nabla\hat f(w_t)-\nabla f(w_t)\Vert$ (0 unless tracked).
     pub max_generalisation_gap: f64,
-    /// $\max_t\|\tilde g_t-\nabla f(w_t)\|^2$ (0 unless tracked).
+    /// $\max_t\Vert\tilde g_t-\nabla f(w_t)\Vert^2$ (0 unless tracked).
     pub max_sq_noisy_deviation: f64,
-    /// $\max_t\|b_t\|$.
+    /// $\max_t\Vert b_t\Vert$.
     pub max_noise_norm: f64,
 }
 
@@ -277,7 +277,7 @@ impl Dpagd {
         trace
     }
 
-    /// $w\leftarrow w-\eta\,m_t/(\sqrt{v_t}+\nu)$ from the noisy gradient in `ws.noisy`.
+    /// $w\leftarrow w-\eta\thinspace m_t/(\sqrt{v_t}+\nu)$ from the noisy gradient in `ws.noisy`.
     fn step(&self, ws: &mut DpagdWorkspace) {
         let eta = self.eta;
         match self.averaging {
@@ -360,7 +360,7 @@ fn norm_sq(v: &[f64]) -> f64 {
 /// Appendix D (P-tanh, $C\to\infty$): $n$ points uniform on $S^{p-1}$, $\bar x$ their normalised
 /// sum (or, with `data_dependent = false`, an independent uniform direction),
 /// $X=\frac Gn\sum_i\mathrm{sign}\langle\bar x,x_i\rangle=\lim\partial_{w_0}\hat f$ at $w=(0,C\bar x)$,
-/// a lower bound on $\sup_w\|\nabla\hat f(w)-\nabla f(w)\|$ since $\nabla f\equiv0$.
+/// a lower bound on $\sup_w\Vert\nabla\hat f(w)-\nabla f(w)\Vert$ since $\nabla f\equiv0$.
 pub fn appendix_d_statistic<R: rand::Rng + ?Sized>(
     p: usize,
     n: usize,

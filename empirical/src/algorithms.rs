@@ -169,13 +169,13 @@ impl<P: FinitePopulation> Sgld<'_, P> {
     }
 }
 
-/// $\|a-b\|^2$.
+/// $\Vert a-b\Vert^2$.
 #[inline]
 pub fn squared_distance(a: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(b).map(|(x, y)| (x - y) * (x - y)).sum()
 }
 
-/// Algorithm 1 on the quadratic losses $\ell_t(w)=\frac a2\|w-z_t\|^2$ (P-quad), where
+/// Algorithm 1 on the quadratic losses $\ell_t(w)=\frac a2\Vert w-z_t\Vert^2$ (P-quad), where
 /// every $p_t$ is $\mathcal N(m_t,s_t^2I)$: the exact means and variances of $p_1..p_T$.
 /// `grad_steps[t]` is the gradient-step size out of $p_{t+1}$'s predecessor ($t=0..T-2$) and
 /// `contractions[t]` the matching $c$; $m_1=0$, $s_1^2=\beta_0$. Per step:

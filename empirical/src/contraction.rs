@@ -62,7 +62,7 @@ impl Grid {
     }
 
     /// The kernel matrix (row-major, `states x states`) of one step: the mixture
-    /// $\sum_kw_k\,\mathcal L(\Pi(m_k(x)+\sigma Z))$ from every source $x$.
+    /// $\sum_kw_k\thinspace\mathcal L(\Pi(m_k(x)+\sigma Z))$ from every source $x$.
     pub fn kernel(&self, sigma: f64, mixture: &[WeightedMap<'_>]) -> Kernel {
         let n = self.states();
         let mut matrix = vec![0.0; n * n];
@@ -104,7 +104,7 @@ impl Kernel {
     }
 }
 
-/// $\mathsf E_\varepsilon(P\|Q)=\sum_s(P(s)-e^\varepsilon Q(s))_+$ on a common finite support.
+/// $\mathsf E_\varepsilon(P\Vert Q)=\sum_s(P(s)-e^\varepsilon Q(s))_+$ on a common finite support.
 pub fn hockey_stick(p: &[f64], q: &[f64], epsilon: f64) -> f64 {
     let g = epsilon.exp();
     p.iter().zip(q).map(|(a, b)| (a - g * b).max(0.0)).sum()
@@ -192,7 +192,7 @@ pub enum BatchSampling {
 
 /// Projected (or regularised) DP-SGD in $d$ dimensions with per-sample clipping
 /// (THEOREMS.md §4 (1)–(2) and (16)):
-/// $W_t=\Pi\big(cW_{t-1}-\frac\eta{|B|}\sum_{i\in B}\mathrm{Clip}_C(\nabla\ell(W_{t-1},x_i))+\sigma Z_t\big)$,
+/// $W_t=\Pi\big(cW_{t-1}-\frac\eta{|B|}\sum_{i\in B}\mathrm{Clip}\_C(\nabla\ell(W_{t-1},x_i))+\sigma Z_t\big)$,
 /// $\Pi$ the projection onto the ball of radius `radius` ($+\infty$: none), $c=1$ for projected
 /// DP-SGD and $c\in(0,1)$ for the regularised variant.
 #[derive(Debug, Clone, Copy, PartialEq)]

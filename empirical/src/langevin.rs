@@ -1,11 +1,11 @@
 //! Langevin sampling on quadratic potentials, where every law is Gaussian and known exactly
 //! (seed 004, THEOREMS.md §5 "exact Gaussian route").
 //!
-//! For $f(x)=\frac12(x-x^*)^\top H(x-x^*)$ with $H$ symmetric positive definite:
-//! - ULA $x_{k+1}=x_k-\eta\nabla f(x_k)+\sqrt{2\eta}\,\xi_k$: with $A=I-\eta H$,
-//!   $m_{k+1}-x^*=A(m_k-x^*)$, $S_{k+1}=AS_kA^\top+2\eta I$;
+//! For $f(x)=\frac12(x-x^\ast)^\top H(x-x^\ast)$ with $H$ symmetric positive definite:
+//! - ULA $x_{k+1}=x_k-\eta\nabla f(x_k)+\sqrt{2\eta}\thinspace\xi_k$: with $A=I-\eta H$,
+//!   $m_{k+1}-x^\ast=A(m_k-x^\ast)$, $S_{k+1}=AS_kA^\top+2\eta I$;
 //! - the Langevin diffusion $dX=-\nabla f(X)dt+\sqrt2dB$ (Ornstein–Uhlenbeck):
-//!   $m(t)=x^*+e^{-Ht}(m_0-x^*)$, $S(t)=e^{-Ht}S_0e^{-Ht}+H^{-1}(I-e^{-2Ht})$.
+//!   $m(t)=x^\ast+e^{-Ht}(m_0-x^\ast)$, $S(t)=e^{-Ht}S_0e^{-Ht}+H^{-1}(I-e^{-2Ht})$.
 
 use nalgebra::{DMatrix, DVector};
 
@@ -18,12 +18,12 @@ pub struct GaussianLaw {
     pub cov: DMatrix<f64>,
 }
 
-/// A quadratic potential $f(x)=\frac12(x-x^*)^\top H(x-x^*)$.
+/// A quadratic potential $f(x)=\frac12(x-x^\ast)^\top H(x-x^\ast)$.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Quadratic {
     /// The Hessian $H$ (symmetric positive definite).
     pub hessian: DMatrix<f64>,
-    /// The minimiser $x^*$.
+    /// The minimiser $x^\ast$.
     pub minimiser: DVector<f64>,
 }
 
@@ -96,7 +96,7 @@ impl Quadratic {
         }
     }
 
-    /// The target $\pi=\mathcal N(x^*,H^{-1})$.
+    /// The target $\pi=\mathcal N(x^\ast,H^{-1})$.
     pub fn target(&self) -> Option<GaussianLaw> {
         Some(GaussianLaw {
             mean: self.minimiser.clone(),
@@ -167,7 +167,7 @@ pub trait Potential: Sync {
     fn gradient(&self, x: &[f64], out: &mut [f64]);
 }
 
-/// $f(x)=\frac12\|x\|^2+\sum_i\ln\cosh x_i$: 1-strongly convex, 2-smooth (THEOREMS.md §5 (i)).
+/// $f(x)=\frac12\Vert x\Vert^2+\sum_i\ln\cosh x_i$: 1-strongly convex, 2-smooth (THEOREMS.md §5 (i)).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LogCoshQuadratic {
     /// The dimension $d$.
@@ -208,7 +208,7 @@ impl Potential for DiagonalQuadratic {
 pub enum StopRule {
     /// Never (the self-test against the closed-form path KL).
     Never,
-    /// `stop-printed`: after sub-step $j+1$, if $\|x_{(j+1)\eta/k}-x_{\lfloor(j+1)/k\rfloor\eta}\|>r$
+    /// `stop-printed`: after sub-step $j+1$, if $\Vert x_{(j+1)\eta/k}-x_{\lfloor(j+1)/k\rfloor\eta}\Vert>r$
     /// (the anchor of the *next* position, so a block's last sub-step is never checked).
     Printed(f64),
     /// `stop-prev`: against the anchor $x_{\lfloor j/k\rfloor\eta}$ of the block the sub-step is in.
@@ -218,7 +218,7 @@ pub enum StopRule {
 /// One path of Theorem 12's fine-step process $\psi$ (gradient frozen at each block's anchor,
 /// sub-steps $\eta/k$, noise $\mathcal N(0,\frac{2\eta}kI)$) from `x0` for `steps` blocks, and its
 /// log-likelihood ratio against $\psi'$ (fine gradient) up to the stop:
-/// $\ell=\sum_j(\|y-m'_j\|^2-\|y-m_j\|^2)/(2s^2)$, $s^2=2\eta/k$ (`variance_scale` multiplies the
+/// $\ell=\sum_j(\Vert y-m'_j\Vert^2-\Vert y-m_j\Vert^2)/(2s^2)$, $s^2=2\eta/k$ (`variance_scale` multiplies the
 /// $s^2$ used in $\ell$: 1 is correct, 0.5 is a mutant).
 #[allow(clippy::too_many_arguments)]
 pub fn path_log_ratio<P: Potential>(
@@ -305,7 +305,7 @@ mod path_tests {
 /// ULA run as the Langevin diffusion's time-discretisation, observed between steps: on step $k$
 /// the continuous interpolation is $x_{k\eta+s}=x_{k\eta}-s\nabla f(x_{k\eta})+\sqrt2(B_{k\eta+s}-B_{k\eta})$,
 /// sampled at `subgrid` points per step (the last one is the next iterate). Returns
-/// $(\max_k\sup_s\|x_{k\eta+s}-x_{k\eta}\|,\ \max_k\|\nabla f(x_{k\eta})\|)$ — Lemma 13's two
+/// $(\max_k\sup_s\Vert x_{k\eta+s}-x_{k\eta}\Vert,\ \max_k\Vert\nabla f(x_{k\eta})\Vert)$ — Lemma 13's two
 /// quantities. `ws` holds four buffers of length $d$.
 #[allow(clippy::too_many_arguments)]
 pub fn ula_movement<P: Potential>(

@@ -1,6 +1,6 @@
 //! Monte Carlo of the privacy loss of DP-SGD's subsampled Gaussian mechanism.
 //!
-//! One step releases $x=\xi+B\,v$ with $\xi\sim\mathcal N(0,\sigma^2)$, $B\sim$ Bernoulli$(q)$
+//! One step releases $x=\xi+B\thinspace v$ with $\xi\sim\mathcal N(0,\sigma^2)$, $B\sim$ Bernoulli$(q)$
 //! (is the differing record in the batch) and $v$ its clipped contribution (units of the
 //! clipping norm). For a pair of neighbouring datasets with output laws $P$, $Q$ the privacy
 //! loss is $L=\ln\frac{p(x)}{q(x)}$, $x\sim P$, and $T$ steps add independent losses. Then
@@ -77,8 +77,8 @@ impl LossPair {
 /// the drift, downwards: every output shifted by $-$`drift`·σ; for shuffled epochs only the
 /// record's batch, by `shift`) — and otherwise from the true law $P$: a *defensive
 /// mixture* $\bar P=(1-\lambda)P+\lambda P'$. The path (latent inclusions and outputs) has
-/// density ratio $w=\frac{dP}{d\bar P}=1/(1-\lambda+\lambda\,dP'/dP)\le1/(1-\lambda)$, so
-/// $$\delta(\epsilon)=\mathbb E_P[(1-e^{\epsilon-L})_+]=\mathbb E_{\bar P}[w\,(1-e^{\epsilon-L})_+],$$
+/// density ratio $w=\frac{dP}{d\bar P}=1/(1-\lambda+\lambda\thinspace dP'/dP)\le1/(1-\lambda)$, so
+/// $$\delta(\epsilon)=\mathbb E_P[(1-e^{\epsilon-L})\_+]=\mathbb E_{\bar P}[w\thinspace(1-e^{\epsilon-L})_+],$$
 /// where $L$ is the privacy loss of the *outputs* under the true pair (the latent inclusions only
 /// enter $w$). The weighted values lie in $[0,1/(1-\lambda)]$: bounded, so a bounded-variable
 /// interval stays valid. `mix = 0` is plain Monte Carlo.
@@ -220,7 +220,7 @@ fn log_add_exp(a: f64, b: f64) -> f64 {
 /// Shuffled fixed-size batches, replace-one: in one epoch of $k$ batches the differing record
 /// is in exactly one batch, at a uniformly random position $J$; its clipped gradient is $+C$ in
 /// one dataset and $-C$ in the other, the other records contribute alike. The epoch's outputs
-/// (centred) are $y_j\sim\mathcal N(\pm\mathbb 1\{j=J\},\sigma^2)$, so
+/// (centred) are $y_j\sim\mathcal N(\pm\mathbb 1\lbrace j=J\rbrace,\sigma^2)$, so
 /// $$L=\ln\sum_je^{y_j/\sigma^2}-\ln\sum_je^{-y_j/\sigma^2},\qquad y\sim P.$$
 /// Epochs draw independent permutations and compose.
 pub fn shuffled_epoch_loss(batches: usize, sigma: f64, rng: &mut TrialRng) -> f64 {

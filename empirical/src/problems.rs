@@ -3,8 +3,8 @@
 //! $S_n\sim\mathcal D^n$ is a list of indices into the population.
 //!
 //! Instances (THEOREMS.md §0.1):
-//! - [`LinearPm1`] (P-lin): $d=1$, $z=s\in\{\pm1\}$ uniform, $\ell(w,s)=Gsw$.
-//! - [`LogisticPool`] (P-pool): $K$ points in $\mathbb R^d$ with $\|x\|\le1$, labels $\pm1$,
+//! - [`LinearPm1`] (P-lin): $d=1$, $z=s\in\lbrace\pm1\rbrace$ uniform, $\ell(w,s)=Gsw$.
+//! - [`LogisticPool`] (P-pool): $K$ points in $\mathbb R^d$ with $\Vert x\Vert\le1$, labels $\pm1$,
 //!   logistic loss $\ell(w,(x,y))=\ln(1+e^{-y\langle w,x\rangle})$ ($G=1$, $L\le1/4$).
 
 use rand::RngExt;
@@ -85,7 +85,7 @@ impl FinitePopulation for LinearPm1 {
     }
 }
 
-/// $x\leftarrow x\cdot\min(1,r/\|x\|)$: the Euclidean projection onto the ball of radius $r$.
+/// $x\leftarrow x\cdot\min(1,r/\Vert x\Vert)$: the Euclidean projection onto the ball of radius $r$.
 pub fn project_to_ball(x: &mut [f64], radius: f64) {
     let norm = x.iter().map(|v| v * v).sum::<f64>().sqrt();
     if norm > radius {
@@ -113,7 +113,7 @@ fn softplus(u: f64) -> f64 {
 
 impl LogisticPool {
     /// The P-pool recipe: $y=\pm1$ equiprobable, $x=y\mu+\mathrm{diag}(0.5/\sqrt j)g$ with
-    /// $g\sim\mathcal N(0,I_d)$, $\mu=0.6e_1$, then $x\leftarrow x/\max(1,\|x\|)$.
+    /// $g\sim\mathcal N(0,I_d)$, $\mu=0.6e_1$, then $x\leftarrow x/\max(1,\Vert x\Vert)$.
     pub fn generate<R: rand::Rng + ?Sized>(k: usize, d: usize, rng: &mut R) -> Self {
         let mut xs = Vec::with_capacity(k * d);
         let mut ys = Vec::with_capacity(k);
@@ -153,7 +153,7 @@ impl LogisticPool {
         self.ys[i] * self.x(i).iter().zip(w).map(|(a, b)| a * b).sum::<f64>()
     }
 
-    /// $\min_w[\ell(w,\mathcal D)+b\|w\|^2]$ and its minimiser, by Newton's method with
+    /// $\min_w[\ell(w,\mathcal D)+b\Vert w\Vert^2]$ and its minimiser, by Newton's method with
     /// backtracking (strictly convex for $b>0$); stops when the Newton decrement is below 1e-14.
     pub fn regularised_minimum(&self, b: f64) -> (f64, Vec<f64>) {
         use nalgebra::{DMatrix, DVector};
@@ -215,7 +215,7 @@ impl LogisticPool {
         h * (0.25 / count.max(1) as f64)
     }
 
-    /// $\mathrm{tr}\tilde H_{\mathcal D}=\frac14\mathbb E\|x\|^2$, the Hessian majorant's trace.
+    /// $\mathrm{tr}\tilde H_{\mathcal D}=\frac14\mathbb E\Vert x\Vert^2$, the Hessian majorant's trace.
     pub fn h_tilde_trace(&self) -> f64 {
         0.25 * self.xs.iter().map(|v| v * v).sum::<f64>() / self.ys.len() as f64
     }

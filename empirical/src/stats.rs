@@ -283,7 +283,7 @@ fn tail_probability(confidence: f64, sides: Sides) -> Result<f64, StatsError> {
     })
 }
 
-/// Student t interval for the mean: $\bar x\pm t_{n-1,1-a}\,s/\sqrt n$ with `a` the per-side
+/// Student t interval for the mean: $\bar x\pm t_{n-1,1-a}\thinspace s/\sqrt n$ with `a` the per-side
 /// error probability. Needs $n\ge2$.
 pub fn student_t(
     acc: &MeanAcc,
@@ -363,8 +363,8 @@ impl Merge for TwoSampleHistogram {
 }
 
 /// The half-line hockey-stick functional $H=\max_A[P(A)-e^\varepsilon Q(A)]$ over the sets
-/// $A=\{s\le t\}$ and $\{s>t\}$ ($t$ at the bin edges), both orders, a lower bound on
-/// $\max(\mathsf E_\varepsilon(P\|Q),\mathsf E_\varepsilon(Q\|P))$. With $M$ draws of each and
+/// $A=\lbrace s\le t\rbrace$ and $\lbrace s>t\rbrace$ ($t$ at the bin edges), both orders, a lower bound on
+/// $\max(\mathsf E_\varepsilon(P\Vert Q),\mathsf E_\varepsilon(Q\Vert P))$. With $M$ draws of each and
 /// $u=\sqrt{\ln(4/\beta)/(2M)}$ (DKW–Massart for both samples, $\beta$ the error probability),
 /// the empirical $\hat H$ is within $(1+e^\varepsilon)u$ of $H$.
 pub fn half_line_hockey_stick(
@@ -517,7 +517,7 @@ fn log_log_fit(
 }
 
 /// Slope $b$ of the least-squares line $\ln\bar y_i=a+b\ln x_i$ through the means of `accs`
-/// (one per design point `xs`), with a normal interval: $\mathrm{Var}\,b=\sum_iw_i^2s_i^2/(n_i\bar y_i^2)$,
+/// (one per design point `xs`), with a normal interval: $\mathrm{Var}\thinspace b=\sum_iw_i^2s_i^2/(n_i\bar y_i^2)$,
 /// $w_i=(u_i-\bar u)/\sum_j(u_j-\bar u)^2$, $u=\ln x$ (delta method; the points are independent).
 /// `n` of the estimate is the smallest number of trials of a point.
 pub fn log_slope(
@@ -664,7 +664,7 @@ impl Merge for VectorAcc {
 /// $Z_t=\sum_jw_j(Y_{tj}-\mu_j)/\mu_j$ (delta method), and the $Z_t$ are i.i.d. with mean 0 and
 /// variance $\nabla^\top\Sigma\nabla$, $\nabla_j=w_j/\mu_j$, $\Sigma$ the covariance of $Y_t$:
 /// the dependence between design points enters through $\Sigma$'s off-diagonal terms. The
-/// interval is $\hat b\pm t_{n-1,1-a}\,s_Z/\sqrt n$, $s_Z^2=\sum_{jk}\nabla_j\nabla_kS_{jk}$ with
+/// interval is $\hat b\pm t_{n-1,1-a}\thinspace s_Z/\sqrt n$, $s_Z^2=\sum_{jk}\nabla_j\nabla_kS_{jk}$ with
 /// $S$ the sample covariance and $\mu$ replaced by $\bar y$ — the Student t interval on the
 /// linearised per-trial slopes $\hat Z_t=\sum_jw_jY_{tj}/\bar y_j$ (whose sample variance is
 /// exactly $s_Z^2$). Its level is asymptotic (CLT and delta method), as [`log_slope`]'s is; it
@@ -748,15 +748,15 @@ pub fn empirical_bernstein(
     })
 }
 
-/// $\mathrm{kl}(a\|b)=a\ln\frac ab+(1-a)\ln\frac{1-a}{1-b}$, the Bernoulli relative entropy.
+/// $\mathrm{kl}(a\Vert b)=a\ln\frac ab+(1-a)\ln\frac{1-a}{1-b}$, the Bernoulli relative entropy.
 fn bernoulli_kl(a: f64, b: f64) -> f64 {
     let term = |x: f64, y: f64| if x > 0.0 { x * (x / y).ln() } else { 0.0 };
     term(a, b) + term(1.0 - a, 1.0 - b)
 }
 
 /// Hoeffding's (1963, Thm 1) KL-Chernoff limits for the mean $\mu$ of i.i.d. values in $\[0,1\]$:
-/// $P(\bar x\ge\mu+t)\le e^{-n\,\mathrm{kl}(\mu+t\|\mu)}$ and likewise below, so with error `a`
-/// per side the limits are the $p$ on either side of $\bar x$ with $n\,\mathrm{kl}(\bar x\|p)=\ln(1/a)$
+/// $P(\bar x\ge\mu+t)\le e^{-n\thinspace\mathrm{kl}(\mu+t\Vert\mu)}$ and likewise below, so with error `a`
+/// per side the limits are the $p$ on either side of $\bar x$ with $n\thinspace\mathrm{kl}(\bar x\Vert p)=\ln(1/a)$
 /// (bisection). The Bernoulli case is the worst for a given mean, so the limit is tight near 0
 /// where a normal or Bernstein interval is not.
 pub fn kl_chernoff_limits(mean: f64, n: u64, a: f64) -> (f64, f64) {

@@ -29,9 +29,9 @@ pub fn spectral_norm(a: &DMatrix<f64>) -> f64 {
         .fold(0.0, |m, v| m.max(v.abs()))
 }
 
-/// One E3-1 instance: $p\in[3,12)$, $k\in[1,p)$, $\Sigma=Q\,\mathrm{diag}(\lambda)Q^\top$ with
+/// One E3-1 instance: $p\in[3,12)$, $k\in[1,p)$, $\Sigma=Q\thinspace\mathrm{diag}(\lambda)Q^\top$ with
 /// $\lambda_i$ uniform on $[0,1)$, and a symmetric Gaussian $E$ scaled by $10^u$, $u$ uniform on
-/// $[-4,1)$. Returns $(\|\hat P-P\|_2,\ \|E\|_2,\ \lambda_k-\lambda_{k+1})$.
+/// $[-4,1)$. Returns $(\Vert\hat P-P\Vert_2,\ \Vert E\Vert_2,\ \lambda_k-\lambda_{k+1})$.
 pub fn davis_kahan_instance<R: rand::Rng + ?Sized>(rng: &mut R) -> (f64, f64, f64) {
     davis_kahan_instance_at(rng, None)
 }
@@ -76,8 +76,8 @@ pub fn davis_kahan_instance_at<R: rand::Rng + ?Sized>(
 ///
 /// P-lowrank ([`LogisticDesign::generate`], THEOREMS.md §0.1): $x=Us+\tau\xi/\sqrt p$, $U\in\mathbb R^{p\times2}$ orthonormal,
 /// $s\sim\mathcal N(0,\mathrm{diag}(1,0.25))$, $\xi\sim\mathcal N(0,I_p)$, radially projected to
-/// $\|x\|\le0.9$; $y=\mathrm{sign}(s_1+0.5\zeta)$; logistic loss ($G=0.9$, $\rho=0.2025$), plus
-/// the data-independent off-span ridge $\frac\mu2\|(I-UU^\top)w\|^2$ of E3-6 (`mu = 0` unless
+/// $\Vert x\Vert\le0.9$; $y=\mathrm{sign}(s_1+0.5\zeta)$; logistic loss ($G=0.9$, $\rho=0.2025$), plus
+/// the data-independent off-span ridge $\frac\mu2\Vert(I-UU^\top)w\Vert^2$ of E3-6 (`mu = 0` unless
 /// set with [`LogisticDesign::with_off_span_ridge`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct LogisticDesign {
@@ -85,7 +85,7 @@ pub struct LogisticDesign {
     pub p: usize,
     /// The points, row by row ($n\times p$).
     pub xs: Vec<f64>,
-    /// The labels $y_i\in\{-1,1\}$.
+    /// The labels $y_i\in\lbrace-1,1\rbrace$.
     pub ys: Vec<f64>,
     /// $U$, the orthonormal $p\times2$ basis of the signal.
     pub basis: DMatrix<f64>,
@@ -95,7 +95,7 @@ pub struct LogisticDesign {
 
 impl LogisticDesign {
     /// E3-2's design: $x=\mathrm{diag}(j^{-1/2})g$, $g\sim\mathcal N(0,I_p)$, radially projected
-    /// to $\|x\|\le1$ (so $G=1$); logistic labels $\Pr[y=1]=1/(1+e^{-\langle\theta,x\rangle})$ with
+    /// to $\Vert x\Vert\le1$ (so $G=1$); logistic labels $\Pr[y=1]=1/(1+e^{-\langle\theta,x\rangle})$ with
     /// $\theta=2e_1$. The signal subspace is the whole space ($U$ has no columns).
     pub fn ellipsoid<R: rand::Rng + ?Sized>(k: usize, p: usize, rng: &mut R) -> Self {
         let mut xs = Vec::with_capacity(k * p);
@@ -172,7 +172,7 @@ impl LogisticDesign {
         }
     }
 
-    /// The same pool with the off-span ridge $\frac\mu2\|(I-UU^\top)w\|^2$ added to every loss.
+    /// The same pool with the off-span ridge $\frac\mu2\Vert(I-UU^\top)w\Vert^2$ added to every loss.
     pub fn with_off_span_ridge(mut self, mu: f64) -> Self {
         self.mu = mu;
         self
@@ -216,7 +216,7 @@ impl LogisticDesign {
         }
     }
 
-    /// $\nabla\ell(w,z_i)=-y\,\sigma(-y\langle w,x\rangle)\,x+\mu(I-UU^\top)w$ into `out`.
+    /// $\nabla\ell(w,z_i)=-y\thinspace\sigma(-y\langle w,x\rangle)\thinspace x+\mu(I-UU^\top)w$ into `out`.
     pub fn gradient(&self, w: &[f64], i: usize, out: &mut [f64]) {
         let c = self.gradient_coefficient(w, i);
         out.iter_mut().zip(self.x(i)).for_each(|(o, x)| *o = c * x);
@@ -273,7 +273,7 @@ impl LogisticDesign {
 /// exactly from the small $m\times m$ eigenproblem of $G^\top G$ ($GG^\top u=\lambda u$ with
 /// $u=Gv/\sqrt\lambda$); cost $O(pm^2+m^3)$ instead of $O(p^3)$. Directions with
 /// $\lambda\le10^{-12}\lambda_{\max}$ are left out, so fewer than `k` columns means
-/// $\mathrm{rank}\,M<k$. When $m>p$ the $p\times p$ eigenproblem of $GG^\top$ is solved
+/// $\mathrm{rank}\thinspace M<k$. When $m>p$ the $p\times p$ eigenproblem of $GG^\top$ is solved
 /// instead ($O(mp^2+p^3)$, the same eigenvalues above 0 and the same eigenspaces).
 pub fn public_eigenbasis(
     pool: &LogisticDesign,
@@ -439,7 +439,7 @@ impl PdpSgd {
         average
     }
 
-    /// One run's $\frac1T\sum_{t<T}\|\hat P_t\nabla\hat L_n(w_t)\|^2$ (S3's left side; the
+    /// One run's $\frac1T\sum_{t<T}\Vert\hat P_t\nabla\hat L_n(w_t)\Vert^2$ (S3's left side; the
     /// gradient on the loss actually optimised, `gradient_scale` included).
     pub fn projected_gradient<R: rand::Rng + ?Sized>(
         &self,
@@ -462,7 +462,7 @@ impl PdpSgd {
     }
 }
 
-/// E3-2 (`thm1`): the deviation $\sup_{w\in\mathcal W}\|M(w)-\Sigma(w)\|_2$ of the public second
+/// E3-2 (`thm1`): the deviation $\sup_{w\in\mathcal W}\Vert M(w)-\Sigma(w)\Vert_2$ of the public second
 /// moment from the population one over a fixed finite set $\mathcal W$, on several pools (each a
 /// population with its exact $\Sigma(w)$); the public samples are drawn i.i.d. from one pool.
 #[derive(Debug, Clone)]
@@ -513,7 +513,7 @@ impl UniformDeviation {
         self.pools.len()
     }
 
-    /// $\max_{\text{pool},w}\|\Sigma(w)\|_2$ (the variance proxy of the Bernstein reference).
+    /// $\max_{\text{pool},w}\Vert\Sigma(w)\Vert_2$ (the variance proxy of the Bernstein reference).
     pub fn largest_population_norm(&self) -> f64 {
         self.sigmas
             .iter()
@@ -523,7 +523,7 @@ impl UniformDeviation {
     }
 
     /// One draw of `m` public samples, i.i.d. uniform from pool `pool`:
-    /// $\sup_{w\in\mathcal W}\|M(w)-\Sigma(w)\|_2$.
+    /// $\sup_{w\in\mathcal W}\Vert M(w)-\Sigma(w)\Vert_2$.
     pub fn sup_deviation<R: rand::Rng + ?Sized>(&self, pool: usize, m: usize, rng: &mut R) -> f64 {
         let design = &self.pools[pool];
         let public: Vec<usize> = (0..m)
@@ -539,7 +539,7 @@ impl UniformDeviation {
 
 /// The audit pair of `subspace.privacy.post`: one PDP-SGD step from $w_0=0$ in $\mathbb R^2$
 /// with sum aggregation, $w_1=-\hat P(\sum_ig_i+b)$, $b\sim\mathcal N(0,\sigma^2I_2)$, $k=1$, on
-/// $D$ ($n$ samples with gradient $ae_1$) and $D'=D\cup\{z^*\}$ ($\nabla\ell(z^*)=(e_1+e_2)/\sqrt2$,
+/// $D$ ($n$ samples with gradient $ae_1$) and $D'=D\cup\lbrace z^\ast\rbrace$ ($\nabla\ell(z^\ast)=(e_1+e_2)/\sqrt2$,
 /// norm 1 = the clipping bound). The public eigenspace is $e_1$ (public gradients along $e_1$);
 /// `private_eigenspace` (a mutant) takes $\hat P$ from the private batch's second moment
 /// instead. Returns the test statistic $s(w_1)=-\langle w_1,e_1\rangle+10|\langle w_1,e_2\rangle|$

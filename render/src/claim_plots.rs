@@ -606,7 +606,7 @@ fn interval(o: &Outcome) -> [f64; 2] {
 }
 
 /// The design points of a slope outcome and its fitted line: $\ln y=a+b\ln x$ with $b$ the
-/// measured slope and $a=\overline{\ln\bar y}-b\,\overline{\ln x}$ (the least-squares line the
+/// measured slope and $a=\overline{\ln\bar y}-b\thinspace\overline{\ln x}$ (the least-squares line the
 /// slope estimate fits, [`dpclaims_empirical::stats::log_slope`]).
 fn slope_series(o: &Outcome, case: &str, c: usize) -> Vec<Series> {
     let pts: Vec<Point> = o

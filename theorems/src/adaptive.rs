@@ -37,7 +37,7 @@ pub fn theorem1_sigma(
 }
 
 /// The exact GDP parameter of $T$ full-batch Gaussian steps [derived, Dong–Roth–Su]:
-/// $\mu=\sqrt T\,\Delta/\sigma$ with $\Delta=2G/n$ (replace-one) or $G/n$ (add/remove); $\phi_t$,
+/// $\mu=\sqrt T\thinspace\Delta/\sigma$ with $\Delta=2G/n$ (replace-one) or $G/n$ (add/remove); $\phi_t$,
 /// $\psi_t$ and the step are post-processing.
 pub fn gdp_mu(
     steps: u64,
@@ -59,7 +59,7 @@ pub fn gdp_mu(
 
 /// The smallest $c_2$ for which Theorem 1's $\sigma$ is $(\varepsilon,\delta)$-DP \[derived\]: with
 /// that $\sigma$, $\mu=2\varepsilon/\sqrt{c_2\ln(1/\delta)}$ (replace-one), independent of $T,G,n$,
-/// so $c_2^{\min}=4\varepsilon^2/(\mu^{*2}\ln(1/\delta))$ with $\mu^*$ the largest $\mu$ meeting
+/// so $c_2^{\min}=4\varepsilon^2/(\mu^{\ast2}\ln(1/\delta))$ with $\mu^\ast$ the largest $\mu$ meeting
 /// $(\varepsilon,\delta)$; a quarter of that under add/remove.
 pub fn c2_min(epsilon: f64, delta: f64, neighbouring: Neighbouring) -> Result<f64, ParamError> {
     check_epsilon_delta(epsilon, delta)?;
@@ -76,8 +76,8 @@ pub fn c2_min(epsilon: f64, delta: f64, neighbouring: Neighbouring) -> Result<f6
 /// sensitivity $\Delta$ meeting $(\varepsilon,\delta)$ overall,
 /// - advanced composition (Dwork–Rothblum–Vadhan) with $\delta'=\delta/2$, $\delta_0=\delta/(2T)$:
 ///   the largest $\varepsilon_0$ with $\varepsilon_0\sqrt{2T\ln(1/\delta')}+T\varepsilon_0(e^{\varepsilon_0}-1)\le\varepsilon$,
-///   each step exactly $(\varepsilon_0,\delta_0)$-DP: $\sigma_{\rm adv}=\Delta/\mu^*(\varepsilon_0,\delta_0)$;
-/// - exact composition: $\sigma_{\rm GDP}=\Delta\sqrt T/\mu^*(\varepsilon,\delta)$.
+///   each step exactly $(\varepsilon_0,\delta_0)$-DP: $\sigma_{\rm adv}=\Delta/\mu^\ast(\varepsilon_0,\delta_0)$;
+/// - exact composition: $\sigma_{\rm GDP}=\Delta\sqrt T/\mu^\ast(\varepsilon,\delta)$.
 ///
 /// Returns $\sigma_{\rm adv}^2/\sigma_{\rm GDP}^2$ (independent of $\Delta$).
 pub fn ma_saving(epsilon: f64, delta: f64, steps: u64) -> Result<f64, ParamError> {
@@ -142,7 +142,7 @@ pub fn transfer_jung(
 
 /// Theorem 3's generalisation step [derived `thm3.components` (2)]: every coordinate of every
 /// iterate's gradient, rescaled to $\[0,1\]$ by $(z+G)/(2G)$, is one query, so with a union over
-/// $pT$ queries $\max_t\|\hat g_t-g_t\|\le26G\sqrt p\,\varepsilon$ except with probability
+/// $pT$ queries $\max_t\Vert\hat g_t-g_t\Vert\le26G\sqrt p\thinspace\varepsilon$ except with probability
 /// $pT\frac{2\delta}\varepsilon\ln\frac2\varepsilon$. Returns (bound, failure probability).
 pub fn gradient_generalisation(
     lipschitz: f64,
@@ -163,7 +163,7 @@ pub fn gradient_generalisation(
 }
 
 /// Theorem 4, derived [THEOREMS.md `thm4.derived`]: for DP GD with $\eta\le1/L$,
-/// $\frac1T\sum_t\mathbb E\|\nabla\hat f(w_t)\|^2\le\frac{2\Delta_f}{\eta T}+L\eta p\sigma^2$.
+/// $\frac1T\sum_t\mathbb E\Vert\nabla\hat f(w_t)\Vert^2\le\frac{2\Delta_f}{\eta T}+L\eta p\sigma^2$.
 pub fn theorem4_bound(
     delta_f: f64,
     eta: f64,
@@ -188,9 +188,9 @@ pub fn theorem4_bound(
 }
 
 /// Theorem 4's horizon and rate at $\eta=1/L$ with Theorem 1's $\sigma$ \[derived\]:
-/// $T^*=n\varepsilon\sqrt{2L\Delta_f/(c_2pG^2\ln(1/\delta))}$ and the optimum
+/// $T^\ast=n\varepsilon\sqrt{2L\Delta_f/(c_2pG^2\ln(1/\delta))}$ and the optimum
 /// $2G\sqrt{2c_2L\Delta_fp\ln(1/\delta)}/(n\varepsilon)$ (the printed rate $\sqrt p/(n\varepsilon)$ on
-/// the squared norm). Returns $(T^*,\text{optimum})$.
+/// the squared norm). Returns $(T^\ast,\text{optimum})$.
 #[allow(clippy::too_many_arguments)]
 pub fn theorem4_horizon(
     delta_f: f64,
@@ -233,7 +233,7 @@ pub struct RmspropParams {
 
 /// Theorem 5, derived [THEOREMS.md `thm5.derived`] for DP RMSprop with $\nu>0$ (either clip
 /// variant): with $d_{\min}=1/(\sqrt\lambda+\nu)$, $d_{\max}=1/\nu$,
-/// $$\frac1T\sum_t\mathbb E\|\nabla\hat f(w_t)\|^2\le\frac{\Delta_f}{\eta d_{\min}T}+\frac{L\eta d_{\max}^2(G^2+p\sigma^2)}{2d_{\min}}+\frac{\sqrt pG\sigma^2\sqrt{1-\beta_2}}{\nu^2d_{\min}}.$$
+/// $$\frac1T\sum_t\mathbb E\Vert\nabla\hat f(w_t)\Vert^2\le\frac{\Delta_f}{\eta d_{\min}T}+\frac{L\eta d_{\max}^2(G^2+p\sigma^2)}{2d_{\min}}+\frac{\sqrt pG\sigma^2\sqrt{1-\beta_2}}{\nu^2d_{\min}}.$$
 /// The last term is the Stein correction for the dependence of the step on the noise.
 pub fn theorem5_bound(
     delta_f: f64,
@@ -263,7 +263,7 @@ pub fn theorem5_bound(
 }
 
 /// Theorem 3's first component \[derived\]: with probability at least $1-\zeta$,
-/// $\max_{t\le T}\|b_t\|\le\sigma(\sqrt p+\sqrt{2\ln(T/\zeta)})$ (Gaussian norm concentration, union over $T$).
+/// $\max_{t\le T}\Vert b_t\Vert\le\sigma(\sqrt p+\sqrt{2\ln(T/\zeta)})$ (Gaussian norm concentration, union over $T$).
 pub fn noise_norm_bound(sigma: f64, dim: u64, steps: u64, zeta: f64) -> Result<f64, ParamError> {
     positive("sigma", sigma)?;
     at_least("p", dim, 1)?;
@@ -272,7 +272,7 @@ pub fn noise_norm_bound(sigma: f64, dim: u64, steps: u64, zeta: f64) -> Result<f
     Ok(sigma * ((dim as f64).sqrt() + (2.0 * (steps as f64 / zeta).ln()).sqrt()))
 }
 
-/// Appendix D's lower bound on $\mathbb E\sup_w\|\nabla\hat f(w)-\nabla f(w)\|$ on P-tanh
+/// Appendix D's lower bound on $\mathbb E\sup_w\Vert\nabla\hat f(w)-\nabla f(w)\Vert$ on P-tanh
 /// [derived, Gaussian approximation]: $G(2\Phi(\sqrt{p/(n-1)})-1)\approx0.798G\sqrt{p/n}$.
 pub fn appendix_d_lower_bound(dim: u64, n: u64, lipschitz: f64) -> Result<f64, ParamError> {
     at_least("p", dim, 1)?;

@@ -4,14 +4,14 @@
 //! (seed 001). Our copy lost its displayed equations; the forms are THEOREMS.md §4's
 //! reconstructions (proofs there).
 //!
-//! Notation: $\mathsf E_\varepsilon(\mu\|\nu)=\sup_A[\mu(A)-e^\varepsilon\nu(A)]$; the projected
+//! Notation: $\mathsf E_\varepsilon(\mu\Vert\nu)=\sup_A[\mu(A)-e^\varepsilon\nu(A)]$; the projected
 //! iteration $W_t=\Pi_{\mathcal W}(\psi_{B_t}(W_{t-1})+\sigma Z_t)$ with
-//! $\|\psi_B(w)-w\|\le M$.
+//! $\Vert\psi_B(w)-w\Vert\le M$.
 
 use crate::error::{ParamError, at_least, non_negative, open_interval, positive};
 use crate::privacy::gaussian;
 
-/// $\theta_\varepsilon(r)=Q(\frac\varepsilon r-\frac r2)-e^\varepsilon Q(\frac\varepsilon r+\frac r2)=\mathsf E_\varepsilon(\mathcal N(r,1)\|\mathcal N(0,1))$,
+/// $\theta_\varepsilon(r)=Q(\frac\varepsilon r-\frac r2)-e^\varepsilon Q(\frac\varepsilon r+\frac r2)=\mathsf E_\varepsilon(\mathcal N(r,1)\Vert\mathcal N(0,1))$,
 /// the contraction coefficient of the Gaussian kernel on a set of diameter $r\sigma$
 /// [reconstructed; Asoodeh–Diaz–Calmon Thm 2]; the Gaussian mechanism's exact $\delta(\varepsilon)$
 /// at $\mu=r$ (Balle–Wang), evaluated in log space. $\theta_\varepsilon(0)=0$.
@@ -37,7 +37,7 @@ pub fn normalised_diameter(diameter: f64, max_move: f64, sigma: f64) -> Result<f
 }
 
 /// The coupled DPI (4)/(10) for one step \[reconstructed\]: if
-/// $\mathsf E_\varepsilon(\mu\|\nu)=e$ then $\mathsf E_\varepsilon(\mathsf K_t\mu\|\mathsf K'_t\nu)\le(1-q)\theta e+q\theta$.
+/// $\mathsf E_\varepsilon(\mu\Vert\nu)=e$ then $\mathsf E_\varepsilon(\mathsf K_t\mu\Vert\mathsf K'_t\nu)\le(1-q)\theta e+q\theta$.
 pub fn coupled_dpi(previous: f64, q: f64, theta: f64) -> Result<f64, ParamError> {
     // Sums of probabilities may exceed 1 by rounding: accept and clamp a 1e-12 overshoot.
     if !(-1e-12..=1.0 + 1e-12).contains(&previous) {
@@ -80,7 +80,7 @@ fn geometric_sum(q: f64, x: f64, steps: Option<u64>) -> f64 {
     }
 }
 
-/// Appendix A \[reconstructed\]: $\varepsilon_T(\delta)=\inf\{\varepsilon\ge0:\delta_T(\varepsilon)\le\delta\}$,
+/// Appendix A \[reconstructed\]: $\varepsilon_T(\delta)=\inf\lbrace\varepsilon\ge0:\delta_T(\varepsilon)\le\delta\rbrace$,
 /// by bisection on $\varepsilon$ (both $g_T$ and $\theta_\cdot(\bar r)$ are monotone); `None` is $T=\infty$.
 pub fn epsilon_t(delta: f64, steps: Option<u64>, q: f64, r_bar: f64) -> Result<f64, ParamError> {
     open_interval("delta", delta, 0.0, 1.0)?;
@@ -116,7 +116,7 @@ pub fn epsilon_t(delta: f64, steps: Option<u64>, q: f64, r_bar: f64) -> Result<f
 /// The auxiliary radius of regularised DP-SGD \[reconstructed\].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RadiusRule {
-    /// `r-lin`: $r_t=c\,r_{t-1}+\eta C+\sigma\kappa$, $r_0=0$.
+    /// `r-lin`: $r_t=c\thinspace r_{t-1}+\eta C+\sigma\kappa$, $r_0=0$.
     Linear,
     /// `r-sum`: $r_t=\eta C\frac{1-c^t}{1-c}+\sigma\kappa\sqrt{\frac{1-c^{2t}}{1-c^2}}$.
     Sum,
@@ -185,7 +185,7 @@ impl Regularised {
 
     /// Eq. (21) \[reconstructed\] at a given $\kappa$:
     /// $\delta(\kappa)=(1+e^\varepsilon)\tau_T(\kappa)+\sum_tq\theta_\varepsilon(\rho_t)\prod_{s>t}(1-q)\theta_\varepsilon(\rho_s)$,
-    /// $\rho_t=2(c\,r_{t-1}+\eta C)/\sigma$ (Proposition 5).
+    /// $\rho_t=2(c\thinspace r_{t-1}+\eta C)/\sigma$ (Proposition 5).
     pub fn delta_at(&self, epsilon: f64, steps: u64, kappa: f64) -> Result<f64, ParamError> {
         self.validate()?;
         non_negative("epsilon", epsilon)?;
@@ -200,8 +200,8 @@ impl Regularised {
         Ok(((1.0 + epsilon.exp()) * self.tau(kappa, steps) + e).min(1.0))
     }
 
-    /// Eq. (21) minimised over $\kappa\in\{0.05,0.055,\dots,12\}$ (THEOREMS.md's grid); returns
-    /// $(\delta,\kappa^*)$.
+    /// Eq. (21) minimised over $\kappa\in\lbrace0.05,0.055,\dots,12\rbrace$ (THEOREMS.md's grid); returns
+    /// $(\delta,\kappa^\ast)$.
     pub fn delta(&self, epsilon: f64, steps: u64) -> Result<(f64, f64), ParamError> {
         let mut best = (f64::INFINITY, 0.0);
         for i in 0..=2390 {

@@ -62,9 +62,9 @@ pub fn prop4_rdp(alpha: f64, eta: f64, lipschitz: f64, beta0: f64) -> Result<f64
 }
 
 /// The exact worst-case last-iterate shift on P-lin [derived, THEOREMS.md §2]: with the
-/// differing sample in $\mathcal M_{t-1}$, $w_T$ and $w'_T$ are $\mathcal N(\cdot,\beta_0)$ with means
+/// differing sample in $\mathcal M_{t-1}$, $w_T$ and $w'\_T$ are $\mathcal N(\cdot,\beta_0)$ with means
 /// $\frac{2G\eta(t-1)}{T|\mathcal M_{t-1}|}$ apart. Returns $\kappa_T=\max_{2\le t\le T}\frac{(t-1)^2}{T^2|\mathcal M_{t-1}|^2}$
-/// and its maximiser $t^*$, so that the largest shift is $2G\eta\sqrt{\kappa_T}$.
+/// and its maximiser $t^\ast$, so that the largest shift is $2G\eta\sqrt{\kappa_T}$.
 pub fn linear_kappa(sizes: BatchSizes, horizon: u64) -> Result<(f64, u64), ParamError> {
     at_least("T", horizon, 2)?;
     let big = horizon as f64;

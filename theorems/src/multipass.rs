@@ -6,9 +6,9 @@
 use crate::error::{ParamError, at_least, open_interval, positive};
 
 /// Theorem 2's schedule (as printed):
-/// $$\eta_t=\frac{\sqrt{\beta_0}}{G\sqrt{8\ln(2.5t^2/(n\delta))\,t}},\quad
+/// $$\eta_t=\frac{\sqrt{\beta_0}}{G\sqrt{8\ln(2.5t^2/(n\delta))\thinspace t}},\quad
 /// \lambda_1=\tfrac1{\eta_1},\ \lambda_t=\tfrac1{\eta_t}-\tfrac1{\eta_{t-1}},\quad
-/// \beta_0=\eta_0^2\,\tfrac nT,\quad T=n^\alpha\epsilon^2 .$$
+/// \beta_0=\eta_0^2\thinspace\tfrac nT,\quad T=n^\alpha\epsilon^2 .$$
 /// Then $c_t=1-\lambda_t\eta_t=\eta_t/\eta_{t-1}$. $\eta_t$ is real for every $t\ge1$ iff
 /// $n\delta<2.5$ (checked).
 #[derive(Debug, Clone, PartialEq)]
@@ -259,9 +259,9 @@ mod tests {
     }
 }
 
-/// Proposition 1 on P-quad ($\ell_t(w)=\frac a2\|w-z_t\|^2$ in $d$ dimensions, $q=\mathcal N(0,\beta_0I)$),
+/// Proposition 1 on P-quad ($\ell_t(w)=\frac a2\Vert w-z_t\Vert^2$ in $d$ dimensions, $q=\mathcal N(0,\beta_0I)$),
 /// exact pieces [derived, THEOREMS.md]: with $B=\sum_t\beta_t$ and $\bar z=\frac1T\sum_tz_t$,
-/// $$\inf_p\sum_t[\ell(p,z_t)+\beta_tH(p\|q)]=\frac a2\sum_t\|z_t-\bar z\|^2+\frac{Bd}2\ln\Big(1+\frac{aT\beta_0}B\Big)+\frac{aT\|\bar z\|^2}{2(1+aT\beta_0/B)}.$$
+/// $$\inf_p\sum_t[\ell(p,z_t)+\beta_tH(p\Vert q)]=\frac a2\sum_t\Vert z_t-\bar z\Vert^2+\frac{Bd}2\ln\Big(1+\frac{aT\beta_0}B\Big)+\frac{aT\Vert\bar z\Vert^2}{2(1+aT\beta_0/B)}.$$
 pub fn prop1_quadratic_infimum(
     a: f64,
     beta0: f64,
@@ -306,7 +306,7 @@ pub fn prop1_quadratic_infimum(
 
 /// Lemma 6's Gaussian-mechanism level for one step with gradient step $\eta$, gradient bound
 /// $G$, noise $\sigma$ (sensitivity $2\eta G$; Dwork–Roth Thm A.1):
-/// $\epsilon_G=\sqrt{8\ln(1.25/\delta)}\,\eta G/\sigma$ (the theorem needs $\epsilon_G<1$).
+/// $\epsilon_G=\sqrt{8\ln(1.25/\delta)}\thinspace\eta G/\sigma$ (the theorem needs $\epsilon_G<1$).
 pub fn lemma6_gaussian_epsilon(
     eta: f64,
     g: f64,
@@ -348,7 +348,7 @@ pub fn lemma6_bbg(
     Ok(((e.exp_m1() / m as f64).ln_1p(), delta / m as f64))
 }
 
-/// Proposition 3 as printed: $\big(\sqrt{2T\ln(2/\delta)}\,\frac en+\frac{Te^2}{n^2},\ \delta\big)$.
+/// Proposition 3 as printed: $\big(\sqrt{2T\ln(2/\delta)}\thinspace\frac en+\frac{Te^2}{n^2},\ \delta\big)$.
 pub fn prop3_epsilon(n: u64, steps: u64, delta: f64) -> Result<f64, ParamError> {
     at_least("n", n, 1)?;
     at_least("T", steps, 1)?;
@@ -358,7 +358,7 @@ pub fn prop3_epsilon(n: u64, steps: u64, delta: f64) -> Result<f64, ParamError> 
 }
 
 /// `prop3.bbg` \[derived\]: with $x=\ln(1+\frac{e-1}n)$,
-/// $\sqrt{2T\ln(2/\delta)}\,x+Tx\frac{e-1}n$ (if every $\epsilon_G(t)\le1$).
+/// $\sqrt{2T\ln(2/\delta)}\thinspace x+Tx\frac{e-1}n$ (if every $\epsilon_G(t)\le1$).
 pub fn prop3_bbg(n: u64, steps: u64, delta: f64) -> Result<f64, ParamError> {
     at_least("n", n, 1)?;
     at_least("T", steps, 1)?;

@@ -58,7 +58,7 @@ fn log_det(c: &Cholesky) -> f64 {
     2.0 * c.l().diagonal().iter().map(|x| x.ln()).sum::<f64>()
 }
 
-/// $D_\alpha(\mathcal N(\mu_1,\Sigma_1)\|\mathcal N(\mu_2,\Sigma_2))$ \[recalled\]: with
+/// $D_\alpha(\mathcal N(\mu_1,\Sigma_1)\Vert\mathcal N(\mu_2,\Sigma_2))$ \[recalled\]: with
 /// $\Sigma_\alpha=\alpha\Sigma_2+(1-\alpha)\Sigma_1$,
 /// $$\tfrac\alpha2(\mu_1-\mu_2)^\top\Sigma_\alpha^{-1}(\mu_1-\mu_2)-\tfrac1{2(\alpha-1)}\ln\frac{\det\Sigma_\alpha}{(\det\Sigma_1)^{1-\alpha}(\det\Sigma_2)^\alpha},$$
 /// $+\infty$ when $\Sigma_\alpha$ is not positive definite (possible for $\alpha>1$).
@@ -84,7 +84,7 @@ pub fn gaussian(
         - (log_det(&chol) - (1.0 - alpha) * l1 - alpha * l2) / (2.0 * (alpha - 1.0)))
 }
 
-/// $\mathrm{KL}(\mathcal N(\mu_1,\Sigma_1)\|\mathcal N(\mu_2,\Sigma_2))=\frac12\big[\mathrm{tr}(\Sigma_2^{-1}\Sigma_1)+(\mu_2-\mu_1)^\top\Sigma_2^{-1}(\mu_2-\mu_1)-d+\ln\frac{\det\Sigma_2}{\det\Sigma_1}\big]$ ($D_1$).
+/// $\mathrm{KL}(\mathcal N(\mu_1,\Sigma_1)\Vert\mathcal N(\mu_2,\Sigma_2))=\frac12\big[\mathrm{tr}(\Sigma_2^{-1}\Sigma_1)+(\mu_2-\mu_1)^\top\Sigma_2^{-1}(\mu_2-\mu_1)-d+\ln\frac{\det\Sigma_2}{\det\Sigma_1}\big]$ ($D_1$).
 pub fn gaussian_kl(
     mu1: &DVector<f64>,
     s1: &DMatrix<f64>,
@@ -98,7 +98,7 @@ pub fn gaussian_kl(
     Ok(0.5 * (trace + diff.dot(&c2.solve(&diff)) - mu1.len() as f64 + log_det(&c2) - log_det(&c1)))
 }
 
-/// The largest order at which $D_\alpha(\mathcal N(\cdot,\Sigma_1)\|\mathcal N(\cdot,\Sigma_2))$ is
+/// The largest order at which $D_\alpha(\mathcal N(\cdot,\Sigma_1)\Vert\mathcal N(\cdot,\Sigma_2))$ is
 /// finite: $\Sigma_1+\alpha(\Sigma_2-\Sigma_1)\succ0$ iff $\alpha<1/\lambda_{\max}$ with
 /// $\lambda_{\max}$ the top eigenvalue of $\Sigma_1^{-1/2}(\Sigma_1-\Sigma_2)\Sigma_1^{-1/2}$
 /// ($+\infty$ when $\lambda_{\max}\le0$).
@@ -152,8 +152,8 @@ pub fn theorem12_bound(
     Ok(alpha * smoothness * smoothness * radius * radius * steps as f64 * eta / 4.0)
 }
 
-/// Lemma 13, derived form: with probability at least $1-\delta/2-P(\max_k\|\nabla f(x_{k\eta})\|>G)$,
-/// no step moves further than $r=\eta G+\sqrt{2\eta}\,(2\sqrt d+\sqrt{2\ln(2T/\delta)})$.
+/// Lemma 13, derived form: with probability at least $1-\delta/2-P(\max_k\Vert\nabla f(x_{k\eta})\Vert>G)$,
+/// no step moves further than $r=\eta G+\sqrt{2\eta}\thinspace(2\sqrt d+\sqrt{2\ln(2T/\delta)})$.
 pub fn lemma13_radius(
     eta: f64,
     gradient_bound: f64,
@@ -172,7 +172,7 @@ pub fn lemma13_radius(
 }
 
 /// Weak triangle inequality (Mironov 2017, Prop. 11) \[recalled\]:
-/// $D_\alpha(P\|R)\le\frac{\alpha-1/2}{\alpha-1}D_{2\alpha}(P\|Q)+D_{2\alpha-1}(Q\|R)$.
+/// $D_\alpha(P\Vert R)\le\frac{\alpha-1/2}{\alpha-1}D_{2\alpha}(P\Vert Q)+D_{2\alpha-1}(Q\Vert R)$.
 pub fn weak_triangle(
     alpha: f64,
     d_2alpha_pq: f64,
@@ -185,7 +185,7 @@ pub fn weak_triangle(
 }
 
 /// ULA's stationary law on $f=\frac h2x^2$ is $\mathcal N(0,\frac1{h(1-u)})$, $u=\eta h/2$ \[derived\];
-/// $D_\alpha(\mathrm{ULA}_\infty\|\pi)=\frac12\ln(1-u)-\frac1{2(\alpha-1)}\ln\frac{1-\alpha u}{1-u}$, finite iff
+/// $D_\alpha(\mathrm{ULA}_\infty\Vert\pi)=\frac12\ln(1-u)-\frac1{2(\alpha-1)}\ln\frac{1-\alpha u}{1-u}$, finite iff
 /// $\alpha<2/(\eta h)$.
 pub fn ula_stationary(eta: f64, h: f64, alpha: f64) -> Result<f64, ParamError> {
     positive("eta", eta)?;
@@ -206,7 +206,7 @@ pub fn ula_stationary(eta: f64, h: f64, alpha: f64) -> Result<f64, ParamError> {
 }
 
 /// The step size and number of ULA steps the derived pipeline (THEOREMS.md `rd.main`,
-/// `main.scaling`) needs for $D_\alpha(\mathrm{ULA}_T\|\pi)\le\varepsilon$ except on an event of
+/// `main.scaling`) needs for $D_\alpha(\mathrm{ULA}_T\Vert\pi)\le\varepsilon$ except on an event of
 /// probability $\delta$ (the stop rule's failure), with each of the two terms of the weak triangle
 /// inequality given half of $\varepsilon$.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
@@ -223,13 +223,13 @@ pub struct IterationComplexity {
     pub radius: f64,
     /// $\frac{\alpha-1/2}{\alpha-1}\cdot\frac{2\alpha L^2r^2T\eta}4$ (Theorem 12 at order $2\alpha$).
     pub discretisation: f64,
-    /// $D_{2\alpha-1}(\mathrm{OU}_{T\eta}\|\pi)\le e^{-2mT\eta/(2\alpha-1)}\frac d2\ln\frac Lm$.
+    /// $D_{2\alpha-1}(\mathrm{OU}_{T\eta}\Vert\pi)\le e^{-2mT\eta/(2\alpha-1)}\frac d2\ln\frac Lm$.
     pub convergence: f64,
 }
 
-/// Iteration complexity [derived from `rd.main`]: ULA from $\mathcal N(x^*,I/L)$ on an
+/// Iteration complexity [derived from `rd.main`]: ULA from $\mathcal N(x^\ast,I/L)$ on an
 /// $L$-smooth, $m$-strongly convex $f$ in $d$ dimensions,
-/// $$D_\alpha(\mathrm{ULA}_T\|\pi)\le\tfrac{\alpha-1/2}{\alpha-1}D_{2\alpha}(\mathrm{ULA}_T\|\mathrm{OU}_{T\eta})+D_{2\alpha-1}(\mathrm{OU}_{T\eta}\|\pi)\le\varepsilon$$
+/// $$D_\alpha(\mathrm{ULA}\_T\Vert\pi)\le\tfrac{\alpha-1/2}{\alpha-1}D_{2\alpha}(\mathrm{ULA}\_T\Vert\mathrm{OU}\_{T\eta})+D_{2\alpha-1}(\mathrm{OU}_{T\eta}\Vert\pi)\le\varepsilon$$
 /// with Theorem 12 (radius of Lemma 13, failure $\delta$) for the first term and VW19 for the
 /// second. The step size is found by bisection on $\ln\eta$ in $(0,1/L]$, capped at
 /// $1/(2\alpha L)$ (order $2\alpha$ at most half ULA's critical order $\approx2/(\eta L)$); $T=\lceil\tau/\eta\rceil$

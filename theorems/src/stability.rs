@@ -17,7 +17,7 @@ fn check_gn(g: f64, n: u64) -> Result<(), ParamError> {
 /// Lemma 5 as printed: $W_2(p_t,p_t')^2 \le 4G^2\big(\frac{t}{n^2}+\frac1n\big)\sum_{s\le t}\eta_s^2$,
 /// where `eta` holds $\eta_1,\dots,\eta_t$ (so $t$ = `eta.len()`).
 ///
-/// The proof bounds $\mathbb E\|w_t-w_t'\|^2$ under the synchronous coupling, which is what
+/// The proof bounds $\mathbb E\Vert w_t-w_t'\Vert^2$ under the synchronous coupling, which is what
 /// dpclaims measures.
 pub fn lemma5_bound(g: f64, n: u64, eta: &[f64]) -> Result<f64, ParamError> {
     check_gn(g, n)?;
@@ -60,7 +60,7 @@ fn effective_weights(h: &[f64], c: &[f64]) -> Result<Vec<f64>, ParamError> {
 /// Lemma 5, derived form (THEOREMS.md `stability.lemma5.derived`): with
 /// $a_s=h_s\prod_{r=s}^t|c_r|$ for the gradient steps $s=2..t$ (sizes `h`, contractions `c`),
 /// non-expansive per-sample gradient steps, $|c_s|\le1$ and i.i.d. uniform indices,
-/// $$\mathbb E\|w_t-w_t'\|^2\le4G^2\Big[\tfrac1n\big(1-\tfrac1n\big)\textstyle\sum_sa_s^2+\big(\tfrac1n\sum_sa_s\big)^2\Big],$$
+/// $$\mathbb E\Vert w_t-w_t'\Vert^2\le4G^2\Big[\tfrac1n\big(1-\tfrac1n\big)\textstyle\sum_sa_s^2+\big(\tfrac1n\sum_sa_s\big)^2\Big],$$
 /// with equality on the linear instance P-lin when every $c_s\ge0$.
 pub fn lemma5_derived_bound(g: f64, n: u64, h: &[f64], c: &[f64]) -> Result<f64, ParamError> {
     check_gn(g, n)?;
@@ -102,7 +102,7 @@ pub fn prop2_bound(g: f64, n: u64, eta: &[f64]) -> Result<f64, ParamError> {
 }
 
 /// Exact generalization gap on P-lin ($\ell(w,s)=Gsw$, $s=\pm1$), derived
-/// (`stability.prop2.lin`): $\mathrm{gap}_t=\frac{G^2}{n}\sum_{s=2}^ta_s$ when every $c_s\ge0$.
+/// (`stability.prop2.lin`): $\mathrm{gap}\_t=\frac{G^2}{n}\sum_{s=2}^ta_s$ when every $c_s\ge0$.
 pub fn prop2_lin_gap(g: f64, n: u64, h: &[f64], c: &[f64]) -> Result<f64, ParamError> {
     check_gn(g, n)?;
     if let Some((i, x)) = c.iter().enumerate().find(|(_, x)| **x < 0.0) {

@@ -6,7 +6,7 @@
 use crate::error::{ParamError, at_least, open_interval, positive};
 use crate::privacy::rdp;
 
-/// `thm2.dk` [derived, Davis–Kahan]: $\|\hat P-P\|_2\le2\|M-\Sigma\|_2/\alpha$, $\alpha$ the
+/// `thm2.dk` [derived, Davis–Kahan]: $\Vert\hat P-P\Vert_2\le2\Vert M-\Sigma\Vert_2/\alpha$, $\alpha$ the
 /// eigengap $\lambda_k(\Sigma)-\lambda_{k+1}(\Sigma)$ (deterministic).
 pub fn davis_kahan(perturbation_norm: f64, eigengap: f64) -> Result<f64, ParamError> {
     crate::error::non_negative("||M - Sigma||", perturbation_norm)?;
@@ -15,7 +15,7 @@ pub fn davis_kahan(perturbation_norm: f64, eigengap: f64) -> Result<f64, ParamEr
 }
 
 /// `thm1.bernstein` [derived, matrix Bernstein at a fixed $w$]:
-/// $\Pr[\|M-\Sigma\|\ge s]\le2p\exp\big(-\frac{ms^2/2}{G^2\|\Sigma\|+G^2s/3}\big)$, times `points`
+/// $\Pr[\Vert M-\Sigma\Vert\ge s]\le2p\exp\big(-\frac{ms^2/2}{G^2\Vert\Sigma\Vert+G^2s/3}\big)$, times `points`
 /// for a union over data-independent points.
 pub fn matrix_bernstein(
     dim: u64,
@@ -37,7 +37,7 @@ pub fn matrix_bernstein(
 }
 
 /// `thm1` [recalled shape], constant 1: $uG\rho\gamma_2(\mathcal W,d)\sqrt{\ln p}/\sqrt m$, the
-/// order of $\sup_{t\le T}\|M_t-\Sigma_t\|_2$ with probability $1-ce^{-\Omega(u^2)}$.
+/// order of $\sup_{t\le T}\Vert M_t-\Sigma_t\Vert_2$ with probability $1-ce^{-\Omega(u^2)}$.
 pub fn theorem1_shape(
     u: f64,
     lipschitz: f64,
@@ -56,7 +56,7 @@ pub fn theorem1_shape(
 }
 
 /// `gamma2` [as printed, prose; Talagrand 2014]: for an ellipsoid with axes $e$,
-/// $\gamma_2\le c_1w(\mathcal M)\le c_2\|e\|_2$; returns $\|e\|_2$ (constants 1). Axes
+/// $\gamma_2\le c_1w(\mathcal M)\le c_2\Vert e\Vert_2$; returns $\Vert e\Vert_2$ (constants 1). Axes
 /// $e_j=j^{-1/2}$ give $\sqrt{H_p}\approx\sqrt{\ln p+0.577}$, i.e. $\gamma_2=O(\sqrt{\log p})$.
 pub fn ellipsoid_gamma2_proxy(axes: &[f64]) -> Result<f64, ParamError> {
     if axes.iter().any(|a| !(a.is_finite() && *a >= 0.0)) {
@@ -70,8 +70,8 @@ pub fn ellipsoid_gamma2_proxy(axes: &[f64]) -> Result<f64, ParamError> {
 }
 
 /// The radius $s_\beta$ at which the union of [`matrix_bernstein`] over `points` points equals
-/// `beta`: the positive root of $\frac{ms^2}2=L(G^2\|\Sigma\|+G^2s/3)$, $L=\ln(2p\cdot
-/// \text{points}/\beta)$; then $\Pr[\max_w\|M(w)-\Sigma(w)\|\ge s_\beta]\le\beta$.
+/// `beta`: the positive root of $\frac{ms^2}2=L(G^2\Vert\Sigma\Vert+G^2s/3)$, $L=\ln(2p\cdot
+/// \text{points}/\beta)$; then $\Pr[\max_w\Vert M(w)-\Sigma(w)\Vert\ge s_\beta]\le\beta$.
 pub fn matrix_bernstein_radius(
     dim: u64,
     m: u64,
@@ -170,7 +170,7 @@ pub fn c2_min(n: u64, batch: u64, steps: u64, epsilon: f64, delta: f64) -> Resul
     Ok(hi)
 }
 
-/// `thm3.derived` (S3) \[derived\]: $\frac1T\sum_t\mathbb E\|\hat P_t\nabla\hat L_n(w_t)\|^2\le
+/// `thm3.derived` (S3) \[derived\]: $\frac1T\sum_t\mathbb E\Vert\hat P_t\nabla\hat L_n(w_t)\Vert^2\le
 /// \frac{\Delta}{\eta T}+\frac{\rho\eta}2(G^2+k\sigma^2)$ for a $\rho$-smooth $\hat L_n$ and any
 /// rank-$k$ projector independent of the step's minibatch and noise.
 pub fn theorem3_bound(
@@ -193,9 +193,9 @@ pub fn theorem3_bound(
         + rho * eta / 2.0 * (lipschitz * lipschitz + k as f64 * sigma * sigma))
 }
 
-/// `thm4.derived` (S4) [derived, pathwise], first step: with $c=\|(I-P)\nabla\hat L_n\|/
-/// \|P\nabla\hat L_n\|$, $\|\nabla\hat L_n\|^2\le(1+c^2)\big(2\|\hat P\nabla\hat L_n\|^2+
-/// 2G^2\|\hat P-P\|^2\big)$.
+/// `thm4.derived` (S4) [derived, pathwise], first step: with $c=\Vert(I-P)\nabla\hat L_n\Vert/
+/// \Vert P\nabla\hat L_n\Vert$, $\Vert\nabla\hat L_n\Vert^2\le(1+c^2)\big(2\Vert\hat P\nabla\hat L_n\Vert^2+
+/// 2G^2\Vert\hat P-P\Vert^2\big)$.
 pub fn theorem4_pathwise(
     projected_sq: f64,
     dominance: f64,
@@ -207,7 +207,7 @@ pub fn theorem4_pathwise(
 }
 
 /// `thm4.derived` (S4), second step: Davis–Kahan in the first,
-/// $(1+c^2)\big(2\|\hat P\nabla\hat L_n\|^2+8G^2\|M-\Sigma\|^2/\alpha^2\big)$.
+/// $(1+c^2)\big(2\Vert\hat P\nabla\hat L_n\Vert^2+8G^2\Vert M-\Sigma\Vert^2/\alpha^2\big)$.
 pub fn theorem4_davis_kahan(
     projected_sq: f64,
     dominance: f64,
@@ -219,8 +219,8 @@ pub fn theorem4_davis_kahan(
         * (2.0 * projected_sq + 8.0 * (lipschitz * perturbation_norm / eigengap).powi(2))
 }
 
-/// `thm5.derived` (S5) \[derived\], deterministic part: $\frac{\|w_0-u\|^2}{2\eta T}+\frac\eta2
-/// (G^2+k\sigma^2)$ (the subspace term $\frac GT\sum_t\mathbb E\|P_t-\hat P_t\|\|w_t-u\|$ is
+/// `thm5.derived` (S5) \[derived\], deterministic part: $\frac{\Vert w_0-u\Vert^2}{2\eta T}+\frac\eta2
+/// (G^2+k\sigma^2)$ (the subspace term $\frac GT\sum_t\mathbb E\Vert P_t-\hat P_t\Vert\Vert w_t-u\Vert$ is
 /// measured along the run). With $k=p$ and no projection it is the plain DP-SGD bound.
 pub fn theorem5_bound(
     distance_sq: f64,
@@ -240,7 +240,7 @@ pub fn theorem5_bound(
         + eta / 2.0 * (lipschitz * lipschitz + k as f64 * sigma * sigma))
 }
 
-/// $\sum_{s=1}^Ts^a$ for $a\in\{1/2,1\}$: summed directly up to $T=10^6$, beyond by
+/// $\sum_{s=1}^Ts^a$ for $a\in\lbrace1/2,1\rbrace$: summed directly up to $T=10^6$, beyond by
 /// Euler–Maclaurin, $\frac{T^{a+1}}{a+1}+\frac{T^a}2+\frac{aT^{a-1}}{12}+\zeta(-a)$ (relative
 /// error below $10^{-15}$ there).
 fn power_sum(steps: f64, a: f64) -> f64 {

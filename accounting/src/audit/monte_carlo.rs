@@ -50,12 +50,12 @@ impl Simulated {
     }
 
     /// The proposals the pilot tries: plain Monte Carlo, and defensive mixtures (weight 1/2)
-    /// whose tilted law sits at a relative entropy $k$ from the true one, for $k\in\{2,6,18\}$
+    /// whose tilted law sits at a relative entropy $k$ from the true one, for $k\in\lbrace2,6,18\rbrace$
     /// (a tail of probability $p$ is reached by a tilt at $k\approx\ln(1/p)$), spent on the
-    /// inclusion rate ($\sum_iT_iq_i\,(c\ln c-c+1)=k$ for the rates $cq_i$), on the shift $m$ of
-    /// the record's contribution ($\sum_iT_iq_i\,m^2/(2\sigma_i^2)=k$), on a drift of every output
+    /// inclusion rate ($\sum_iT_iq_i\thinspace(c\ln c-c+1)=k$ for the rates $cq_i$), on the shift $m$ of
+    /// the record's contribution ($\sum_iT_iq_i\thinspace m^2/(2\sigma_i^2)=k$), on a drift of every output
     /// by $d\sigma_i$ ($Td^2/2=k$; for the add pair the only tilt; for shuffled epochs the
-    /// record's batch is shifted, $E\,m^2/(2\sigma^2)=k$), or on rate and drift half each.
+    /// record's batch is shifted, $E\thinspace m^2/(2\sigma^2)=k$), or on rate and drift half each.
     fn proposals(&self) -> Vec<Tilt> {
         let mut out = vec![Tilt::NONE];
         let mut push = |t: Tilt| {

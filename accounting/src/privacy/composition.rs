@@ -5,7 +5,7 @@ use crate::error::{ParamError, at_least, non_negative};
 
 /// Advanced composition (Dwork, Rothblum & Vadhan 2010, Thm III.3): $k$ mechanisms, each
 /// $(\epsilon,\delta)$-DP, compose to
-/// $\big(\sqrt{2k\ln(1/\delta')}\,\epsilon+k\epsilon(e^\epsilon-1),\ k\delta+\delta'\big)$.
+/// $\big(\sqrt{2k\ln(1/\delta')}\thinspace\epsilon+k\epsilon(e^\epsilon-1),\ k\delta+\delta'\big)$.
 pub fn advanced(
     epsilon: f64,
     delta: f64,

@@ -4,9 +4,9 @@
 //! mechanism: the PLD accountant, the audit's Monte Carlo and the claims all read it from here.
 //!
 //! Notation: one step releases $y=\sum_{j\in B}g_j+\mathcal N(0,\sigma^2I)$, in units of the
-//! clipping norm $C$ (every clipped gradient has $\|g_j\|\le1$); the other records' gradients are
+//! clipping norm $C$ (every clipped gradient has $\Vert g_j\Vert\le1$); the other records' gradients are
 //! the adversary's to choose at every step (adaptively). A pair $(P,Q)$ *dominates* a step if
-//! $H_{e^\epsilon}(M(D)\|M(D'))\le H_{e^\epsilon}(P\|Q)$ for every $\epsilon\in\mathbb R$ and
+//! $H_{e^\epsilon}(M(D)\Vert M(D'))\le H_{e^\epsilon}(P\Vert Q)$ for every $\epsilon\in\mathbb R$ and
 //! every neighbouring $(D,D')$, in the order the relation allows; per-step dominating pairs
 //! compose (Zhu, Dong & Wang, AISTATS 2022). Write $\mathcal N_m=\mathcal N(m,\sigma^2)$.
 //!
@@ -22,7 +22,7 @@
 //! record's, so $M(D)=\mathbb E_S[(1-q)\mathcal N_S+q\mathcal N_{S+g}]$ and $M(D')$ the same with $g'$,
 //! over the same law of the others' sum $S$; by joint convexity of $H_{e^\epsilon}$ it suffices to
 //! dominate $(1-q)\mathcal N_0+q\mathcal N_g$ vs $(1-q)\mathcal N_0+q\mathcal N_{g'}$ over
-//! $\|g\|,\|g'\|\le1$. The antipodal $g=-g'=e_1$ is the worst (Lebeda, Regehr, Kamath & Steinke
+//! $\Vert g\Vert,\Vert g'\Vert\le1$. The antipodal $g=-g'=e_1$ is the worst (Lebeda, Regehr, Kamath & Steinke
 //! 2024 analyse this relation; dpclaims also checks it numerically against the whole family in
 //! one and two dimensions, `tests` below and `tests/dominating.rs`). The centred pair
 //! $(1-q)\mathcal N_0+q\mathcal N_1$ vs $(1-q)\mathcal N_0+q\mathcal N_{-1}$ is symmetric
@@ -30,7 +30,7 @@
 //!
 //! **Fixed-size batches of $b$ out of $n$ without replacement, $q=b/n$, replace-one** (also
 //! Algorithm 1's one record per step, $q=1/n$): couple the batches so that a batch $B\not\ni i$
-//! and a uniform $j\in B$ give $\tilde B=B\setminus\{j\}\cup\{i\}$, uniform among the batches that
+//! and a uniform $j\in B$ give $\tilde B=B\setminus\lbrace j\rbrace\cup\lbrace i\rbrace$, uniform among the batches that
 //! hold $i$. Then $M(D)=\mathbb E_{B,j}[(1-q)\mathcal N_{s_B}+q\mathcal N_{s_B-g_j+x}]$ and $M(D')$
 //! the same with $x'$: the slot the record leaves is filled by another record $j$ whose gradient
 //! the adversary chooses. With every other record at $x'$ ($g_j=x'$, $x=-x'=e_1$) the neighbour's
@@ -150,7 +150,7 @@ impl Dominating {
 mod tests {
     use super::*;
 
-    /// $H_{e^\epsilon}(P\|Q)$ of two one-dimensional Gaussian mixtures with common $\sigma$ by
+    /// $H_{e^\epsilon}(P\Vert Q)$ of two one-dimensional Gaussian mixtures with common $\sigma$ by
     /// the trapezoidal rule on a fine grid (independent of the PLD code).
     fn hockey_stick(p: &[(f64, f64)], q: &[(f64, f64)], sigma: f64, eps: f64) -> f64 {
         let dens = |mix: &[(f64, f64)], x: f64| {

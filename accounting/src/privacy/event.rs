@@ -14,8 +14,8 @@
 //! | type | fields | meaning |
 //! |---|---|---|
 //! | `NoOp` | — | an operation without privacy cost |
-//! | `Gaussian` | `noise_multiplier` $>0$ | $\sum_iv_i+\mathcal N(0,\sigma^2I)$ with $\|v_i\|_2\le C$, $\sigma/C$ = noise_multiplier |
-//! | `Laplace` | `noise_multiplier` $>0$ | $\sum_iv_i+\mathrm{Lap}(0,b)$ coordinate-wise with $\|v_i\|_1\le C$, $b/C$ = noise_multiplier |
+//! | `Gaussian` | `noise_multiplier` $>0$ | $\sum_iv_i+\mathcal N(0,\sigma^2I)$ with $\Vert v_i\Vert_2\le C$, $\sigma/C$ = noise_multiplier |
+//! | `Laplace` | `noise_multiplier` $>0$ | $\sum_iv_i+\mathrm{Lap}(0,b)$ coordinate-wise with $\Vert v_i\Vert_1\le C$, $b/C$ = noise_multiplier |
 //! | `RandomizedResponse` | `noise_parameter` $p\in\[0,1\]$, `num_buckets` $k\ge1$ | the input bucket with probability $1-p$, else a uniform bucket |
 //! | `EpsilonDelta` | `epsilon` $\ge0$, `delta` $\in\[0,1\]$ | some $(\epsilon,\delta)$-DP mechanism |
 //! | `PoissonSampled` | `sampling_probability` $q\in\[0,1\]$, `event` | each record kept with probability $q$, then `event` on the sample |
@@ -51,12 +51,12 @@ pub const MAX_DEPTH: usize = 32;
 pub enum Event {
     /// An operation without privacy cost.
     NoOp,
-    /// The Gaussian mechanism $\sum_iv_i+\mathcal N(0,\sigma^2I)$ with $\|v_i\|_2\le C$.
+    /// The Gaussian mechanism $\sum_iv_i+\mathcal N(0,\sigma^2I)$ with $\Vert v_i\Vert_2\le C$.
     Gaussian {
         /// $\sigma/C>0$.
         noise_multiplier: f64,
     },
-    /// The Laplace mechanism $\sum_iv_i+\mathrm{Lap}(0,b)$ (coordinate-wise) with $\|v_i\|_1\le C$.
+    /// The Laplace mechanism $\sum_iv_i+\mathrm{Lap}(0,b)$ (coordinate-wise) with $\Vert v_i\Vert_1\le C$.
     Laplace {
         /// $b/C>0$ (accepted on input as `parameter` too).
         noise_multiplier: f64,

@@ -2,11 +2,11 @@
 //! or $\delta(\epsilon)$ of any event it covers, and a typed [`EventPldError::Unsupported`]
 //! naming the JSON path of any event it does not.
 //!
-//! **Directions.** Under add/remove the neighbouring pairs are $(D\cup\{x\},D)$ (remove) and
-//! $(D,D\cup\{x\})$ (add). A composition of mechanisms run on one pair of datasets keeps the same
+//! **Directions.** Under add/remove the neighbouring pairs are $(D\cup\lbrace x\rbrace,D)$ (remove) and
+//! $(D,D\cup\lbrace x\rbrace)$ (add). A composition of mechanisms run on one pair of datasets keeps the same
 //! direction in every component, so each direction's PLDs are composed on their own and the
 //! answer is the worse of the two *after* composition:
-//! $\delta(\epsilon)=\max_{d}\delta_{\bigotimes_iP_i^d\|\bigotimes_iQ_i^d}(\epsilon)$ (Zhu, Dong &
+//! $\delta(\epsilon)=\max_{d}\delta_{\bigotimes_iP_i^d\Vert\bigotimes_iQ_i^d}(\epsilon)$ (Zhu, Dong &
 //! Wang 2022, composition of dominating pairs). A mechanism whose two directions have the same
 //! PLD (Gaussian, Laplace, randomized response, $(\epsilon,\delta)$) is kept once
 //! ([`Directions::Symmetric`]) until it meets one that has two.

@@ -5,8 +5,8 @@
 //! Each constructor returns a [`PldPair`]: a **pessimistic** PLD (every loss rounded *up* to the
 //! grid $\ell_j=j\Delta_L$) and an **optimistic** one (rounded *down*). For independent losses
 //! $L_i$ with roundings $\lfloor L_i\rfloor\le L_i\le\lceil L_i\rceil$ and the non-decreasing
-//! $g(\ell)=(1-e^{\epsilon-\ell})_+$, $\mathbb E\,g(\sum_i\lfloor L_i\rfloor)\le\delta(\epsilon)
-//! \le\mathbb E\,g(\sum_i\lceil L_i\rceil)$ (plus $P(L=\infty)$, which is kept exactly), so the
+//! $g(\ell)=(1-e^{\epsilon-\ell})_+$, $\mathbb E\thinspace g(\sum_i\lfloor L_i\rfloor)\le\delta(\epsilon)
+//! \le\mathbb E\thinspace g(\sum_i\lceil L_i\rceil)$ (plus $P(L=\infty)$, which is kept exactly), so the
 //! two compose into a bracket of the composed privacy profile. The error is first order in
 //! $\Delta_L$ per composed step, and zero for a discrete loss that sits on the grid.
 //!
@@ -18,18 +18,18 @@
 //!   $P(a)=1-p+p/k$, $P(b)=p/k$, the other $k-2$ buckets $p/k$ each, and $Q$ the same with $a$ and
 //!   $b$ swapped: losses $\pm\ln\frac{1-p+p/k}{p/k}$ and $0$.
 //! - $(\epsilon,\delta)$: the pair of Kairouz, Oh & Viswanath (2015), which dominates every
-//!   $(\epsilon,\delta)$-DP mechanism: $P=(\delta,\ (1-\delta)\frac{e^\epsilon}{1+e^\epsilon},\
-//!   (1-\delta)\frac1{1+e^\epsilon},\ 0)$, $Q$ its mirror image.
+//!   $(\epsilon,\delta)$-DP mechanism: $P=(\delta,\ (1-\delta)\frac{e^\epsilon}{1+e^\epsilon},
+//!   \ (1-\delta)\frac1{1+e^\epsilon},\ 0)$, $Q$ its mirror image.
 //! - Poisson sampling with rate $q$ under add/remove (Zhu, Dong & Wang 2022, dominating pairs of
 //!   subsampled mechanisms): remove $(qP+(1-q)Q,\ Q)$, add $(Q,\ qP+(1-q)Q)$.
 //!
 //! **Laplace.** Scale $b$ (the noise multiplier), sensitivity $s$ (1 under add/remove, 2 under
 //! replace-one), Poisson rate $q$ ($q=1$: no sampling). Remove direction:
-//! $P=(1-q)\mathrm{Lap}(0,b)+q\,\mathrm{Lap}(s,b)$ against $Q=\mathrm{Lap}(0,b)$, with loss
-//! $$L(x)=\ln\big(1-q+q\,e^{(|x|-|x-s|)/b}\big),$$
+//! $P=(1-q)\mathrm{Lap}(0,b)+q\thinspace\mathrm{Lap}(s,b)$ against $Q=\mathrm{Lap}(0,b)$, with loss
+//! $$L(x)=\ln\big(1-q+q\thinspace e^{(|x|-|x-s|)/b}\big),$$
 //! non-decreasing in $x$, constant below $0$ and above $s$ (two atoms,
 //! $L_{\min}=\ln(1-q+qe^{-s/b})$ and $L_{\max}=\ln(1-q+qe^{s/b})$) and strictly increasing in
-//! between, where $L(x)=\ell$ at $x^*(\ell)=\tfrac12\big(s+b\ln\frac{e^\ell-(1-q)}q\big)$. The add
+//! between, where $L(x)=\ell$ at $x^\ast(\ell)=\tfrac12\big(s+b\ln\frac{e^\ell-(1-q)}q\big)$. The add
 //! direction is the pair reversed (its loss $-L(x)$, $x\sim Q$). For $q=1$ the two directions
 //! are mirror images, and the profile is
 //! $\delta(\epsilon)=1-e^{(\epsilon-s/b)/2}$ for $0\le\epsilon<s/b$. Cell masses come from the
@@ -192,7 +192,7 @@ pub fn epsilon_delta_atoms(epsilon: f64, delta: f64) -> (Vec<(f64, f64)>, f64) {
 }
 
 /// Poisson sampling with rate `q` of a discrete pair under add/remove: the (remove, add) pairs
-/// $(qP+(1-q)Q,\,Q)$ and $(Q,\,qP+(1-q)Q)$.
+/// $(qP+(1-q)Q,\thinspace Q)$ and $(Q,\thinspace qP+(1-q)Q)$.
 pub fn poisson_outcomes(outcomes: &[(f64, f64)], q: f64) -> [Vec<(f64, f64)>; 2] {
     let mix = |p: f64, r: f64| q * p + (1.0 - q) * r;
     [

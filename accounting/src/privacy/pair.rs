@@ -174,7 +174,7 @@ impl Pair {
     }
 
     /// An upper bound on the exact one-step privacy profile
-    /// $\delta(\ell)=P(L>\ell)-e^\ell Q(L>\ell)=P(L>\ell)\,(1-e^{r})$,
+    /// $\delta(\ell)=P(L>\ell)-e^\ell Q(L>\ell)=P(L>\ell)\thinspace(1-e^{r})$,
     /// $r=\ell+\ln Q(L>\ell)-\ln P(L>\ell)\le0$, computed from the tails' logarithms (so
     /// neither $e^\ell$ nor a tail over- or underflows), plus the floating-point error of the
     /// difference: $P(L>\ell)\cdot|\Delta r|$ with $|\Delta r|$ bounded by the error of the two

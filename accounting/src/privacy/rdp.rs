@@ -199,8 +199,8 @@ pub fn poisson_gaussian(q: f64, sigma: f64, alpha: f64) -> Result<RdpValue, Para
 /// Per-step RDP of the Gaussian mechanism on a batch of $m$ of $n$ records drawn without
 /// replacement ($\gamma=m/n$), replace-one neighbours. Wang, Balle & Kasiviswanathan (2019),
 /// Theorem 9, for integer $\alpha\ge2$:
-/// $$\epsilon'(\alpha)\le\tfrac1{\alpha-1}\ln\Big(1+\gamma^2\tbinom\alpha2\min\{4(e^{\epsilon(2)}-1),2e^{\epsilon(2)}\}
-/// +\sum_{j=3}^\alpha\gamma^j\tbinom\alpha j\,2e^{(j-1)\epsilon(j)}\Big)$$
+/// $$\epsilon'(\alpha)\le\tfrac1{\alpha-1}\ln\Big(1+\gamma^2\tbinom\alpha2\min\lbrace4(e^{\epsilon(2)}-1),2e^{\epsilon(2)}\rbrace
+/// +\sum_{j=3}^\alpha\gamma^j\tbinom\alpha j\thinspace2e^{(j-1)\epsilon(j)}\Big)$$
 /// with the base mechanism's $\epsilon(j)=j\Delta^2/(2\sigma^2)$, $\Delta=2$ (the record's clipped
 /// gradient can flip from $+C$ to $-C$) and $\epsilon(\infty)=\infty$. At every order the result
 /// is capped by the unsubsampled $2\alpha/\sigma^2$ (subsampling is post-processing of nothing

@@ -4,7 +4,7 @@
 //! differing record sits in exactly one batch, at a position $J$ hidden from the adversary. A
 //! realisable configuration: every other record's clipped gradient is 0 and the record's is
 //! $+C$ in $D$, $-C$ in $D'$. The epoch's batch outputs (units of $C$) are then
-//! $y_j\sim\mathcal N(\pm\mathbb 1\{j=J\},\sigma^2)$. Any statistic of them is a post-processing,
+//! $y_j\sim\mathcal N(\pm\mathbb 1\lbrace j=J\rbrace,\sigma^2)$. Any statistic of them is a post-processing,
 //! so its pair of laws is dominated by the mechanism's. The **maximum** $M=\max_jy_j$ has
 //! $$P(M\le t)=\Phi\big(\tfrac{t-1}\sigma\big)\Phi\big(\tfrac t\sigma\big)^{k-1},\qquad
 //! Q(M\le t)=\Phi\big(\tfrac{t+1}\sigma\big)\Phi\big(\tfrac t\sigma\big)^{k-1}$$

@@ -2,30 +2,30 @@
 //!
 //! **Source.** R. Chourasia, J. Ye, R. Shokri (2021), *Differential Privacy Dynamics of Langevin
 //! Diffusion and Noisy Gradient Descent*, NeurIPS 2021, arXiv 2102.05855, Theorem 2: noisy GD
-//! $\theta_{k+1}=\theta_k-\eta\nabla\mathcal L_D(\theta_k)+\sqrt{2\eta}\,\sigma\,\xi_k$ on
+//! $\theta_{k+1}=\theta_k-\eta\nabla\mathcal L_D(\theta_k)+\sqrt{2\eta}\thinspace\sigma\thinspace\xi_k$ on
 //! $\mathcal L_D=\frac1n\sum_i\ell(\cdot;x_i)$ with $\ell$ $\lambda$-strongly convex and
 //! $\beta$-smooth, per-example gradient sensitivity
-//! $S_g=\sup_{\theta,x,x'}\|\nabla\ell(\theta;x)-\nabla\ell(\theta;x')\|$, step $\eta<1/\beta$ and
+//! $S_g=\sup_{\theta,x,x'}\Vert\nabla\ell(\theta;x)-\nabla\ell(\theta;x')\Vert$, step $\eta<1/\beta$ and
 //! start $\theta_0\sim\mathcal N(0,\frac{2\sigma^2}\lambda I)$ is $(\alpha,\varepsilon)$-RDP with
 //! $$\varepsilon=\frac{\alpha S_g^2}{\lambda\sigma^2n^2}\big(1-e^{-\lambda\eta K/2}\big)$$
 //! after $K$ steps: the privacy loss converges instead of growing with $K$. (Constants as we
 //! read the theorem; the paper is not among dpclaims' seed papers, and its text, page and
 //! equation numbers were not at hand when this was checked. The same conventions and
-//! constants, noise $\sqrt{2\eta}\,\sigma$, start $\Pi_C(\mathcal N(0,\frac{2\sigma^2}\lambda I))$,
+//! constants, noise $\sqrt{2\eta}\thinspace\sigma$, start $\Pi_C(\mathcal N(0,\frac{2\sigma^2}\lambda I))$,
 //! $\eta<1/\beta$ and $\varepsilon=\frac{4\alpha L^2}{\lambda\sigma^2n^2}(1-e^{-\lambda\eta K/2})$
 //! for an $L$-Lipschitz loss ($S_g\le2L$), are those of the implementation of the related SGLD
 //! bound of Ryffel, Bach & Pointcheval (2022, arXiv 2201.11980): github.com/LaRiffle/langevin,
 //! `privacy/compute.py` and `procedure/train.py`.)
 //!
-//! **Check.** On $\ell(\theta;x)=\frac\lambda2\|\theta-x\|^2$ with $\|x\|\le R$ ($\beta=\lambda$,
+//! **Check.** On $\ell(\theta;x)=\frac\lambda2\Vert\theta-x\Vert^2$ with $\Vert x\Vert\le R$ ($\beta=\lambda$,
 //! $S_g=2\lambda R$) noisy GD is ULA on $f=\mathcal L_D/\sigma^2$ with step $h=\eta\sigma^2$, so
 //! $\theta_K$ is Gaussian, computed exactly by [`Quadratic::ula_law`]. The worst neighbouring
 //! pair moves one record from $Re_1$ to $-Re_1$ (the divergence grows with the mean gap
-//! $\|\bar x-\bar x'\|\le2R/n$); both laws share their covariance, and
-//! $D_\alpha(\theta_K\|\theta'_K)$ is the exact Gaussian Rényi divergence. As $K\to\infty$ it
+//! $\Vert\bar x-\bar x'\Vert\le2R/n$); both laws share their covariance, and
+//! $D_\alpha(\theta_K\Vert\theta'_K)$ is the exact Gaussian Rényi divergence. As $K\to\infty$ it
 //! tends to $\frac{\alpha S_g^2(2-\eta\lambda)}{4\lambda\sigma^2n^2}$, at most half the bound.
 //!
-//! **Mutant** `noise-halved`: the iteration adds $\sqrt{2\eta}\,\sigma/2$ noise while the bound
+//! **Mutant** `noise-halved`: the iteration adds $\sqrt{2\eta}\thinspace\sigma/2$ noise while the bound
 //! keeps $\sigma$; the exact divergence then reaches $(2-\eta\lambda)$ times the bound.
 
 use dpclaims::empirical::langevin::{GaussianLaw, Quadratic};

@@ -412,7 +412,7 @@ const THM1_UTIL_THRESHOLD: Mutant = Mutant {
     description: "algorithm side, threshold mutant: the simulated noise std divided by 1 - 0.95 (x20, variance x400) while the bound keeps beta0; the algorithm detection threshold (kappa* = 0.944 at seed 1, default size) rounded up",
 };
 
-/// $\mathbb E\,\ell(w_T,\mathcal D)$ of the single pass on P-pool (fresh samples: every step
+/// $\mathbb E\thinspace\ell(w_T,\mathcal D)$ of the single pass on P-pool (fresh samples: every step
 /// draws from the whole pool), fixed step $\eta$, $c_t=(t-1)/t$.
 fn single_pass_loss(
     claim: &str,

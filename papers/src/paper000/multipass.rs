@@ -764,7 +764,7 @@ impl Claim for Lemma6 {
     }
 
     /// Pool size, step, noise and $\delta$, under the Gaussian mechanism's hypothesis (Dwork–Roth
-    /// Thm A.1) $\epsilon_G=\sqrt{8\ln(1.25/\delta)}\,\eta G/\sigma<1$.
+    /// Thm A.1) $\epsilon_G=\sqrt{8\ln(1.25/\delta)}\thinspace\eta G/\sigma<1$.
     fn space(&self) -> Option<dpclaims_core::space::Space> {
         use dpclaims_core::space::{Axis, Space};
         Some(

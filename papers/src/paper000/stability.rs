@@ -23,7 +23,7 @@ use std::ops::Range;
 
 const PAPER: &str = "000_5bb53ab829479343.txt — Ma, Marinov, Zhang (2022), arXiv 2206.01836";
 
-/// Smoothness of the logistic loss with $\|x\|\le1$.
+/// Smoothness of the logistic loss with $\Vert x\Vert\le1$.
 const POOL_SMOOTHNESS: f64 = 0.25;
 
 // ---------------------------------------------------------------------------------------------
@@ -529,7 +529,7 @@ fn checkpoint_means<S>(
         .collect()
 }
 
-/// $\mathbb E\|w_t-w_t'\|^2$ at the checkpoints under the (possibly perturbed) coupling.
+/// $\mathbb E\Vert w_t-w_t'\Vert^2$ at the checkpoints under the (possibly perturbed) coupling.
 fn coupled_distances<P: FinitePopulation>(
     pop: &P,
     setup: &Setup,
@@ -766,7 +766,7 @@ impl Claim for Lemma5Derived {
 
     /// Lemma 5's space (`stability_space`; the derived bound needs the same hypotheses), with
     /// a constraint of the measurement: on P-lin with $c_s\ge0$ the bound is an equality checked
-    /// to the case's relative tolerance $\tau$, and $\|w_t-w_t'\|^2\propto K^2$ with $K$ the
+    /// to the case's relative tolerance $\tau$, and $\Vert w_t-w_t'\Vert^2\propto K^2$ with $K$ the
     /// number of draws of the differing point, about Poisson$(l)$, $l=(t-1)/n$: the relative
     /// standard error of the mean at the search size $N$, $\sqrt{\mathrm{Var}(K^2)/N}/\mathbb
     /// EK^2$, must be at most $\tau/4$.
@@ -1019,7 +1019,7 @@ impl Claim for Prop2Lin {
     /// Lemma 5's space on P-lin (`stability_space`) with the derived formula's hypothesis
     /// $c_s=1-\lambda_s\eta_s\ge0$, and a constraint of the measurement: the per-trial gap
     /// $-Gw_t\bar s$ has variance about $G^2\beta_0/n+G^2e_t$ ($e_t$ the exact
-    /// $\mathbb E\|w_t-w_t'\|^2/4$ of `lemma5.derived`), so its relative standard error at the search
+    /// $\mathbb E\Vert w_t-w_t'\Vert^2/4$ of `lemma5.derived`), so its relative standard error at the search
     /// size must be at most a quarter of the case's tolerance.
     fn space(&self) -> Option<dpclaims_core::space::Space> {
         let mut base = search_base(e1(20_000), 20_000);

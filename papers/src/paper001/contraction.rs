@@ -85,7 +85,7 @@ enum Batching {
 enum Loss {
     /// Worst-case neighbours: zero gradient for every other sample.
     Linear,
-    /// NC: $\nabla\ell(w,x)=A\sin\omega(w-x)$, others at 0, the differing one at $x^*$ / $x'^*$.
+    /// NC: $\nabla\ell(w,x)=A\sin\omega(w-x)$, others at 0, the differing one at $x^\ast$ / $x'^\ast$.
     Cosine {
         amplitude: f64,
         omega: f64,
@@ -901,7 +901,7 @@ impl Claim for Sdpi {
     }
 }
 
-/// Pairs with $\mathsf E_\varepsilon(\mu\|\nu)$ at most this are skipped by `contraction.sdpi`
+/// Pairs with $\mathsf E_\varepsilon(\mu\Vert\nu)$ at most this are skipped by `contraction.sdpi`
 /// (their ratio is numerically meaningless).
 const MIN_BEFORE: f64 = 1e-6;
 
@@ -916,7 +916,7 @@ const MIN_BEFORE: f64 = 1e-6;
 /// unit mass, so $|\hat{\mathsf E}-\mathsf E|\le(1+g)(2N\kappa+(N+S+2)u)$ after the kernel and
 /// $\le(1+g)(2S+2)u$ before it (the input laws are exact up to their own rounding). The ratio
 /// $r=\text{after}/\text{before}$ then errs by at most
-/// $(\delta_{\text{after}}+\hat r\,\delta_{\text{before}})/(\text{before}-\delta_{\text{before}})$,
+/// $(\delta_{\text{after}}+\hat r\thinspace\delta_{\text{before}})/(\text{before}-\delta_{\text{before}})$,
 /// and each instance enters the sampled maximum as $\[\hat r-e,\hat r+e\]$. At the default
 /// sizes ($N=202$, $\varepsilon\le1$) $e\lesssim2.4\cdot10^{-7}$ on the extremal pairs
 /// ($\text{before}=1$), while their ratio equals $\theta$ up to the grid's end atoms: the SDPI

@@ -380,7 +380,7 @@ impl CauchySetup {
         })
     }
 
-    /// The derived Theorems 4 and 5: $\frac1T\sum_t\|\nabla\hat f(w_t)\|^2$ of `alg` (mean over
+    /// The derived Theorems 4 and 5: $\frac1T\sum_t\Vert\nabla\hat f(w_t)\Vert^2$ of `alg` (mean over
     /// trials) at most `bound`; `params` gain the run's $\sigma$ and $\Delta_f$.
     fn mean_sq_gradient_at_most(
         &self,
@@ -449,7 +449,7 @@ fn gradient_scale(case: &Params, run: RunSpec<'_>) -> Result<f64, ParamError> {
     })
 }
 
-/// $T=\mathrm{round}(T^*)$ and Theorem 1's $\sigma$ for a DP GD case.
+/// $T=\mathrm{round}(T^\ast)$ and Theorem 1's $\sigma$ for a DP GD case.
 fn dp_gd_schedule(case: &Params, delta_f: f64) -> Result<(u64, f64), ParamError> {
     let (n, eps, delta) = (case.u64("n")?, case.f64("epsilon")?, case.f64("delta")?);
     let (c2, p) = (case.f64("c2")?, case.u64("p")?);
@@ -464,7 +464,7 @@ fn dp_gd_schedule(case: &Params, delta_f: f64) -> Result<(u64, f64), ParamError>
 /// The DP GD cases' space around `base` (P-cauchy): dimension $p\le50$, pool $K\in\[16,8192\]$,
 /// dataset $n\le2000$ (drawn from the pool with replacement), $\varepsilon\in\[0.1,4\]$ and
 /// $\delta\in\[10^{-8},10^{-2}\]$, with Theorem 1's $\sigma$ at the statement's $c_2=8$ and
-/// $T=\mathrm{round}(T^*)$ ($\eta=1/L$). The caps keep a candidate's $Tnp$ work under a second
+/// $T=\mathrm{round}(T^\ast)$ ($\eta=1/L$). The caps keep a candidate's $Tnp$ work under a second
 /// at `search_trials`.
 fn dp_gd_space(base: Params, search_trials: u64) -> dpclaims_core::space::Space {
     use dpclaims_core::space::{Axis, Space};
@@ -810,7 +810,7 @@ impl Claim for Rates {
     /// $2n_0$, $4n_0$ at one $p_0$, or $p_0,\dots,8p_0$ at one $n_0$. The rates are asymptotic
     /// in $n$ (the O~ of the statement; DP GD's slope is -0.74 on \[500,4000\]), so $n_0\ge2000$,
     /// and $n_0\ge4000$ for the population gradient, as in the default cases; $n_0\le4000$,
-    /// $p_0\le20$ and $\varepsilon\le2$ cap a candidate's work ($T^*\propto n\varepsilon$).
+    /// $p_0\le20$ and $\varepsilon\le2$ cap a candidate's work ($T^\ast\propto n\varepsilon$).
     fn space(&self) -> Option<dpclaims_core::space::Space> {
         use dpclaims_core::space::{Axis, Space};
         Some(

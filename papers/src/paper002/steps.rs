@@ -97,8 +97,8 @@ static COMBINE_CORRECTED: StepClaim = StepClaim {
 // ---------------------------------------------------------------------------------------------
 
 /// For one case: the bound $rac{2\Delta_f}{\eta T}+L\eta p\sigma^2$ at $\eta=1/L$, Theorem 1's
-/// $\sigma$ and $T=\max(1,\mathrm{round}(T^*))$ (what `adaptive.thm4.derived` runs), the optimum
-/// $2G\sqrt{2c_2L\Delta_fp\ln(1/\delta)}/(narepsilon)$, and $T^*$.
+/// $\sigma$ and $T=\max(1,\mathrm{round}(T^\ast))$ (what `adaptive.thm4.derived` runs), the optimum
+/// $2G\sqrt{2c_2L\Delta_fp\ln(1/\delta)}/(narepsilon)$, and $T^\ast$.
 fn theorem4_pieces(case: &Params) -> Result<(f64, f64, f64), ParamError> {
     use dpclaims_theorems::adaptive::{theorem1_sigma, theorem4_bound, theorem4_horizon};
     let (n, p) = (case.u64("n")?, case.u64("p")?);

@@ -387,7 +387,7 @@ fn with_sample_sizes(space: dpclaims_core::space::Space) -> dpclaims_core::space
         })
 }
 
-/// P-lowrank's Lipschitz and smoothness constants ($\|x\|\le0.9$, logistic loss).
+/// P-lowrank's Lipschitz and smoothness constants ($\Vert x\Vert\le0.9$, logistic loss).
 const G: f64 = 0.9;
 const RHO: f64 = 0.2025;
 
@@ -534,7 +534,7 @@ impl Setup {
         params
     }
 
-    /// S3's right side for the setup's PDP-SGD, with $\hat L_n(w_0)-\hat L_n^*\le\hat L_n(0)$
+    /// S3's right side for the setup's PDP-SGD, with $\hat L_n(w_0)-\hat L_n^\ast\le\hat L_n(0)$
     /// (the loss is non-negative).
     fn s3_bound(&self) -> Result<f64, ParamError> {
         let delta_l = self.pool.loss(&vec![0.0; self.pool.p], &self.private);
@@ -582,8 +582,8 @@ static THM5_RANK_INFO: ClaimInfo = ClaimInfo {
 };
 
 /// One E3-5 run: PDP-SGD (or DP-SGD when `projection` is `None`) from 0. Returns the S5
-/// left side minus its subspace term, $\hat L_n(\bar w)-\hat L_n(u)-\frac GT\sum_t\|P_t-\hat
-/// P_t\|\|w_t-u\|$; the largest $\|\hat P_t-P_t\|$ over the refreshes with $\mathrm{rank}M_t=k$
+/// left side minus its subspace term, $\hat L_n(\bar w)-\hat L_n(u)-\frac GT\sum_t\Vert P_t-\hat
+/// P_t\Vert\Vert w_t-u\Vert$; the largest $\Vert\hat P_t-P_t\Vert$ over the refreshes with $\mathrm{rank}M_t=k$
 /// (or $-\infty$); and the number of refreshes with $\mathrm{rank}M_t<k$.
 fn theorem5_run(setup: &Setup, config: &PdpSgd, u: &[f64], trial: u64) -> (f64, f64, u64) {
     let (mut subspace_term, mut worst, mut deficient) = (0.0, f64::NEG_INFINITY, 0u64);
@@ -711,7 +711,7 @@ impl Claim for Theorem5Derived {
     /// $P_t$: the E3-3 space (`pdp_sgd_space`) with both methods and the refresh period
     /// $s\in\[5,100\]$ (each refresh also computes $P_t$ from the whole pool, $O(Kp^2)$: $s\ge5$
     /// keeps a run near 0.1 s); the hypothesis $\nabla\hat L_n(w_t)\in\mathrm{range}(P_t)$ holds on
-    /// P-lowrank exactly at $\tau=0$ (kept) with $k\ge\mathrm{rank}\,U=2$ (a constraint).
+    /// P-lowrank exactly at $\tau=0$ (kept) with $k\ge\mathrm{rank}\thinspace U=2$ (a constraint).
     fn space(&self) -> Option<dpclaims_core::space::Space> {
         use dpclaims_core::space::Axis;
         Some(
@@ -802,17 +802,17 @@ static THM4_INFO: ClaimInfo = ClaimInfo {
 
 /// What one E3-4 checkpoint gives.
 struct Checkpoint {
-    /// $\|\nabla\hat L_n\|^2$ over the first step of S4.
+    /// $\Vert\nabla\hat L_n\Vert^2$ over the first step of S4.
     first_step: f64,
     /// The first step of S4 over its Davis–Kahan form.
     davis_kahan_step: f64,
-    /// $\|\nabla\hat L_n\|^2/(2(1+c^2))-4G^2\|M-\Sigma\|^2/\alpha^2$ (S4 rearranged; its time
+    /// $\Vert\nabla\hat L_n\Vert^2/(2(1+c^2))-4G^2\Vert M-\Sigma\Vert^2/\alpha^2$ (S4 rearranged; its time
     /// average is at most S3's left side).
     averaged: f64,
-    /// $\|M-\Sigma\|^2/\alpha^2$ and $1/\alpha^2$, for the implied constant.
+    /// $\Vert M-\Sigma\Vert^2/\alpha^2$ and $1/\alpha^2$, for the implied constant.
     perturbation_over_gap_sq: f64,
     inverse_gap_sq: f64,
-    /// $\|M-\Sigma\|_2$ and $\|\Sigma\|_2$ (the sup along the trajectory and its Bernstein
+    /// $\Vert M-\Sigma\Vert_2$ and $\Vert\Sigma\Vert_2$ (the sup along the trajectory and its Bernstein
     /// reference).
     perturbation: f64,
     sigma_norm: f64,
@@ -879,7 +879,7 @@ impl Claim for Theorem4Derived {
     /// space (`pdp_sgd_space`) with $\tau\in\[0,2\]$, the eigenspace refreshed every step (S4
     /// compares $M_t$ and $\Sigma_t$ at one iterate) and `checkpoints` derived as the largest
     /// divisor of $T$ up to 30; the hypothesis $\alpha_t>0$ is a constraint ($\tau>0$, or
-    /// $k\le\mathrm{rank}\,U=2$ at $\tau=0$).
+    /// $k\le\mathrm{rank}\thinspace U=2$ at $\tau=0$).
     fn space(&self) -> Option<dpclaims_core::space::Space> {
         use dpclaims_core::space::Axis;
         Some(
@@ -1101,8 +1101,8 @@ impl Claim for Theorem1Shape {
         }]
     }
 
-    /// Theorem 1 is about every population and dimension: the design $p\in\{p_0,4p_0\}$,
-    /// $p_0\in\[5,20\]$, and $m\in\{m_0,4m_0,16m_0\}$, $m_0\in\[10,40\]$ (derived from the axes
+    /// Theorem 1 is about every population and dimension: the design $p\in\lbrace p_0,4p_0\rbrace$,
+    /// $p_0\in\[5,20\]$, and $m\in\lbrace m_0,4m_0,16m_0\rbrace$, $m_0\in\[10,40\]$ (derived from the axes
     /// `p0` and `m0`, which the streams do not read), the population (`population_seed`,
     /// pool size $K\in\[256,4096\]$, 1 to 8 pools, 1 to 100 fixed points) and the Bernstein level
     /// $\beta\in\[10^{-3},0.5\]$ (log scales); the sizes are capped so that a candidate at 10
@@ -1366,7 +1366,7 @@ impl Claim for RateInDimension {
     /// Both methods on E3-6's problem at every ridge $\mu\in\[0.1,10\]$, sizes $n\in\[10,100\]$,
     /// $B$, $m\in\[1,100\]$ (the hypotheses $B\le n$, $n+m\le K$ constraints), horizon
     /// $T\in\[100,1000\]$, privacy level $\varepsilon\in\[0.1,10\]$, $\delta\in\[10^{-8},0.1\]$ and
-    /// $c_2\in\[0.5,10\]$ (log scales), over the statement's $p\in\{20,80,320\}$ (a candidate
+    /// $c_2\in\[0.5,10\]$ (log scales), over the statement's $p\in\lbrace20,80,320\rbrace$ (a candidate
     /// runs all three; $p=320$ dominates its cost, 20 trials a candidate).
     fn space(&self) -> Option<dpclaims_core::space::Space> {
         use dpclaims_core::space::{Axis, Space};
@@ -1572,7 +1572,7 @@ impl Claim for PublicSampleSize {
     }
 
     /// Both theorems, $\varepsilon\in\[0.01,10\]$ (so $n\varepsilon\ge1$ and $m\ge1$ on the grid
-    /// $n\in\{10^2,\dots,10^5\}$), $k\in\[1,1000\]$, $p\in\[2,10^6\]$ (the hypothesis $k<p$ a
+    /// $n\in\lbrace10^2,\dots,10^5\rbrace$), $k\in\[1,1000\]$, $p\in\[2,10^6\]$ (the hypothesis $k<p$ a
     /// constraint) and the constants $G\in\[0.1,10\]$, $\rho\in\[0.01,10\]$, $\gamma_2\in\[0.1,10\]$,
     /// $\alpha_0\in\[0.01,10\]$ (log scales); the exponent of $m=(n\varepsilon)^e$ is the claim's
     /// (1 as printed; 2 or 6 by theorem, derived, when corrected).

@@ -251,7 +251,7 @@ impl Claim for Theorem12 {
 
     /// Theorem 12's quantifiers: the order $\alpha\in\[1,16\]$, the radius $r>0$, $T\ge1$ steps
     /// and $k\ge1$ fine steps per step, the step $\eta$, the potential (log-cosh, $L=2$, or the
-    /// quadratic $\frac h2\|x\|^2$, $L=h$), the dimension $d$, the start $x_0\mathbf 1$ and both
+    /// quadratic $\frac h2\Vert x\Vert^2$, $L=h$), the dimension $d$, the start $x_0\mathbf 1$ and both
     /// stop rules. The statement has no further hypothesis; $d\le10$, $T\le50$, $k\le20$ cap a
     /// candidate at $10^4$ sub-steps a path.
     fn space(&self) -> Option<dpclaims_core::space::Space> {
@@ -322,7 +322,7 @@ impl Claim for Theorem12 {
 
 /// THEOREMS.md `kl_path`'s closed form for the case's quadratic $H=hI$: per block with anchor
 /// law $\mathcal N(m_a,S_a)$ (ULA),
-/// $\sum_{i<k}\frac\eta{4k}\big[(\frac{i\eta}k)^2\mathbb E\|H^2(x_a-x^*)\|^2+\frac{2i\eta}k\mathrm{tr}H^2\big]$.
+/// $\sum_{i<k}\frac\eta{4k}\big[(\frac{i\eta}k)^2\mathbb E\Vert H^2(x_a-x^\ast)\Vert^2+\frac{2i\eta}k\mathrm{tr}H^2\big]$.
 fn closed_form_path_kl(c: &Case, h: f64) -> f64 {
     // sum_i eta/(4k) [ (i eta/k)^2 E||H^2 (x_a - x*)||^2 + (2 i eta/k) tr H^2 ].
     let d = c.x0.len() as f64;
@@ -380,7 +380,7 @@ impl Claim for PathKl {
     /// the confirmation's $6\cdot10^5$ paths in seconds). The closed form has no hypothesis; the
     /// self-test is decisive only where the estimator resolves its 5 % tolerance, so the space
     /// keeps the instances with a path KL of at least 0.05 (the estimate's relative standard
-    /// error is about $\sqrt{2/(\mathrm{KL}\,M)}$: 3 % at the search's $5\cdot10^4$ paths, under
+    /// error is about $\sqrt{2/(\mathrm{KL}\thinspace M)}$: 3 % at the search's $5\cdot10^4$ paths, under
     /// 1 % at the confirmation's; at $\mathrm{KL}=10^{-5}$ the search's best was noise).
     fn space(&self) -> Option<dpclaims_core::space::Space> {
         use dpclaims_core::space::{Axis, Space};
@@ -477,7 +477,7 @@ impl Claim for Lemma13 {
     }
 
     /// Lemma 13 (derived form) for every smooth potential, step and horizon: the potential
-    /// (log-cosh or the quadratic $\frac h2\|x\|^2$), the dimension $d\le10$, the start
+    /// (log-cosh or the quadratic $\frac h2\Vert x\Vert^2$), the dimension $d\le10$, the start
     /// $x_0\mathbf 1$, $\eta$, $T\le20$ and the failure level $\delta\in(0,1)$; the sup over
     /// $s$ is taken on $k\in\[50,100\]$ sub-grid points (fewer would understate it).
     fn space(&self) -> Option<dpclaims_core::space::Space> {

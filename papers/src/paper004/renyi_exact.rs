@@ -1,15 +1,15 @@
 //! Claims of seed 004 checked on the exact Gaussian laws (THEOREMS.md §5 "exact Gaussian
-//! route"): on $f=\frac12x^\top Hx$ ($H$ diagonal, $x^*=0$) ULA's iterate and the Langevin
+//! route"): on $f=\frac12x^\top Hx$ ($H$ diagonal, $x^\ast=0$) ULA's iterate and the Langevin
 //! diffusion are Gaussian in closed form, so every divergence here is computed, not sampled.
 //!
-//! - `exact_gaussian`: the unstopped $D_\alpha(\mathrm{ULA}_T\|\mathrm{OU}_{T\eta})$ against
+//! - `exact_gaussian`: the unstopped $D_\alpha(\mathrm{ULA}\_T\Vert\mathrm{OU}_{T\eta})$ against
 //!   Theorem 12's bound $\alpha L^2r^2T\eta/4$ with Lemma 13's radius at failure probability
 //!   $\delta$, at orders below the critical order (above it the unstopped divergence is $+\infty$).
 //! - `alpha_critical`: the critical order $\alpha_c$ (largest order with a finite
-//!   $D_\alpha(\mathrm{ULA}_T\|\mathrm{OU}_{T\eta})$) against the step-size condition
+//!   $D_\alpha(\mathrm{ULA}\_T\Vert\mathrm{OU}_{T\eta})$) against the step-size condition
 //!   $\alpha<2/(\eta L)$.
 //! - `complexity`: with $(\eta,T)$ from the iteration-complexity calculator for a target
-//!   $(\alpha,\varepsilon)$, the exact $D_\alpha(\mathrm{ULA}_T\|\pi)\le\varepsilon$, and the
+//!   $(\alpha,\varepsilon)$, the exact $D_\alpha(\mathrm{ULA}_T\Vert\pi)\le\varepsilon$, and the
 //!   calculator's step satisfies $\alpha\eta L/2<1$.
 
 use dpclaims_core::claim::{Claim, ClaimInfo, Measurement, Mutant, RunSpec, Statistic};
@@ -134,8 +134,8 @@ impl Instance {
         (ula, ou)
     }
 
-    /// A bound $G$ on $\max_{k<T}\|\nabla f(x_k)\|=\max_k\|Hx_k\|$ holding with probability
-    /// $1-\delta/2$ along ULA: per step $\|Hx_k\|\le L(\|m_k\|+\sqrt{\mathrm{tr}S_k}+\sqrt{2\lambda_{\max}(S_k)\ln(2T/\delta)})$
+    /// A bound $G$ on $\max_{k<T}\Vert\nabla f(x_k)\Vert=\max_k\Vert Hx_k\Vert$ holding with probability
+    /// $1-\delta/2$ along ULA: per step $\Vert Hx_k\Vert\le L(\Vert m_k\Vert+\sqrt{\mathrm{tr}S_k}+\sqrt{2\lambda_{\max}(S_k)\ln(2T/\delta)})$
     /// (Gaussian concentration of the norm), union over the $T$ steps.
     fn gradient_bound(&self, steps: u64, delta: f64) -> f64 {
         let mut law = self.init();
@@ -211,7 +211,7 @@ fn quadratic_lists(p: &mut Params) {
     p.set("m0", serde_json::json!(vec![m0; d]));
 }
 
-/// The critical order of a case's $(\mathrm{ULA}_T,\mathrm{OU}_{T\eta})$ covariances.
+/// The critical order of a case's $(\mathrm{ULA}\_T,\mathrm{OU}_{T\eta})$ covariances.
 fn case_critical_order(p: &Params) -> Result<f64, ParamError> {
     let inst = Instance::parse(p)?;
     let (ula, ou) = inst.laws(inst.steps(p)?, false, 0.0);

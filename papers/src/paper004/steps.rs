@@ -93,7 +93,7 @@ static PER_STEP: StepClaim = StepClaim {
 // by smoothness"
 // ---------------------------------------------------------------------------------------------
 
-/// The probability that $\sqrt m\,\chi_d$ exceeds $t$: $P(\chi^2_d>t^2/m)$, with its error margin.
+/// The probability that $\sqrt m\thinspace\chi_d$ exceeds $t$: $P(\chi^2_d>t^2/m)$, with its error margin.
 fn gradient_tail(d: u64, m: f64, t: f64) -> (f64, f64) {
     let p = chi2_sf(d as f64, t * t / m);
     (p, CHI2_RELATIVE_ERROR * p)

@@ -242,7 +242,7 @@ impl Pld {
     /// tradeoff function is the convex hull of $\min(f,f^{-1})$, $f$ the tradeoff function of
     /// `pair`. Its privacy profile is $\max(\delta_{(P,Q)}(\epsilon),\delta_{(Q,P)}(\epsilon))$ at
     /// every $\epsilon$ (the convex conjugate of a pointwise minimum is the maximum of the
-    /// conjugates, and $\delta_f(\epsilon)=1+f^*(-e^\epsilon)$), so it dominates both orders and
+    /// conjugates, and $\delta_f(\epsilon)=1+f^\ast(-e^\epsilon)$), so it dominates both orders and
     /// its $T$-fold composition bounds any sequence of orders. Connect-the-dots on that profile,
     /// on the union of both orders' grids.
     /// An error when the grid needs more than `opts.max_points` points (as [`Pld::single`]).

@@ -33,7 +33,7 @@ pub struct Pld {
 }
 
 /// A bound on the floating-point error of a computed PLD: for every grid index $s$,
-/// $|p_s-\hat p_s|\le\rho\,\hat p_s+a_s$ with $\big(\sum_s(a_se^{\theta\ell_s})^2\big)^{1/2}\le e^{a}$,
+/// $|p_s-\hat p_s|\le\rho\thinspace\hat p_s+a_s$ with $\big(\sum_s(a_se^{\theta\ell_s})^2\big)^{1/2}\le e^{a}$,
 /// $p$ the PLD the computation stands for (`relative` $=\rho$, `ln_scale` $=a$, `tilt`
 /// $=\theta$; in particular $a_s\le e^{a-\theta\ell_s}$). [`Pld::delta`] and
 /// [`Pld::epsilon`] add it (pessimistic) or subtract it (optimistic).

@@ -8,19 +8,19 @@
 //! the true one (issue 20). The cure is to compute where the tail is not small:
 //!
 //! **Tilting.** For $\theta\ge0$ let $p'_k=p_ke^{\theta\ell_k}/M$, $M=\sum_kp_ke^{\theta\ell_k}$.
-//! Convolution commutes with tilting, $(p^{*T})_s=(p'^{*T})_s\,M^Te^{-\theta\ell_s}$, and the
+//! Convolution commutes with tilting, $(p^{\ast T})_s=(p'^{\ast T})_s\thinspace M^Te^{-\theta\ell_s}$, and the
 //! tilted composition is centred at $T\Lambda'(\theta)$ ($\Lambda=\ln M$), so choosing
 //! $\theta$ with $T\Lambda'(\theta)$ near the loss of interest makes the entries there the large
 //! ones, with relative error $\approx T\gamma_n$.
 //!
 //! **The bound.** Every computed PLD carries an envelope ([`RoundOff`]):
-//! $|p_s-\hat p_s|\le\rho\,\hat p_s+e^{a-\theta\ell_s}$. In the tilted domain:
+//! $|p_s-\hat p_s|\le\rho\thinspace\hat p_s+e^{a-\theta\ell_s}$. In the tilted domain:
 //! - *input*: $|p'_k-\tilde p_k|\le\rho_a\tilde p_k+\eta_a$ (the input's own envelope, the
 //!   rounding of $\exp$ and of the logarithms, $2^{-1074}$ for underflow);
 //! - *exact composition of perturbed input* (telescoping
-//!   $X^{*T}-Y^{*T}=\sum_jX^{*j}*(X-Y)*Y^{*(T-1-j)}$, all terms non-negative, a function bounded by
+//!   $X^{\ast T}-Y^{\ast T}=\sum_jX^{\ast j}\ast(X-Y)\ast Y^{\ast(T-1-j)}$, all terms non-negative, a function bounded by
 //!   $\eta$ convolved with $g\ge0$ is bounded by $\eta\lVert g\rVert_1$):
-//!   $|p'^{*T}-\tilde p^{*T}|\le((1+\rho_a)^T-1)\tilde p^{*T}+T\eta_aB^{T-1}$,
+//!   $|p'^{\ast T}-\tilde p^{\ast T}|\le((1+\rho_a)^T-1)\tilde p^{\ast T}+T\eta_aB^{T-1}$,
 //!   $B=(1+\rho_a)\lVert\tilde p\rVert_1+w\eta_a$;
 //! - *FFT*: for the radix-$2^k$ FFT with accurate twiddles, $\lVert\hat y-y\rVert_2\le
 //!   \gamma_n\lVert y\rVert_2$, $\gamma_n=\log_2 n\cdot\eta$ (Higham 2002, Thm. 24.2, with
@@ -28,14 +28,14 @@
 //!   The spectrum's error $e$ propagates through the power as $|\hat y^T-y^T|\le T|e|Y^{T-1}$,
 //!   $Y=\lVert\tilde p\rVert_1+\lVert e\rVert_2$; `powu` (repeated squaring) adds
 //!   $(3(T-1)+4)u$ relative; spectral entries below $e^{-700}$ are set to 0 (an error of $e^{-700}$ each); the
-//!   inverse FFT adds $\gamma_n$ again; Parseval and Young ($\lVert f^{*T}\rVert_2\le
+//!   inverse FFT adds $\gamma_n$ again; Parseval and Young ($\lVert f^{\ast T}\rVert_2\le
 //!   \lVert f\rVert_2\lVert f\rVert_1^{T-1}$) turn spectral 2-norms into a bound $R$ on the 2-norm
 //!   of the output's error (so on every entry);
 //! - *untilting* multiplies by $e^{T\ln M-\theta\ell_s}$, exactly in the envelope's exponent and
 //!   with relative rounding $3u(745+|T\ln M|+\theta\max|\ell|)$ in the values.
 //!
 //! The bound covers round-off in the safe direction for both roundings; it is second order
-//! where the tilt is right and grows like $e^{T(\Lambda(\theta)-\Lambda(\theta^*))}$ away from
+//! where the tilt is right and grows like $e^{T(\Lambda(\theta)-\Lambda(\theta^\ast))}$ away from
 //! it (the bracket widens there; it stays a bracket).
 
 use super::grid::{Pld, RoundOff, Rounding};
@@ -211,8 +211,8 @@ pub(crate) fn convolution(
 }
 
 /// The error of the exact composition of perturbed tilted inputs: `steps` copies of `input`.
-/// Returns (relative, absolute) with $|p'^{*T}-\tilde p^{*T}|\le$ relative$\cdot\tilde
-/// p^{*T}+a$, $\lVert a\rVert_2\le$ absolute (telescoping, Young: $\lVert f*g\rVert_2\le
+/// Returns (relative, absolute) with $|p'^{\ast T}-\tilde p^{\ast T}|\le$ relative$\cdot\tilde
+/// p^{\ast T}+a$, $\lVert a\rVert_2\le$ absolute (telescoping, Young: $\lVert f\ast g\rVert_2\le
 /// \lVert f\rVert_2\lVert g\rVert_1$).
 pub(crate) fn propagated_power(input: &Tilted, steps: u64) -> (f64, f64) {
     let tf = steps as f64;

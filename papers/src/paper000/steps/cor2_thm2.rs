@@ -42,7 +42,7 @@ pub(super) fn spectrum(case: &Params, claim: &str) -> Result<Vec<f64>, ParamErro
     }
 }
 
-/// $\ln\det(I+cA)$ and $\ln\|I+cA\|_2$ from the eigenvalues of $A\succeq0$.
+/// $\ln\det(I+cA)$ and $\ln\Vert I+cA\Vert_2$ from the eigenvalues of $A\succeq0$.
 pub(super) fn log_det_and_norm(eig: &[f64], c: f64) -> (f64, f64) {
     let det = eig.iter().map(|v| (c * v).ln_1p()).sum();
     let norm = eig.iter().cloned().fold(0.0, f64::max);

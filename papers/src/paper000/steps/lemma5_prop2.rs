@@ -24,7 +24,7 @@ pub(super) fn theorem2_cases() -> Vec<Params> {
     v
 }
 
-/// Exact first and second moments of $|\Delta_s|=\|w_s-w_s'\|$ on P-lin under Lemma 5's
+/// Exact first and second moments of $|\Delta_s|=\Vert w_s-w_s'\Vert$ on P-lin under Lemma 5's
 /// synchronous coupling (idx-A, $c_s=\eta_s/\eta_{s-1}$): $|\Delta_s|=c_s(|\Delta_{s-1}|+2G\eta_sB_s)$
 /// with $B_s\sim$ Bernoulli$(1/n)$ independent of the past, so
 /// $m_{1,s}=c_s(m_{1,s-1}+2G\eta_s/n)$ and $m_{2,s}=c_s^2(m_{2,s-1}+4G\eta_sm_{1,s-1}/n+4G^2\eta_s^2/n)$.
@@ -209,7 +209,7 @@ pub(super) static GRADIENT_MAP_NONEXPANSIVE: StepClaim = StepClaim {
 };
 
 /// One per-sample gradient step $w-\eta\nabla\ell(w,z_i)$ on P-pool's logistic loss, whose
-/// gradient is $-y\,x\,\sigma(-y\langle w,x\rangle)$.
+/// gradient is $-y\thinspace x\thinspace\sigma(-y\langle w,x\rangle)$.
 pub(super) fn logistic_step(
     pool: &dpclaims_empirical::problems::LogisticPool,
     w: &[f64],

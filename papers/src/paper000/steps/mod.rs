@@ -50,7 +50,7 @@ fn horizon(p: &Params, lo: u64, hi: u64) -> Result<u64, ParamError> {
     Ok(t)
 }
 
-/// $H_T=\sum_{t\le T}1/t$ and $H^{(2)}_T=\sum_{t\le T}1/t^2$, summed from the small terms up.
+/// $H_T=\sum_{t\le T}1/t$ and $H^{(2)}\_T=\sum_{t\le T}1/t^2$, summed from the small terms up.
 fn harmonic(t: u64) -> (f64, f64) {
     (1..=t).rev().fold((0.0, 0.0), |(h, h2), k| {
         let k = k as f64;

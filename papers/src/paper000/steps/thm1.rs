@@ -2,13 +2,13 @@
 
 use super::*;
 
-/// Corollary 3's right side minus $\ell(w,\mathcal D)$ at step $\eta$, $\beta_0$, $\|w\|=r$.
+/// Corollary 3's right side minus $\ell(w,\mathcal D)$ at step $\eta$, $\beta_0$, $\Vert w\Vert=r$.
 pub(super) fn cor3_rhs(t: f64, eta: f64, beta0: f64, g: f64, r: f64, trace: f64) -> f64 {
     t.ln() * r * r / (t * eta) + beta0 * trace + 1.5 * t.ln() * eta * g * g
 }
 
 /// Theorem 1's display (and statement) minus $\ell(w,\mathcal D)$; `w_coef` multiplies the
-/// printed $G\|w\|^2/\eta_0$ (2 is the corrected coefficient).
+/// printed $G\Vert w\Vert^2/\eta_0$ (2 is the corrected coefficient).
 pub(super) fn thm1_rhs(
     t: f64,
     eta0: f64,
