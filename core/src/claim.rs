@@ -365,8 +365,9 @@ impl RunSpec<'_> {
 /// harness ([`crate::harness::check`], shards, merge, reports, [`crate::testing`]).
 ///
 /// A complete claim, a Monte Carlo one: for $Z\sim N(0,1)$ and scale $s>0$,
-/// $\mathbb E|sZ| = s\sqrt{2/\pi}\le 0.8\thinspace s$. The bound is the statement; the measurement
-/// is a mean over seeded trials (one stream per trial, keyed by the claim id and the case, so
+/// $\mathbb E|sZ|\le\sqrt{\mathbb E(sZ)^2}=s$ (Jensen; the truth is
+/// $s\sqrt{2/\pi}\approx0.80\thinspace s$). The bound is the statement; the measurement is a
+/// mean over seeded trials (one stream per trial, keyed by the claim id and the case, so
 /// that the same seed gives the same numbers on any thread count and any shard); the mutant is
 /// a deliberate error the harness must report violated.
 ///
@@ -382,14 +383,14 @@ impl RunSpec<'_> {
 ///
 /// const BOUND_HALVED: Mutant = Mutant {
 ///     name: "bound-halved",
-///     description: "bound side: 0.4 s instead of 0.8 s",
+///     description: "bound side: s / 2 instead of s",
 /// };
 ///
 /// static INFO: ClaimInfo = ClaimInfo {
 ///     id: "toy.abs_mean",
 ///     paper: "a textbook fact",
-///     result: "E|sZ| = s sqrt(2/pi)",
-///     statement: "E|sZ| <= 0.8 s for Z ~ N(0, 1)",
+///     result: "Jensen's inequality",
+///     statement: "E|sZ| <= s for Z ~ N(0, 1)",
 ///     mutants: &[BOUND_HALVED],
 ///     known_false: false,
 ///     tautologies: &[],
@@ -425,7 +426,7 @@ impl RunSpec<'_> {
 ///         let halved = run.mutant == Some(BOUND_HALVED.name);
 ///         Ok(vec![Measurement {
 ///             params: case.clone(),
-///             bound: if halved { 0.4 * s } else { 0.8 * s },
+///             bound: if halved { s / 2.0 } else { s },
 ///             relation: Relation::AtMost,
 ///             statistic: Statistic::Mean { blocks },
 ///         }])

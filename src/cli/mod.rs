@@ -6,14 +6,14 @@
 //!
 //! ```no_run
 //! # struct MyClaim;
-//! # impl crate::claims::Claim for MyClaim {
-//! #     fn info(&self) -> &crate::claims::ClaimInfo { unimplemented!() }
-//! #     fn cases(&self) -> Vec<crate::params::Params> { vec![] }
-//! #     fn measure(&self, _: &crate::params::Params, _: crate::claims::RunSpec<'_>)
-//! #         -> Result<Vec<crate::claims::Measurement>, crate::ParamError> { Ok(vec![]) }
+//! # impl dpclaims::claims::Claim for MyClaim {
+//! #     fn info(&self) -> &dpclaims::claims::ClaimInfo { unimplemented!() }
+//! #     fn cases(&self) -> Vec<dpclaims::params::Params> { vec![] }
+//! #     fn measure(&self, _: &dpclaims::params::Params, _: dpclaims::claims::RunSpec<'_>)
+//! #         -> Result<Vec<dpclaims::claims::Measurement>, dpclaims::ParamError> { Ok(vec![]) }
 //! # }
 //! fn main() -> std::process::ExitCode {
-//!     crate::cli::main(&[&MyClaim])
+//!     dpclaims::cli::main(&[&MyClaim])
 //! }
 //! ```
 //!
