@@ -10,51 +10,53 @@
 
 use dpclaims::claims::{Claim, registry};
 use dpclaims::testing::{
-    MUTANT_TRIALS, TestOptions, assert_cases, assert_mutants, fewest_mutant_trials,
-    fewest_trials, full_tier, snapshot_value,
+    MUTANT_TRIALS, TestOptions, assert_cases, assert_mutants, fewest_mutant_trials, fewest_trials,
+    full_tier, snapshot_value,
 };
 
-/// The fast tier's sizes: `(claim, cap on its cases' trials, cap on its mutants' trials)`,
-/// `None` for the default size (cases) or [`MUTANT_TRIALS`] (mutants). Each is the size the
-/// rule of [`dpclaims::testing`] gives from the claim's full-size run at the test seed (its
+/// The fast tier's sizes: `(claim, cap on its cases' trials, caps on its mutants' trials)`,
+/// `None` for the cases' default size, an unlisted mutant at [`MUTANT_TRIALS`]. Each is the size
+/// the rule of [`dpclaims::testing`] gives from the claim's full-size run at the test seed (its
 /// margin: the distance of each estimate from its verdict's limit, in half-widths), rounded up
 /// to two significant digits; the full-size tier fails on an entry below the rule. A claim not
 /// listed runs at its default size in both tiers, and a threshold mutant
 /// ([`Claim::mutant_trials`]) always at the size it declares.
-const FAST: &[(&str, Option<u64>, Option<u64>)] = &[
-    ("accounting.pld_bracket", Some(340_000), Some(840)),
-    ("accounting.rdp_upper", Some(4400), Some(840)),
-    ("adaptive.appD", None, Some(130)),
-    ("adaptive.rates", Some(90), Some(20)),
-    ("adaptive.thm3.components", None, Some(280)),
-    ("adaptive.thm4.derived", Some(20), Some(20)),
-    ("adaptive.thm5.derived", Some(20), Some(20)),
-    ("contraction.mc2d", Some(20), None),
-    ("contraction.prop4.step.tv", Some(3300), Some(180)),
-    ("last_iterate.cor3", Some(76), Some(240)),
-    ("last_iterate.thm1.util", Some(20), Some(490)),
-    ("multipass.cor2", Some(36), Some(570)),
-    ("multipass.lemma4.step.hessian.jensen", Some(180), Some(20)),
-    ("renyi_discretization.kl_path", Some(410_000), None),
-    ("renyi_discretization.lemma13", Some(3100), Some(20)),
-    ("renyi_discretization.thm12", Some(840), Some(440)),
-    ("stability.lemma5", None, Some(96)),
-    ("stability.lemma5.derived", None, Some(160)),
-    ("stability.prop2", Some(89), Some(590)),
-    ("stability.prop2.lin", Some(110_000), Some(680)),
-    ("subspace.privacy.post", Some(20), Some(300)),
-    ("subspace.rate", Some(87), Some(20)),
-    ("subspace.thm1", Some(190), Some(20)),
-    ("subspace.thm3.derived", Some(20), Some(20)),
-    ("subspace.thm5.derived", Some(20), None),
+type Sizes = (&'static str, Option<u64>, &'static [(&'static str, u64)]);
+#[rustfmt::skip]
+const FAST: &[Sizes] = &[
+    ("accounting.pld_bracket", Some(340_000), &[("add-remove-sensitivity-for-replace-one", 840), ("no-subsampling-in-remove", 140)]),
+    ("accounting.rdp_upper", Some(4400), &[("add-remove-sensitivity-for-replace-one", 840), ("sigma-doubled", 840)]),
+    ("adaptive.appD", None, &[("dataset-1.35n", 130), ("direction-independent-of-data", 20)]),
+    ("adaptive.rates", Some(90), &[("sum-loss", 20)]),
+    ("adaptive.thm3.components", None, &[("noise-norm-without-sqrt-p", 20), ("noise-std-understated-0.25", 280)]),
+    ("adaptive.thm4.derived", Some(20), &[("sum-loss", 20)]),
+    ("adaptive.thm5.derived", Some(20), &[("sum-loss", 20)]),
+    ("contraction.mc2d", Some(20), &[]),
+    ("contraction.prop4.step.tv", Some(3300), &[("tau-one-step", 180)]),
+    ("last_iterate.cor3", Some(76), &[("noise-std-understated-0.98", 240), ("noise-variance-x10000", 80)]),
+    ("last_iterate.thm1.util", Some(20), &[("noise-std-understated-0.95", 490), ("noise-variance-x10000", 53)]),
+    ("multipass.cor2", Some(36), &[("noise-std-understated-0.8", 570), ("noise-variance-x10000", 33)]),
+    ("multipass.lemma4.step.hessian.jensen", Some(180), &[("bound-with-half-H", 20)]),
+    ("renyi_discretization.kl_path", Some(410_000), &[]),
+    ("renyi_discretization.lemma13", Some(3100), &[("radius-without-2sqrt-d", 20)]),
+    ("renyi_discretization.thm12", Some(840), &[("no-stop", 440)]),
+    ("stability.lemma5", None, &[("bound-without-t-term", 96), ("independent-noise", 20), ("neighbours-differ-in-5", 20)]),
+    ("stability.lemma5.derived", None, &[("bound-without-mean-term", 28), ("independent-noise", 20), ("no-contraction", 160)]),
+    ("stability.prop2", Some(89), &[("bound-g-not-squared", 590), ("duplicated-data", 170)]),
+    ("stability.prop2.lin", Some(110_000), &[("duplicated-data", 130), ("no-contraction", 680)]),
+    ("subspace.privacy.post", Some(20), &[("eigenspace-from-private-minibatch", 300)]),
+    ("subspace.rate", Some(87), &[("noise-after-projection", 20)]),
+    ("subspace.thm1", Some(190), &[("rate-1-over-m", 20)]),
+    ("subspace.thm3.derived", Some(20), &[("sum-loss", 20)]),
+    ("subspace.thm5.derived", Some(20), &[("noise-std-understated-0.8", 170)]),
 ];
 
-/// The fast tier's `(cases, mutants)` caps of claim `id` (`None`: no cap beyond the defaults).
-fn fast_sizes(id: &str) -> (Option<u64>, Option<u64>) {
+/// The fast tier's sizes of claim `id`: the cap on its cases' trials and its mutants' caps.
+fn fast_sizes(id: &str) -> (Option<u64>, &'static [(&'static str, u64)]) {
     FAST.iter()
         .find(|(c, _, _)| *c == id)
         .map(|&(_, cases, mutants)| (cases, mutants))
-        .unwrap_or((None, None))
+        .unwrap_or((None, &[]))
 }
 
 fn claim(id: &str) -> &'static dyn Claim {
@@ -120,13 +122,16 @@ fn assert_respected(id: &str) {
 /// most its [`FAST`] size).
 fn assert_mutants_violated(id: &str) {
     let c = claim(id);
-    let (_, mutants) = fast_sizes(id);
+    let (_, caps) = fast_sizes(id);
     let full = full_tier();
     let opts = TestOptions {
-        mutant_trials: Some(match (full, mutants) {
-            (false, Some(cap)) => cap.min(MUTANT_TRIALS),
-            _ => MUTANT_TRIALS,
-        }),
+        mutant_caps: if full {
+            Vec::new()
+        } else {
+            caps.iter()
+                .map(|&(m, cap)| (m.to_string(), cap.min(MUTANT_TRIALS)))
+                .collect()
+        },
         ..options()
     };
     let runs = assert_mutants(c, &opts);
@@ -138,14 +143,13 @@ fn assert_mutants_violated(id: &str) {
         );
     }
     if full {
-        // The mutants' cap is the largest of the rule's over the mutants that take it (a
-        // threshold mutant keeps its declared size).
-        let rule = runs
-            .iter()
-            .filter(|(name, _)| c.mutant_trials(name).is_none())
-            .map(|(_, outcomes)| fewest_mutant_trials(outcomes))
-            .try_fold(0, |most, r| r.map(|r| most.max(r)));
-        check_rule(id, "mutants", mutants, rule.filter(|&r| r > 0));
+        for (name, outcomes) in &runs {
+            let listed = caps.iter().find(|(m, _)| m == name).map(|&(_, cap)| cap);
+            if c.mutant_trials(name).is_none() {
+                let what = format!("mutant {name}");
+                check_rule(id, &what, listed, fewest_mutant_trials(outcomes));
+            }
+        }
     }
 }
 
@@ -281,15 +285,28 @@ claim_tests! {
     adaptive_thm4_step_optimum_corrected => "adaptive.thm4.step.optimum.corrected",
 }
 
-/// Every entry of [`FAST`] names a registered claim, once.
+/// Every entry of [`FAST`] names a registered claim, once, and mutants of it that take a cap
+/// (not threshold mutants, which run at the size they declare).
 #[test]
-fn fast_sizes_name_registered_claims() {
-    let ids: Vec<&str> = registry().iter().map(|c| c.info().id).collect();
-    for (i, (id, _, _)) in FAST.iter().enumerate() {
-        assert!(ids.contains(id), "FAST lists {id}, not a registered claim");
+fn fast_sizes_name_registered_claims_and_mutants() {
+    for (i, (id, _, caps)) in FAST.iter().enumerate() {
+        let c = registry()
+            .into_iter()
+            .find(|c| c.info().id == *id)
+            .unwrap_or_else(|| panic!("FAST lists {id}, not a registered claim"));
         assert!(
             FAST[..i].iter().all(|(other, _, _)| other != id),
             "FAST lists {id} twice"
         );
+        for (m, _) in *caps {
+            assert!(
+                c.info().mutants.iter().any(|x| x.name == *m),
+                "FAST lists {m}, not a mutant of {id}"
+            );
+            assert!(
+                c.mutant_trials(m).is_none(),
+                "FAST lists {id}'s threshold mutant {m}, which runs at the size it declares"
+            );
+        }
     }
 }

@@ -394,7 +394,8 @@ fn candidates_are_measured_on_streams_no_small_check_seed_uses_and_max_trials_ca
 #[test]
 fn every_declared_space_measures_without_nan_or_out_of_range_axes() {
     let opts = SearchOptions {
-        evaluations: 6,
+        // Fast tier: one random and one local candidate beside the default cases.
+        evaluations: if crate::full() { 6 } else { 2 },
         confirm: 1,
         max_trials: Some(2),
         budget_seconds: 60.0,

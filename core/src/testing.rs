@@ -283,6 +283,10 @@ pub struct TestOptions {
     pub max_trials: Option<u64>,
     /// Cap on every case's trials in the mutants' runs.
     pub mutant_trials: Option<u64>,
+    /// Caps on the trials of the named mutants' runs, in place of `mutant_trials` (the fast
+    /// tier's sizes, [`fewest_mutant_trials`]); a threshold mutant still runs at the size it
+    /// declares.
+    pub mutant_caps: Vec<(String, u64)>,
 }
 
 impl Default for TestOptions {
@@ -292,6 +296,7 @@ impl Default for TestOptions {
             confidence: DEFAULT_CONFIDENCE,
             max_trials: None,
             mutant_trials: Some(MUTANT_TRIALS),
+            mutant_caps: Vec::new(),
         }
     }
 }
@@ -417,7 +422,12 @@ pub fn assert_mutants(claim: &dyn Claim, opts: &TestOptions) -> Vec<(String, Vec
     for m in info.mutants {
         // A threshold mutant declares the size it needs (Claim::mutant_trials): the cap is
         // raised to it, never lowered.
-        let cap = match (claim.mutant_trials(m.name), opts.mutant_trials) {
+        let listed = opts
+            .mutant_caps
+            .iter()
+            .find(|(name, _)| name == m.name)
+            .map(|&(_, cap)| cap);
+        let cap = match (claim.mutant_trials(m.name), listed.or(opts.mutant_trials)) {
             (Some(need), Some(cap)) => Some(need.max(cap)),
             (_, cap) => cap,
         };
@@ -616,5 +626,121 @@ mod tests {
             assert_claim(&toy(2.0, &[]));
         });
         assert!(msg.contains("needs at least one mutant"), "{msg}");
+    }
+
+    /// An outcome with estimate `mean` ± `half` on `trials` trials (`n` samples) by `method`.
+    fn sampled(
+        relation: Relation,
+        verdict: Verdict,
+        bound: f64,
+        (mean, half): (f64, f64),
+        trials: u64,
+        method: Method,
+    ) -> Outcome {
+        Outcome {
+            claim: "toy.claim".into(),
+            params: crate::params! { "trials" => trials },
+            bound,
+            measured: Estimate {
+                mean,
+                lower: mean - half,
+                upper: mean + half,
+                n: trials,
+                confidence: 0.9999,
+                sides: stats::Sides::One,
+                method,
+                seed: TEST_SEED,
+            },
+            relation,
+            verdict,
+            tightness: mean / bound,
+            seed: TEST_SEED,
+            family_confidence: DEFAULT_CONFIDENCE,
+            mutant: None,
+            known_false: false,
+            tautology: None,
+            design: Vec::new(),
+        }
+    }
+
+    /// Issue 27: a respected `<=` ten half-widths below its bound keeps its verdict with the
+    /// half-width five times wider: a Student t mean on about 1/25 of the trials (a little more
+    /// for the larger t quantile), Clopper–Pearson on 1/5; at two half-widths or less nothing
+    /// is cut; the floor is FAST_MIN_TRIALS.
+    #[test]
+    fn fast_sizes_follow_the_margin() {
+        let at = |half: f64, trials: u64, method: Method| {
+            sampled(
+                Relation::AtMost,
+                Verdict::Respected,
+                1.0,
+                (0.0, half),
+                trials,
+                method,
+            )
+        };
+        let t = fewest_trials(&[at(0.1, 10_000, Method::StudentT)]).unwrap();
+        assert!((400..440).contains(&t), "{t}");
+        assert_eq!(
+            fewest_trials(&[at(0.1, 10_000, Method::ClopperPearson)]),
+            Some(2000)
+        );
+        assert_eq!(fewest_trials(&[at(0.5, 10_000, Method::StudentT)]), None);
+        assert_eq!(
+            fewest_trials(&[at(1e-6, 10_000, Method::StudentT)]),
+            Some(FAST_MIN_TRIALS)
+        );
+        // The cap is the largest need: a case at the edge keeps the run at its size.
+        assert_eq!(
+            fewest_trials(&[
+                at(1e-6, 10_000, Method::StudentT),
+                at(0.5, 10_000, Method::StudentT)
+            ]),
+            None
+        );
+        // A not-refuted outcome or one computed without sampling limits nothing.
+        let mut lcl = at(0.5, 10_000, Method::Dkw);
+        (lcl.relation, lcl.verdict) = (Relation::LowerLimitAtMost, Verdict::NotRefuted);
+        let mut exact = at(0.0, 10_000, Method::Exact);
+        exact.measured.n = 0;
+        assert_eq!(
+            fewest_trials(&[lcl, exact, at(0.1, 10_000, Method::ClopperPearson)]),
+            Some(2000)
+        );
+        // Nothing to cut without trials.
+        let mut untried = at(0.1, 10_000, Method::StudentT);
+        untried.params = Params::default();
+        assert_eq!(fewest_trials(&[untried]), None);
+    }
+
+    /// A mutant keeps the size at which one violated outcome (with finite limits) stays
+    /// violated with the safety factor; an outcome violated through an infinity counts for
+    /// nothing.
+    #[test]
+    fn fast_mutant_sizes_follow_the_best_caught_outcome() {
+        let violated = |mean: f64, bound: f64| {
+            sampled(
+                Relation::AtMost,
+                Verdict::Violated,
+                bound,
+                (mean, 0.1),
+                2000,
+                Method::ClopperPearson,
+            )
+        };
+        // 1.5 and 10 half-widths above the bound: the second sets the size (2000 / 5).
+        assert_eq!(
+            fewest_mutant_trials(&[violated(0.15, 0.0), violated(1.0, 0.0)]),
+            Some(400)
+        );
+        assert_eq!(fewest_mutant_trials(&[violated(0.15, 0.0)]), None);
+        assert_eq!(
+            fewest_mutant_trials(&[violated(1.0, f64::NEG_INFINITY)]),
+            None
+        );
+        // At-least, violated below its bound: mirrored.
+        let mut below = violated(-1.0, 0.0);
+        below.relation = Relation::AtLeast;
+        assert_eq!(fewest_mutant_trials(&[below]), Some(400));
     }
 }
