@@ -13,6 +13,8 @@
 //! - `contraction`: THEOREMS.md §4 grid reference values.
 //! - `detection`: the committed detection thresholds cover every claim and recompute.
 //! - `cli`: exit codes, error messages, and byte-identical JSON for 1 and 2 threads.
+//! - `papers`: the built-in claims' registry and crate (its unit tests, kept here so that the
+//!   crate compiles once).
 //! - `properties`: proptest properties of the bound calculators, quickcheck properties of stats.
 
 mod audit;
@@ -25,6 +27,7 @@ mod dominating;
 mod events;
 mod labels;
 mod multipass;
+mod papers;
 mod plots;
 mod proofs;
 mod properties;
