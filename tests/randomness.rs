@@ -68,18 +68,18 @@ fn populations_are_fixed_by_their_own_seed() {
     }
 }
 
-/// Fast tier: seeds 1 and 7 (which gave disjoint intervals for `adaptive.rates` with one
-/// dataset per seed); `DPCLAIMS_FULL=1`: seeds 1, 2, 3 and 7.
+/// Seeds 1, 2, 3 and 7 with at most 32 trials a case; fast tier: seeds 1 and 7 (which gave
+/// disjoint intervals for `adaptive.rates` with one dataset per seed) with at most 16.
 #[test]
 fn seeds_give_overlapping_intervals_for_every_outcome() {
-    let seeds: &[u64] = if crate::full() {
-        &[1, 2, 3, 7]
+    let (seeds, trials): (&[u64], u64) = if crate::full() {
+        (&[1, 2, 3, 7], 32)
     } else {
-        &[1, 7]
+        (&[1, 7], 16)
     };
     let mut failures = Vec::new();
     for id in DATA_LEVEL {
-        let runs: Vec<Vec<Outcome>> = seeds.iter().map(|&s| run(id, s, 32, &[])).collect();
+        let runs: Vec<Vec<Outcome>> = seeds.iter().map(|&s| run(id, s, trials, &[])).collect();
         for (a, ra) in runs.iter().enumerate() {
             for (b, rb) in runs.iter().enumerate().skip(a + 1) {
                 assert_eq!(ra.len(), rb.len(), "{id}: outcome counts differ");
