@@ -1,9 +1,63 @@
 //! Each claim, at its default size, must come out respected (violated where its printed
 //! statement is known false); each of its mutants violated. The built-in claims go through the
 //! public test helper ([`dpclaims::testing`]) that outside claims use.
+//!
+//! Two tiers (the switch and the rule: [`dpclaims::testing`]): in the fast tier (`cargo test`)
+//! a claim listed in [`FAST`] runs its cases and its mutants with at most the trials listed
+//! there, and its snapshot is compared only when its cases run at their default size; under
+//! `DPCLAIMS_FULL=1` every claim runs at its default size with its snapshot compared, and each
+//! entry of [`FAST`] is checked against the rule on the full-size outcomes.
 
 use dpclaims::claims::{Claim, registry};
-use dpclaims::testing::{TestOptions, assert_cases, assert_mutants, snapshot_value};
+use dpclaims::testing::{
+    MUTANT_TRIALS, TestOptions, assert_cases, assert_mutants, fewest_mutant_trials, fewest_trials,
+    full_tier, snapshot_value,
+};
+
+/// The fast tier's sizes: `(claim, cap on its cases' trials, caps on its mutants' trials)`,
+/// `None` for the cases' default size, an unlisted mutant at [`MUTANT_TRIALS`]. Each is the size
+/// the rule of [`dpclaims::testing`] gives from the claim's full-size run at the test seed (its
+/// margin: the distance of each estimate from its verdict's limit, in half-widths), rounded up
+/// to two significant digits; the full-size tier fails on an entry below the rule. A claim not
+/// listed runs at its default size in both tiers, and a threshold mutant
+/// ([`Claim::mutant_trials`]) always at the size it declares.
+type Sizes = (&'static str, Option<u64>, &'static [(&'static str, u64)]);
+#[rustfmt::skip]
+const FAST: &[Sizes] = &[
+    ("accounting.pld_bracket", Some(340_000), &[("add-remove-sensitivity-for-replace-one", 840), ("no-subsampling-in-remove", 140)]),
+    ("accounting.rdp_upper", Some(4400), &[("add-remove-sensitivity-for-replace-one", 840), ("sigma-doubled", 840)]),
+    ("adaptive.appD", None, &[("dataset-1.35n", 130), ("direction-independent-of-data", 20)]),
+    ("adaptive.rates", Some(90), &[("sum-loss", 20)]),
+    ("adaptive.thm3.components", None, &[("noise-norm-without-sqrt-p", 20), ("noise-std-understated-0.25", 280)]),
+    ("adaptive.thm4.derived", Some(20), &[("sum-loss", 20)]),
+    ("adaptive.thm5.derived", Some(20), &[("sum-loss", 20)]),
+    ("contraction.mc2d", Some(20), &[]),
+    ("contraction.prop4.step.tv", Some(3300), &[("tau-one-step", 180)]),
+    ("last_iterate.cor3", Some(76), &[("noise-std-understated-0.98", 240), ("noise-variance-x10000", 80)]),
+    ("last_iterate.thm1.util", Some(20), &[("noise-std-understated-0.95", 490), ("noise-variance-x10000", 53)]),
+    ("multipass.cor2", Some(36), &[("noise-std-understated-0.8", 570), ("noise-variance-x10000", 33)]),
+    ("multipass.lemma4.step.hessian.jensen", Some(180), &[("bound-with-half-H", 20)]),
+    ("renyi_discretization.kl_path", Some(410_000), &[]),
+    ("renyi_discretization.lemma13", Some(3100), &[("radius-without-2sqrt-d", 20)]),
+    ("renyi_discretization.thm12", Some(840), &[("no-stop", 440)]),
+    ("stability.lemma5", None, &[("bound-without-t-term", 96), ("independent-noise", 20), ("neighbours-differ-in-5", 20)]),
+    ("stability.lemma5.derived", None, &[("bound-without-mean-term", 28), ("independent-noise", 20), ("no-contraction", 160)]),
+    ("stability.prop2", Some(89), &[("bound-g-not-squared", 590), ("duplicated-data", 170)]),
+    ("stability.prop2.lin", Some(110_000), &[("duplicated-data", 130), ("no-contraction", 680)]),
+    ("subspace.privacy.post", Some(20), &[("eigenspace-from-private-minibatch", 300)]),
+    ("subspace.rate", Some(87), &[("noise-after-projection", 20)]),
+    ("subspace.thm1", Some(190), &[("rate-1-over-m", 20)]),
+    ("subspace.thm3.derived", Some(20), &[("sum-loss", 20)]),
+    ("subspace.thm5.derived", Some(20), &[("noise-std-understated-0.8", 170)]),
+];
+
+/// The fast tier's sizes of claim `id`: the cap on its cases' trials and its mutants' caps.
+fn fast_sizes(id: &str) -> (Option<u64>, &'static [(&'static str, u64)]) {
+    FAST.iter()
+        .find(|(c, _, _)| *c == id)
+        .map(|&(_, cases, mutants)| (cases, mutants))
+        .unwrap_or((None, &[]))
+}
 
 fn claim(id: &str) -> &'static dyn Claim {
     registry()
@@ -26,27 +80,76 @@ fn snapshot(name: &str, value: serde_json::Value) {
     settings.bind(|| insta::assert_json_snapshot!(name.to_string(), value));
 }
 
-/// Runs claim `id` at default size, asserts every outcome respected (violated for a claim known
-/// false as printed) and records them.
+/// A fast-tier cap (`None`: none) is at least the rule's (`None`: nothing can be cut).
+fn check_rule(id: &str, what: &str, listed: Option<u64>, rule: Option<u64>) {
+    eprintln!("{id}: {what}: the rule allows {rule:?}, the fast tier runs {listed:?}");
+    if let Some(listed) = listed {
+        assert!(
+            rule.is_some_and(|r| r <= listed),
+            "{id}: the fast tier runs its {what} with {listed} trials, below what the rule gives \
+             from this full-size run ({}): raise its entry in FAST or remove it",
+            rule.map_or("no cut".to_string(), |r| format!("{r} trials"))
+        );
+    }
+}
+
+/// Runs claim `id` (at its default size, or in the fast tier at its [`FAST`] size), asserts
+/// every outcome respected (violated for a claim known false as printed) and, at the default
+/// size, compares them with the snapshot.
 fn assert_respected(id: &str) {
     let c = claim(id);
-    let outcomes = assert_cases(c, &options());
+    let (cases, _) = fast_sizes(id);
+    let full = full_tier();
+    let opts = TestOptions {
+        max_trials: if full { None } else { cases },
+        ..options()
+    };
+    let outcomes = assert_cases(c, &opts);
     assert!(
         outcomes
             .iter()
             .all(|o| o.known_false == c.info().known_false)
     );
-    snapshot(id, snapshot_value(&outcomes));
+    if opts.max_trials.is_none() {
+        snapshot(id, snapshot_value(&outcomes));
+    }
+    if full {
+        check_rule(id, "cases", cases, fewest_trials(&outcomes));
+    }
 }
 
-/// Every mutant of claim `id` must be reported violated somewhere.
+/// Every mutant of claim `id` must be reported violated somewhere (in the fast tier with at
+/// most its [`FAST`] size).
 fn assert_mutants_violated(id: &str) {
-    for (name, outcomes) in assert_mutants(claim(id), &options()) {
+    let c = claim(id);
+    let (_, caps) = fast_sizes(id);
+    let full = full_tier();
+    let opts = TestOptions {
+        mutant_caps: if full {
+            Vec::new()
+        } else {
+            caps.iter()
+                .map(|&(m, cap)| (m.to_string(), cap.min(MUTANT_TRIALS)))
+                .collect()
+        },
+        ..options()
+    };
+    let runs = assert_mutants(c, &opts);
+    for (name, outcomes) in &runs {
         assert!(
             outcomes
                 .iter()
                 .all(|o| o.mutant.as_deref() == Some(name.as_str()))
         );
+    }
+    if full {
+        for (name, outcomes) in &runs {
+            let listed = caps.iter().find(|(m, _)| m == name).map(|&(_, cap)| cap);
+            if c.mutant_trials(name).is_none() {
+                let what = format!("mutant {name}");
+                check_rule(id, &what, listed, fewest_mutant_trials(outcomes));
+            }
+        }
     }
 }
 
@@ -180,4 +283,30 @@ claim_tests! {
     multipass_thm2_step_constant => "multipass.thm2.step.constant",
     multipass_thm2_step_constant_corrected => "multipass.thm2.step.constant.corrected",
     adaptive_thm4_step_optimum_corrected => "adaptive.thm4.step.optimum.corrected",
+}
+
+/// Every entry of [`FAST`] names a registered claim, once, and mutants of it that take a cap
+/// (not threshold mutants, which run at the size they declare).
+#[test]
+fn fast_sizes_name_registered_claims_and_mutants() {
+    for (i, (id, _, caps)) in FAST.iter().enumerate() {
+        let c = registry()
+            .into_iter()
+            .find(|c| c.info().id == *id)
+            .unwrap_or_else(|| panic!("FAST lists {id}, not a registered claim"));
+        assert!(
+            FAST[..i].iter().all(|(other, _, _)| other != id),
+            "FAST lists {id} twice"
+        );
+        for (m, _) in *caps {
+            assert!(
+                c.info().mutants.iter().any(|x| x.name == *m),
+                "FAST lists {m}, not a mutant of {id}"
+            );
+            assert!(
+                c.mutant_trials(m).is_none(),
+                "FAST lists {id}'s threshold mutant {m}, which runs at the size it declares"
+            );
+        }
+    }
 }

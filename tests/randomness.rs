@@ -68,12 +68,18 @@ fn populations_are_fixed_by_their_own_seed() {
     }
 }
 
+/// Seeds 1, 2, 3 and 7 with at most 32 trials a case; fast tier: seeds 1 and 7 (which gave
+/// disjoint intervals for `adaptive.rates` with one dataset per seed) with at most 16.
 #[test]
 fn seeds_give_overlapping_intervals_for_every_outcome() {
-    let seeds = [1u64, 2, 3, 7];
+    let (seeds, trials): (&[u64], u64) = if crate::full() {
+        (&[1, 2, 3, 7], 32)
+    } else {
+        (&[1, 7], 16)
+    };
     let mut failures = Vec::new();
     for id in DATA_LEVEL {
-        let runs: Vec<Vec<Outcome>> = seeds.iter().map(|&s| run(id, s, 32, &[])).collect();
+        let runs: Vec<Vec<Outcome>> = seeds.iter().map(|&s| run(id, s, trials, &[])).collect();
         for (a, ra) in runs.iter().enumerate() {
             for (b, rb) in runs.iter().enumerate().skip(a + 1) {
                 assert_eq!(ra.len(), rb.len(), "{id}: outcome counts differ");
@@ -109,10 +115,11 @@ fn seeds_give_overlapping_intervals_for_every_outcome() {
 }
 
 /// Changing `key` (a parameter no draw depends on) must leave the estimates of the outcomes
-/// `keep` selects unchanged.
+/// `keep` selects unchanged (with at most 32 trials a case; fast tier: 8).
 fn unchanged(id: &str, key: &str, value: Value, keep: impl Fn(&Outcome) -> bool) {
-    let before = run(id, 3, 32, &[]);
-    let after = run(id, 3, 32, &[(key, value)]);
+    let trials = if crate::full() { 32 } else { 8 };
+    let before = run(id, 3, trials, &[]);
+    let after = run(id, 3, trials, &[(key, value)]);
     assert_eq!(before.len(), after.len());
     let mut compared = 0;
     for (a, b) in before.iter().zip(&after) {
@@ -162,7 +169,8 @@ fn non_random_parameters_stay_out_of_stream_keys() {
 }
 
 /// The statistics this issue added (paired slopes, per-trial data, sampled maxima run in
-/// blocks) merge across shards to exactly the one-pass outcomes.
+/// blocks) merge across shards to exactly the one-pass outcomes (at most 40 trials a case;
+/// fast tier: 8, the same single block of trials).
 #[test]
 fn new_statistics_merge_across_shards() {
     use dpclaims::empirical::runner::Shard;
@@ -178,7 +186,7 @@ fn new_statistics_merge_across_shards() {
         .map(String::from)
         .to_vec(),
         seed: 5,
-        max_trials: Some(40),
+        max_trials: Some(if crate::full() { 40 } else { 8 }),
         sets: vec![
             ("instances".into(), 600.into()),
             ("pairs".into(), 40.into()),

@@ -19,16 +19,258 @@
 //! [`snapshot_value`] (floats rounded to 6 significant digits, so snapshots are stable).
 //!
 //! The built-in claims are tested with exactly these functions (`tests/claims.rs`).
+//!
+//! # Two tiers: `cargo test` and `DPCLAIMS_FULL=1 cargo test`
+//!
+//! One switch, the environment variable `DPCLAIMS_FULL` ([`FULL_ENV`], read by [`full_tier`]),
+//! selects the size of the test suite:
+//! - **fast tier** (unset, the default of `cargo test`): every claim and every mutant keeps a
+//!   test that can fail, but a claim whose default-size run has room to spare runs with fewer
+//!   trials, the sizes the rule below derives ([`fewest_trials`], [`fewest_mutant_trials`]),
+//!   and the expensive property tests run a smaller instance of themselves. A run at a reduced
+//!   size is not compared with its snapshot (snapshots are of the default-size runs).
+//! - **full-size tier** (`DPCLAIMS_FULL=1`): every claim at its default size with its snapshot
+//!   compared, every mutant at the helper's size, the expensive properties at full size; and
+//!   the fast sizes are checked against the rule on the full-size outcomes.
+//!
+//! ## The rule that sizes a fast test
+//!
+//! A fast verdict is an ordinary verdict at the same confidence on fewer trials: its interval
+//! is wider, so it misses smaller errors (the full-size tier keeps the power), but what it
+//! reports holds at the same level. The rule picks the size at which the expected verdict
+//! still comes out with room to spare, from the outcomes of the full-size run at the test seed (what its snapshot records):
+//!
+//! - The **allowance** $a$ of an outcome is the distance from its estimate to the limit its
+//!   verdict must stay clear of (the bound for `<=` and `>=`; the nearer end of the tolerance
+//!   band or window for `==` and `in`), in half-widths of its interval on that side. For a
+//!   respected `<=` outcome with bound $B$ and lower limit $L$ this is the margin that
+//!   `docs/detection.json` records as $\kappa^*_b=(B-L)/|B|$, in another unit:
+//!   $a=\kappa^*_b|B|/h-1$ with $h$ the half-width (the unit that scales with the trials).
+//! - With $f$ times fewer trials a half-width grows by $g(f)$: $\sqrt f$ times the ratio of
+//!   the Student t quantiles for a t interval (mean, paired slope), $\sqrt f$ for a normal or
+//!   DKW interval (log-slope of independent points, DKW band), and, conservatively, $f$ for
+//!   Clopper–Pearson and the Bernstein limits (their $1/n$ term dominates near the ends of the
+//!   range). The fast size is the fewest trials with $g(f)\le a/s$, the safety factor
+//!   $s=$ [`FAST_SAFETY`] $=2$: the estimate of the smaller run would then have to move by
+//!   more than its own half-width (about 3.7 standard errors at the harness's per-outcome
+//!   levels) for the verdict to change. Where $a\le s$ nothing is cut.
+//! - The cases: every outcome of the unmutated run must keep its verdict, so the cap on every
+//!   case's trials is the largest fast size over the outcomes, and at least
+//!   [`FAST_MIN_TRIALS`] (a sample variance from fewer is too uncertain to predict from). A
+//!   not-refuted (`lcl<=`) outcome and a respected sampled maximum (a maximum over fewer of the
+//!   same instances is no larger) do not limit it; an outcome computed without sampling
+//!   ($n=0$) does not depend on the trials. A claim at the edge keeps its default size:
+//!   [`fewest_trials`] is then `None`.
+//! - A mutant: one of its outcomes must stay violated, so its cap is the smallest
+//!   fast size over its violated outcomes (with finite limits), from its run at the
+//!   helper's size ([`MUTANT_TRIALS`]). A threshold mutant ([`Claim::mutant_trials`]) keeps the
+//!   size it declares in both tiers.
+//!
+//! Sizes go down only, and seeds stay: every trial draws from its own stream, so a fast run's
+//! trials are the first trials of the full run, never new numbers. The built-in claims' fast
+//! sizes are a table in `tests/claims.rs`, each at or above what the rule gives; the full-size
+//! tier recomputes the rule from its own runs and fails on an entry below it.
 
 use crate::claim::Claim;
 use crate::harness::{CheckOptions, DEFAULT_CONFIDENCE, check};
 use crate::verdict::{Outcome, Relation, Verdict};
+use dpclaims_empirical::stats::{self, Estimate, MeanAcc, Method};
 
 /// The seed of every test run (and of the recorded snapshots).
 pub const TEST_SEED: u64 = 7;
 
 /// Trials per case, at most, of a mutant's run.
 pub const MUTANT_TRIALS: u64 = 2000;
+
+/// The environment variable that selects the full-size tier: `DPCLAIMS_FULL=1 cargo test`
+/// (module documentation).
+pub const FULL_ENV: &str = "DPCLAIMS_FULL";
+
+/// Whether the full-size tier is selected: [`FULL_ENV`] set to anything but empty or `0`.
+pub fn full_tier() -> bool {
+    std::env::var_os(FULL_ENV).is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+/// The safety factor $s$ of the fast tier's sizes (module documentation): a fast run's
+/// half-widths are at most $1/s$ of the distance from the estimate to its verdict's limit.
+pub const FAST_SAFETY: f64 = 2.0;
+
+/// The fewest trials per case the fast tier runs a sampled case with (a sample variance from
+/// fewer is itself too uncertain for the rule's prediction).
+pub const FAST_MIN_TRIALS: u64 = 20;
+
+/// The factor by which an outcome's half-widths grow when its `n` samples are cut to `n_new`:
+/// $\sqrt{n/n'}$ times the ratio of the Student t quantiles for a t interval (the Student t
+/// mean and the paired slope), $\sqrt{n/n'}$ for a normal or DKW interval (the log-slope of
+/// independent design points, the DKW band), $n/n'$ for the Clopper–Pearson and Bernstein
+/// limits (conservative: their $1/n$ term dominates near the ends of the range). `None` where
+/// the interval does not narrow with the samples in a known way.
+fn growth(m: &Estimate, n_new: u64) -> Option<f64> {
+    let ratio = m.n as f64 / n_new as f64;
+    match m.method {
+        Method::StudentT | Method::PairedLogSlope => {
+            Some(ratio.sqrt() * t_quantile(n_new, m)? / t_quantile(m.n, m)?)
+        }
+        Method::LogSlope | Method::Dkw => Some(ratio.sqrt()),
+        Method::EmpiricalBernstein | Method::ClopperPearson | Method::KlBernstein => Some(ratio),
+        Method::Exact
+        | Method::Computed
+        | Method::RefinementEstimate
+        | Method::Bracket
+        | Method::SampledMaximum => None,
+    }
+}
+
+/// The Student t quantile of an interval on `n` samples at `m`'s level and sides (`None` below
+/// two samples).
+fn t_quantile(n: u64, m: &Estimate) -> Option<f64> {
+    // Unit variance: the half-width is the quantile over sqrt(n).
+    let acc = MeanAcc {
+        n,
+        m2: n.saturating_sub(1) as f64,
+        ..MeanAcc::default()
+    };
+    let e = stats::student_t(&acc, m.confidence, m.sides, 0).ok()?;
+    Some((e.upper - e.mean) * (n as f64).sqrt())
+}
+
+/// `d / h`: how many half-widths `h` fit in the distance `d` (infinite for a zero half-width
+/// and a positive distance).
+fn in_half_widths(d: f64, h: f64) -> f64 {
+    if h > 0.0 {
+        d / h
+    } else if d > 0.0 {
+        f64::INFINITY
+    } else {
+        0.0
+    }
+}
+
+/// The allowance of an outcome (module documentation): the distance from its estimate to the
+/// limit its verdict must stay clear of, in half-widths on that side; infinite for a verdict
+/// no widening changes (not-refuted), 0 for an inconclusive one.
+fn allowance(o: &Outcome) -> f64 {
+    let m = &o.measured;
+    let (mean, b) = (m.mean, o.bound);
+    let (below, above) = (mean - m.lower, m.upper - mean);
+    let up = |limit: f64| in_half_widths(limit - mean, above);
+    let down = |limit: f64| in_half_widths(mean - limit, below);
+    match (o.verdict, o.relation) {
+        (Verdict::NotRefuted, _) => f64::INFINITY,
+        (Verdict::Inconclusive, _) => 0.0,
+        (Verdict::Respected, Relation::AtMost) => up(b),
+        (Verdict::Respected, Relation::AtLeast) => down(b),
+        (Verdict::Respected, Relation::Reproduces { tolerance }) => {
+            up(b + tolerance * b.abs()).min(down(b - tolerance * b.abs()))
+        }
+        (Verdict::Respected, Relation::Within { lower, slack }) => {
+            up(b + slack).min(down(lower - slack))
+        }
+        (Verdict::Respected, Relation::LowerLimitAtMost) => 0.0,
+        (Verdict::Violated, Relation::AtMost | Relation::LowerLimitAtMost) => down(b),
+        (Verdict::Violated, Relation::AtLeast) => up(b),
+        (Verdict::Violated, Relation::Reproduces { .. }) => {
+            if m.lower > b {
+                down(b)
+            } else {
+                up(b)
+            }
+        }
+        (Verdict::Violated, Relation::Within { lower, .. }) => {
+            if m.lower > b {
+                down(b)
+            } else {
+                up(lower)
+            }
+        }
+    }
+}
+
+/// The fewest trials of an outcome's case that keep its verdict by the rule, or `None` when
+/// the outcome does not depend on the trials (no `trials` parameter, or computed without
+/// sampling); its case's trials when nothing can be cut.
+fn outcome_trials(o: &Outcome) -> Option<u64> {
+    let trials = o.params.u64("trials").ok()?;
+    let m = &o.measured;
+    if m.n == 0 {
+        return None;
+    }
+    if m.method == Method::SampledMaximum {
+        // Over fewer of the same instances a maximum is no larger, so a respected `<=` stays
+        // respected; any other verdict on it needs every instance.
+        return match (o.verdict, o.relation) {
+            (Verdict::Respected, Relation::AtMost) => None,
+            _ => Some(trials),
+        };
+    }
+    let room = allowance(o) / FAST_SAFETY;
+    // The samples a run of `t` trials draws (`n` is a multiple of the trials, or equal).
+    let samples = |t: u64| ((m.n as f64 * t as f64 / trials as f64).round() as u64).max(1);
+    let keeps = |t: u64| growth(m, samples(t)).is_some_and(|g| g <= room);
+    if trials < 2 || !keeps(trials) {
+        return Some(trials);
+    }
+    // The growth falls as the trials rise: bisect for the fewest that keep the verdict.
+    let (mut bad, mut good) = (1, trials);
+    if keeps(bad) {
+        return Some(bad);
+    }
+    while good - bad > 1 {
+        let mid = bad + (good - bad) / 2;
+        if keeps(mid) {
+            good = mid;
+        } else {
+            bad = mid;
+        }
+    }
+    Some(good)
+}
+
+/// The largest `trials` among the outcomes' cases (the default size the run had).
+fn largest_trials(outcomes: &[Outcome]) -> Option<u64> {
+    outcomes
+        .iter()
+        .filter_map(|o| o.params.u64("trials").ok())
+        .max()
+}
+
+/// A cap of `need` trials (at least [`FAST_MIN_TRIALS`]), or `None` when it cuts nothing of
+/// the run's `largest` case.
+fn as_cap(need: u64, largest: Option<u64>) -> Option<u64> {
+    let cap = need.max(FAST_MIN_TRIALS);
+    largest.filter(|&l| cap < l).map(|_| cap)
+}
+
+/// The fast tier's cap on every case's trials, by the rule (module documentation), from the
+/// outcomes of the claim's unmutated run at its default size: every outcome keeps its verdict
+/// with the safety factor [`FAST_SAFETY`]. `None`: the claim keeps its default size (at the
+/// edge, or nothing sampled to cut).
+pub fn fewest_trials(outcomes: &[Outcome]) -> Option<u64> {
+    let need = outcomes.iter().filter_map(outcome_trials).max()?;
+    as_cap(need, largest_trials(outcomes))
+}
+
+/// The fast tier's cap on a mutant's trials, by the rule (module documentation), from the
+/// outcomes of its run at the helper's size: one violated outcome (with a finite bound and
+/// interval) stays violated with the safety factor [`FAST_SAFETY`]. `None`: no cut (nothing
+/// caught with room, or nothing sampled to cut).
+pub fn fewest_mutant_trials(outcomes: &[Outcome]) -> Option<u64> {
+    let need = outcomes
+        .iter()
+        .filter(|o| caught(o))
+        .map(|o| outcome_trials(o).unwrap_or(0))
+        .min()?;
+    as_cap(need, largest_trials(outcomes))
+}
+
+/// A mutant's outcome counts as caught: violated with a finite bound and interval (a violation
+/// through an infinity, a division by a zero gap, is true by construction, not a detection).
+fn caught(o: &Outcome) -> bool {
+    o.verdict == Verdict::Violated
+        && o.bound.is_finite()
+        && o.measured.lower.is_finite()
+        && o.measured.upper.is_finite()
+}
 
 /// How [`assert_claim_with`] runs a claim.
 #[derive(Debug, Clone)]
@@ -41,6 +283,10 @@ pub struct TestOptions {
     pub max_trials: Option<u64>,
     /// Cap on every case's trials in the mutants' runs.
     pub mutant_trials: Option<u64>,
+    /// Caps on the trials of the named mutants' runs, in place of `mutant_trials` (the fast
+    /// tier's sizes, [`fewest_mutant_trials`]); a threshold mutant still runs at the size it
+    /// declares.
+    pub mutant_caps: Vec<(String, u64)>,
 }
 
 impl Default for TestOptions {
@@ -50,6 +296,7 @@ impl Default for TestOptions {
             confidence: DEFAULT_CONFIDENCE,
             max_trials: None,
             mutant_trials: Some(MUTANT_TRIALS),
+            mutant_caps: Vec::new(),
         }
     }
 }
@@ -175,20 +422,17 @@ pub fn assert_mutants(claim: &dyn Claim, opts: &TestOptions) -> Vec<(String, Vec
     for m in info.mutants {
         // A threshold mutant declares the size it needs (Claim::mutant_trials): the cap is
         // raised to it, never lowered.
-        let cap = match (claim.mutant_trials(m.name), opts.mutant_trials) {
+        let listed = opts
+            .mutant_caps
+            .iter()
+            .find(|(name, _)| name == m.name)
+            .map(|&(_, cap)| cap);
+        let cap = match (claim.mutant_trials(m.name), listed.or(opts.mutant_trials)) {
             (Some(need), Some(cap)) => Some(need.max(cap)),
             (_, cap) => cap,
         };
         let outcomes = run(claim, opts, Some(m.name), cap);
-        // Caught means violated with a finite bound and interval: a violation through an
-        // infinity (a division by a zero gap) is true by construction, not a detection.
-        let caught = |o: &&Outcome| {
-            o.verdict == Verdict::Violated
-                && o.bound.is_finite()
-                && o.measured.lower.is_finite()
-                && o.measured.upper.is_finite()
-        };
-        if !outcomes.iter().any(|o| caught(&o)) {
+        if !outcomes.iter().any(caught) {
             failures.push(format!(
                 "mutant {} ({}) was not caught: no outcome violated with a finite bound and interval\n    {}",
                 m.name,
@@ -382,5 +626,121 @@ mod tests {
             assert_claim(&toy(2.0, &[]));
         });
         assert!(msg.contains("needs at least one mutant"), "{msg}");
+    }
+
+    /// An outcome with estimate `mean` ± `half` on `trials` trials (`n` samples) by `method`.
+    fn sampled(
+        relation: Relation,
+        verdict: Verdict,
+        bound: f64,
+        (mean, half): (f64, f64),
+        trials: u64,
+        method: Method,
+    ) -> Outcome {
+        Outcome {
+            claim: "toy.claim".into(),
+            params: crate::params! { "trials" => trials },
+            bound,
+            measured: Estimate {
+                mean,
+                lower: mean - half,
+                upper: mean + half,
+                n: trials,
+                confidence: 0.9999,
+                sides: stats::Sides::One,
+                method,
+                seed: TEST_SEED,
+            },
+            relation,
+            verdict,
+            tightness: mean / bound,
+            seed: TEST_SEED,
+            family_confidence: DEFAULT_CONFIDENCE,
+            mutant: None,
+            known_false: false,
+            tautology: None,
+            design: Vec::new(),
+        }
+    }
+
+    /// Issue 27: a respected `<=` ten half-widths below its bound keeps its verdict with the
+    /// half-width five times wider: a Student t mean on about 1/25 of the trials (a little more
+    /// for the larger t quantile), Clopper–Pearson on 1/5; at two half-widths or less nothing
+    /// is cut; the floor is FAST_MIN_TRIALS.
+    #[test]
+    fn fast_sizes_follow_the_margin() {
+        let at = |half: f64, trials: u64, method: Method| {
+            sampled(
+                Relation::AtMost,
+                Verdict::Respected,
+                1.0,
+                (0.0, half),
+                trials,
+                method,
+            )
+        };
+        let t = fewest_trials(&[at(0.1, 10_000, Method::StudentT)]).unwrap();
+        assert!((400..440).contains(&t), "{t}");
+        assert_eq!(
+            fewest_trials(&[at(0.1, 10_000, Method::ClopperPearson)]),
+            Some(2000)
+        );
+        assert_eq!(fewest_trials(&[at(0.5, 10_000, Method::StudentT)]), None);
+        assert_eq!(
+            fewest_trials(&[at(1e-6, 10_000, Method::StudentT)]),
+            Some(FAST_MIN_TRIALS)
+        );
+        // The cap is the largest need: a case at the edge keeps the run at its size.
+        assert_eq!(
+            fewest_trials(&[
+                at(1e-6, 10_000, Method::StudentT),
+                at(0.5, 10_000, Method::StudentT)
+            ]),
+            None
+        );
+        // A not-refuted outcome or one computed without sampling limits nothing.
+        let mut lcl = at(0.5, 10_000, Method::Dkw);
+        (lcl.relation, lcl.verdict) = (Relation::LowerLimitAtMost, Verdict::NotRefuted);
+        let mut exact = at(0.0, 10_000, Method::Exact);
+        exact.measured.n = 0;
+        assert_eq!(
+            fewest_trials(&[lcl, exact, at(0.1, 10_000, Method::ClopperPearson)]),
+            Some(2000)
+        );
+        // Nothing to cut without trials.
+        let mut untried = at(0.1, 10_000, Method::StudentT);
+        untried.params = Params::default();
+        assert_eq!(fewest_trials(&[untried]), None);
+    }
+
+    /// A mutant keeps the size at which one violated outcome (with finite limits) stays
+    /// violated with the safety factor; an outcome violated through an infinity counts for
+    /// nothing.
+    #[test]
+    fn fast_mutant_sizes_follow_the_best_caught_outcome() {
+        let violated = |mean: f64, bound: f64| {
+            sampled(
+                Relation::AtMost,
+                Verdict::Violated,
+                bound,
+                (mean, 0.1),
+                2000,
+                Method::ClopperPearson,
+            )
+        };
+        // 1.5 and 10 half-widths above the bound: the second sets the size (2000 / 5).
+        assert_eq!(
+            fewest_mutant_trials(&[violated(0.15, 0.0), violated(1.0, 0.0)]),
+            Some(400)
+        );
+        assert_eq!(fewest_mutant_trials(&[violated(0.15, 0.0)]), None);
+        assert_eq!(
+            fewest_mutant_trials(&[violated(1.0, f64::NEG_INFINITY)]),
+            None
+        );
+        // At-least, violated below its bound: mirrored.
+        let mut below = violated(-1.0, 0.0);
+        below.relation = Relation::AtLeast;
+        assert_eq!(fewest_mutant_trials(&[below]), Some(400));
     }
 }

@@ -1078,30 +1078,3 @@ impl Claim for Prop2Lin {
 pub fn claims() -> Vec<&'static dyn Claim> {
     vec![&Lemma5, &Lemma5Derived, &Lemma5Condition, &Prop2, &Prop2Lin]
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// On P-lin a negative contraction ($\lambda\eta>1$) makes the derived bound strict: it is
-    /// checked as a bound there, not reproduced (`dpclaims search stability.lemma5.derived`
-    /// found the equality refuted at lambda eta = 1.67).
-    #[test]
-    fn lemma5_derived_reproduces_only_when_every_contraction_is_non_negative() {
-        let run = |lambda: f64| {
-            let mut case = e1(200);
-            case.set("t", 20.into());
-            case.set("lambda", lambda.into());
-            case.set("tolerance", 0.05.into());
-            let spec = RunSpec {
-                seed: 1,
-                mutant: None,
-                shard: None,
-                perturbation: 0.0,
-            };
-            Lemma5Derived.measure(&case, spec).map(|m| m[0].relation)
-        };
-        assert!(matches!(run(5.0), Ok(Relation::Reproduces { .. })));
-        assert!(matches!(run(15.0), Ok(Relation::AtMost)));
-    }
-}

@@ -102,36 +102,3 @@ pub fn claims() -> Vec<&'static dyn Claim> {
         &THM2_CONSTANT_CORRECTED,
     ]
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use dpclaims_core::claim::RunSpec;
-
-    /// The sampled step claims key their streams by [`dpclaims_core::claim::stream_label`]: a
-    /// non-random parameter (`tolerance`, `trials`) added to a case moves no number.
-    #[test]
-    fn non_random_parameters_stay_out_of_the_step_streams() {
-        for claim in [&GRADIENT_MAP_NONEXPANSIVE, &LEMMA4_JENSEN] {
-            let run = RunSpec {
-                seed: 3,
-                mutant: None,
-                shard: None,
-                perturbation: 0.0,
-            };
-            let mut case = (claim.cases)().remove(0);
-            if case.contains("trials") {
-                case.set("trials", 8.into());
-            }
-            let before = (claim.measure)(&case, run).unwrap();
-            case.set("tolerance", 0.25.into());
-            let after = (claim.measure)(&case, run).unwrap();
-            assert_eq!(
-                before.iter().map(|m| &m.statistic).collect::<Vec<_>>(),
-                after.iter().map(|m| &m.statistic).collect::<Vec<_>>(),
-                "{}",
-                claim.info.id
-            );
-        }
-    }
-}
