@@ -44,8 +44,8 @@
 //!   verdict must stay clear of (the bound for `<=` and `>=`; the nearer end of the tolerance
 //!   band or window for `==` and `in`), in half-widths of its interval on that side. For a
 //!   respected `<=` outcome with bound $B$ and lower limit $L$ this is the margin that
-//!   `docs/detection.json` records as $\kappa^*_b=(B-L)/|B|$, in another unit:
-//!   $a=\kappa^*_b|B|/h-1$ with $h$ the half-width (the unit that scales with the trials).
+//!   `docs/detection.json` records as $\kappa^\ast_b=(B-L)/|B|$, in another unit:
+//!   $a=\kappa^\ast_b|B|/h-1$ with $h$ the half-width (the unit that scales with the trials).
 //! - With $f$ times fewer trials a half-width grows by $g(f)$: $\sqrt f$ times the ratio of
 //!   the Student t quantiles for a t interval (mean, paired slope), $\sqrt f$ for a normal or
 //!   DKW interval (log-slope of independent points, DKW band), and, conservatively, $f$ for
