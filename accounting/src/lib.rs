@@ -15,6 +15,8 @@
 //!   certified bracket (`dpclaims conformance`).
 //! - [`line_protocol`]: the JSON-lines exchange with an external accountant (one line each way,
 //!   a timeout per query), shared by the audit and the conformance suite.
+//! - `cli` (feature `cli`): the accountant commands of the command line, which the `dpclaims`
+//!   binary and the Python package's `dpclaims` command both run.
 //! - [`error`] and [`numerics`]: the typed parameter error ([`ParamError`], whose
 //!   [`ParamErrorKind`] says e.g. that a PLD grid is too fine) and the log-space special
 //!   functions.
@@ -43,6 +45,8 @@
 #![warn(missing_docs)]
 
 pub mod audit;
+#[cfg(feature = "cli")]
+pub mod cli;
 pub mod conformance;
 pub mod error;
 pub mod line_protocol;

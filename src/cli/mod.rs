@@ -20,30 +20,21 @@
 //! Exit codes: 0 when nothing is violated (outside claims known false as printed), 1 when
 //! something is, 2 on bad input with a message naming the problem.
 
-mod answer;
 pub mod app;
-mod audit;
 pub mod check;
-mod conformance;
 mod contraction_series;
 pub mod detection;
 pub mod list;
 pub mod merge;
 pub mod proofs;
-mod query;
 pub mod report;
 pub mod search;
 
-mod validate;
 
-use crate::accounting::{self, Accountant, Query};
 use crate::claims::{self, Claim};
 use crate::harness::{self, CheckOptions};
-use crate::theorems::privacy::pld::{self, PldOptions};
-use crate::theorems::privacy::{DpSgd, Neighbouring, Sampling};
 use crate::verdict::Outcome;
 use clap::{Parser, Subcommand};
-use query::RunArgs;
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 

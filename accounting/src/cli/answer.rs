@@ -3,7 +3,7 @@
 
 use super::*;
 
-/// The arguments of `dpclaims answer` (the help text is on [`Command::Answer`]).
+/// The arguments of `dpclaims answer` (the help text is on [`AccountingCommand::Answer`](super::AccountingCommand::Answer)).
 #[derive(clap::Args)]
 pub struct AnswerArgs {
     /// PLD grid spacing.
@@ -12,7 +12,7 @@ pub struct AnswerArgs {
 }
 
 /// Runs `dpclaims answer`.
-pub fn run(args: AnswerArgs) -> Result<ExitCode, crate::Error> {
+pub fn run(args: AnswerArgs) -> Result<u8, Error> {
     let AnswerArgs { interval } = args;
     let mut out = std::io::stdout().lock();
     use crate::conformance::{Reply, Request, reply_line, self_reply};
@@ -33,5 +33,5 @@ pub fn run(args: AnswerArgs) -> Result<ExitCode, crate::Error> {
         let _ = writeln!(out, "{answer}");
         let _ = out.flush();
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(0)
 }

@@ -61,7 +61,7 @@ pub enum AccountantArg {
 }
 
 /// Answers `query` for the run `run` describes, printed; exit 2 when no selected accountant covers it.
-pub fn accountants(run: RunArgs, query: Query) -> Result<ExitCode, crate::Error> {
+pub fn accountants(run: RunArgs, query: Query) -> Result<u8, Error> {
     if let Some(path) = &run.event {
         return event_accountant(path, &run, query);
     }
@@ -69,7 +69,7 @@ pub fn accountants(run: RunArgs, query: Query) -> Result<ExitCode, crate::Error>
         return schedule_accountant(&run, query);
     }
     let (Some(q), Some(sigma), Some(steps)) = (run.q, run.sigma, run.steps) else {
-        return Err(crate::Error::Input(
+        return Err(Error::Input(
             "give --q, --sigma and --steps, or --event FILE.json".into(),
         ));
     };
@@ -92,7 +92,7 @@ pub fn accountants(run: RunArgs, query: Query) -> Result<ExitCode, crate::Error>
         .flatten()
         .find(|a| !(**a > 1.0 && a.is_finite()))
     {
-        return Err(crate::theorems::ParamError::new("orders", bad, "finite orders > 1").into());
+        return Err(crate::ParamError::new("orders", bad, "finite orders > 1").into());
     }
     let answers = which
         .iter()
@@ -109,20 +109,20 @@ pub fn accountants(run: RunArgs, query: Query) -> Result<ExitCode, crate::Error>
     }
     if answers.iter().all(|a| a.error.is_some()) {
         eprintln!("error: no selected accountant covers this run");
-        return Ok(ExitCode::from(2));
+        return Ok(2);
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(0)
 }
 
 /// `epsilon --phase q,sigma,steps ...`: a schedule, as the event document it is (a composition
 /// of self-composed, Poisson-sampled Gaussians), answered by the PLD accountant.
-fn schedule_accountant(run: &RunArgs, query: Query) -> Result<ExitCode, crate::Error> {
-    use crate::theorems::privacy::event::{Event, EventDoc};
+fn schedule_accountant(run: &RunArgs, query: Query) -> Result<u8, Error> {
+    use crate::privacy::event::{Event, EventDoc};
     let mut events = Vec::new();
     for (i, text) in run.phase.iter().enumerate() {
         let parts: Vec<&str> = text.split(',').map(str::trim).collect();
         let bad = |why: &str| {
-            crate::Error::Input(format!(
+            Error::Input(format!(
                 "--phase {text:?} (phase {}): {why}; expected q,sigma,steps",
                 i + 1
             ))
@@ -167,12 +167,12 @@ fn schedule_accountant(run: &RunArgs, query: Query) -> Result<ExitCode, crate::E
 
 /// The PLD accountant's answer to an event document, printed.
 fn answer_event(
-    doc: &crate::theorems::privacy::event::EventDoc,
+    doc: &crate::privacy::event::EventDoc,
     run: &RunArgs,
     query: Query,
-) -> Result<ExitCode, crate::Error> {
+) -> Result<u8, Error> {
     if !matches!(run.accountant, AccountantArg::Pld | AccountantArg::All) {
-        return Err(crate::Error::Input(
+        return Err(Error::Input(
             "--event and --phase are answered by the PLD accountant only (--accountant pld or all)"
                 .into(),
         ));
@@ -189,7 +189,7 @@ fn answer_event(
         accounting::event_line(&answer)
     };
     let _ = writeln!(std::io::stdout().lock(), "{text}");
-    Ok(ExitCode::SUCCESS)
+    Ok(0)
 }
 
 /// `epsilon --event` / `delta --event`: the PLD accountant on an event document.
@@ -197,8 +197,8 @@ fn event_accountant(
     path: &std::path::Path,
     run: &RunArgs,
     query: Query,
-) -> Result<ExitCode, crate::Error> {
+) -> Result<u8, Error> {
     let text = validate::read_input(Some(path))?;
-    let doc = crate::theorems::privacy::event::EventDoc::parse(&text)?;
+    let doc = crate::privacy::event::EventDoc::parse(&text)?;
     answer_event(&doc, run, query)
 }

@@ -1,7 +1,7 @@
 //! Option checks shared by the subcommands: each returns the error that names the flag, its
 //! value and the range (exit code 2), written once.
 
-use crate::Error;
+use super::Error;
 
 /// `--tolerance`: a relative tolerance, finite and at least 0.
 pub fn tolerance(x: f64) -> Result<f64, Error> {

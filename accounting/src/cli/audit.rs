@@ -3,11 +3,12 @@
 
 use super::*;
 
-/// The arguments of `dpclaims audit` (the help text is on [`Command::Audit`]).
+/// The arguments of `dpclaims audit` (the help text is on [`AccountingCommand::Audit`](super::AccountingCommand::Audit)).
 #[derive(clap::Args)]
 pub struct AuditArgs {
     /// Input file (`-` or none: stdin).
     pub file: Option<std::path::PathBuf>,
+    /// Input format (default: by the file's extension, `.csv` or JSON lines).
     #[arg(long, value_enum)]
     pub format: Option<FormatArg>,
     /// Ask this external accountant for epsilon: rows without `epsilon` on its stdin as
@@ -49,10 +50,11 @@ pub struct AuditArgs {
     /// Carlo lower limits and the claim.
     #[arg(long)]
     pub plot: Option<std::path::PathBuf>,
-    #[arg(long, default_value_t = harness::DEFAULT_SEED)]
+    /// Seed of the Monte Carlo streams.
+    #[arg(long, default_value_t = DEFAULT_SEED)]
     pub seed: u64,
     /// Family-wise confidence of the Monte Carlo bounds.
-    #[arg(long, default_value_t = harness::DEFAULT_CONFIDENCE)]
+    #[arg(long, default_value_t = DEFAULT_CONFIDENCE)]
     pub confidence: f64,
     /// One JSON object per row.
     #[arg(long)]
@@ -66,7 +68,7 @@ pub struct AuditArgs {
 }
 
 /// Runs `dpclaims audit`.
-pub fn run(args: AuditArgs) -> Result<ExitCode, crate::Error> {
+pub fn run(args: AuditArgs) -> Result<u8, Error> {
     let AuditArgs {
         file,
         format,
@@ -113,9 +115,12 @@ pub fn run(args: AuditArgs) -> Result<ExitCode, crate::Error> {
     )
 }
 
+/// `--format`: how the rows are written.
 #[derive(Clone, Copy, clap::ValueEnum)]
 pub enum FormatArg {
+    /// One JSON object per line.
     Jsonl,
+    /// A header line of field names, then one row per line.
     Csv,
 }
 
@@ -130,7 +135,7 @@ fn audit(
     json: bool,
     markdown: bool,
     progress: bool,
-) -> Result<ExitCode, crate::Error> {
+) -> Result<u8, Error> {
     let text = validate::read_input(file.as_deref())?;
     let format = match format {
         Some(FormatArg::Csv) => crate::audit::Format::Csv,
@@ -146,25 +151,25 @@ fn audit(
     validate::tolerance(opts.tolerance)?;
     validate::confidence(opts.confidence)?;
     if opts.max_steps < 1000 {
-        return Err(crate::Error::Input(format!(
+        return Err(Error::Input(format!(
             "--max-steps {} is out of range: expected at least 1000",
             opts.max_steps
         )));
     }
     if let Some(n) = opts.trials.filter(|n| *n < 200) {
-        return Err(crate::Error::Input(format!(
+        return Err(Error::Input(format!(
             "--trials {n} is out of range: expected at least 200"
         )));
     }
     if let Some(b) = opts.budget_seconds {
         if !(b > 0.0 && b.is_finite()) {
-            return Err(crate::Error::Input(format!(
+            return Err(Error::Input(format!(
                 "--budget-seconds {b} is out of range: expected a number > 0"
             )));
         }
     }
     if !(2..=pld::MAX_FFT).contains(&opts.pld.max_points) {
-        return Err(crate::Error::Input(format!(
+        return Err(Error::Input(format!(
             "--max-points {} is out of range: expected 2 to {}",
             opts.pld.max_points,
             pld::MAX_FFT
@@ -192,7 +197,7 @@ fn audit(
     errors.sort_by_key(|e| e.line);
     if let Some(dir) = &plot {
         std::fs::create_dir_all(dir).map_err(|e| {
-            crate::Error::Input(format!(
+            Error::Input(format!(
                 "cannot create --plot directory {}: {e}",
                 dir.display()
             ))
@@ -210,9 +215,9 @@ fn audit(
                 })
                 .collect();
             let path = dir.join(format!("line-{}-{safe}.svg", a.line));
-            let svg = crate::audit::svg(a).map_err(crate::Error::Input)?;
+            let svg = crate::audit::svg(a).map_err(Error::Input)?;
             std::fs::write(&path, svg).map_err(|e| {
-                crate::Error::Input(format!("cannot write {}: {e}", path.display()))
+                Error::Input(format!("cannot write {}: {e}", path.display()))
             })?;
             if progress {
                 eprintln!("wrote {}", path.display());
@@ -246,11 +251,11 @@ fn audit(
             .iter()
             .any(|a| a.verdict == crate::audit::AuditVerdict::Unsound)
         {
-            ExitCode::from(1)
+            1
         } else if !errors.is_empty() {
-            ExitCode::from(2)
+            2
         } else {
-            ExitCode::SUCCESS
+            0
         },
     )
 }

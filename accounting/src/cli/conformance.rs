@@ -3,7 +3,7 @@
 
 use super::*;
 
-/// The arguments of `dpclaims conformance` (the help text is on [`Command::Conformance`]).
+/// The arguments of `dpclaims conformance` (the help text is on [`AccountingCommand::Conformance`](super::AccountingCommand::Conformance)).
 #[derive(clap::Args)]
 pub struct ConformanceArgs {
     /// The accountant under test, run as `sh -c CMD`.
@@ -16,6 +16,7 @@ pub struct ConformanceArgs {
     /// Run the suite against dpclaims' own PLD accountant, in process.
     #[arg(long = "self", id = "self_check")]
     pub self_check: bool,
+    /// Seed of the suite (which events, which parameters).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Number of base events (each gives about ten checks).
@@ -43,7 +44,7 @@ pub struct ConformanceArgs {
 }
 
 /// Runs `dpclaims conformance`.
-pub fn run(args: ConformanceArgs) -> Result<ExitCode, crate::Error> {
+pub fn run(args: ConformanceArgs) -> Result<u8, Error> {
     let ConformanceArgs {
         command,
         self_check,
@@ -96,8 +97,8 @@ pub fn run(args: ConformanceArgs) -> Result<ExitCode, crate::Error> {
         let _ = write!(out, "{}", conformance::render(&outcomes, &name, markdown));
     }
     Ok(if conformance::failed(&outcomes) {
-        ExitCode::from(1)
+        1
     } else {
-        ExitCode::SUCCESS
+        0
     })
 }
