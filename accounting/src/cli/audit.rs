@@ -148,33 +148,10 @@ fn audit(
         }
         None => crate::audit::Format::JsonLines,
     };
-    validate::tolerance(opts.tolerance)?;
+    // The confidence keeps its own error kind (the binary's `Error::Confidence`).
     validate::confidence(opts.confidence)?;
-    if opts.max_steps < 1000 {
-        return Err(Error::Input(format!(
-            "--max-steps {} is out of range: expected at least 1000",
-            opts.max_steps
-        )));
-    }
-    if let Some(n) = opts.trials.filter(|n| *n < 200) {
-        return Err(Error::Input(format!(
-            "--trials {n} is out of range: expected at least 200"
-        )));
-    }
-    if let Some(b) = opts.budget_seconds {
-        if !(b > 0.0 && b.is_finite()) {
-            return Err(Error::Input(format!(
-                "--budget-seconds {b} is out of range: expected a number > 0"
-            )));
-        }
-    }
-    if !(2..=pld::MAX_FFT).contains(&opts.pld.max_points) {
-        return Err(Error::Input(format!(
-            "--max-points {} is out of range: expected 2 to {}",
-            opts.pld.max_points,
-            pld::MAX_FFT
-        )));
-    }
+    opts.check(|key| format!("--{}", key.replace('_', "-")))
+        .map_err(Error::Input)?;
     let mut rows = Vec::new();
     let mut errors = Vec::new();
     for parsed in crate::audit::parse(&text, format) {

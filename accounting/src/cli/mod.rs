@@ -14,7 +14,7 @@ mod conformance;
 mod query;
 pub mod validate;
 
-use crate::privacy::pld::{self, PldOptions};
+use crate::privacy::pld::PldOptions;
 use crate::privacy::{DpSgd, Neighbouring, Sampling};
 use crate::query::{self as accounting, Accountant, Query};
 use clap::{Parser, Subcommand};

@@ -1,0 +1,531 @@
+//! `dpclaims._dpclaims`: the Python extension over [`dpclaims_accounting`]. The Python package
+//! (`python/dpclaims/`) is the public face; this module is what it calls.
+//!
+//! Three rules hold for every function here:
+//! - **No panic crosses into Python.** Work runs under `catch_unwind` (in a worker thread for
+//!   the long ones); a panic becomes `dpclaims.InternalError`, a `RuntimeError`, with its
+//!   message: the interpreter goes on.
+//! - **Long computations release the GIL and can be interrupted.** They run in a worker thread
+//!   while the calling thread waits without the GIL and checks for signals every 50 ms: Ctrl-C
+//!   raises `KeyboardInterrupt` at once. The abandoned computation runs to its end in the
+//!   background, and its result is dropped.
+//! - **Errors name what is wrong**: a bad event document raises `EventFormatError` (a
+//!   `ValueError`) with `.path`, the JSON path of the bad field; an event dpclaims cannot account
+//!   for raises `UnsupportedEventError` (a `NotImplementedError`, which the conformance suite
+//!   counts as a skip) with `.path`; a parameter out of range raises `ParameterError` (a
+//!   `ValueError`) with `.path` and `.name`.
+
+use dpclaims_accounting::audit::{self, AuditOptions};
+use dpclaims_accounting::conformance::{self, Reply, Request, Verdict};
+use dpclaims_accounting::privacy::event::{EventDoc, EventError};
+use dpclaims_accounting::privacy::event_pld::EventPldError;
+use dpclaims_accounting::privacy::Neighbouring;
+use dpclaims_accounting::privacy::pld::PldOptions;
+use dpclaims_accounting::query::{self, EventAnswer, Query};
+use dpclaims_accounting::ParamError;
+use pyo3::create_exception;
+use pyo3::exceptions::{PyNotImplementedError, PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use serde_json::Value;
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::time::Duration;
+
+create_exception!(_dpclaims, EventFormatError, PyValueError, "An event document that cannot be read: `.path` is the JSON path of the bad field.");
+create_exception!(_dpclaims, UnsupportedEventError, PyNotImplementedError, "An event dpclaims' PLD accountant does not cover: `.path` is its JSON path.");
+create_exception!(_dpclaims, ParameterError, PyValueError, "A parameter out of range: `.name` names it, `.path` is the JSON path of the event it belongs to (\"\" for the query).");
+create_exception!(_dpclaims, InternalError, PyRuntimeError, "A defect of dpclaims (a Rust panic, caught): please report it with the call that raised it.");
+
+/// A Python exception of type `T` with the message and attributes.
+fn error_with<T: pyo3::PyTypeInfo>(py: Python<'_>, message: String, attrs: &[(&str, &str)]) -> PyErr {
+    let err = PyErr::new::<T, _>(message);
+    for (key, value) in attrs {
+        let _ = err.value(py).setattr(*key, *value);
+    }
+    err
+}
+
+fn event_error(py: Python<'_>, e: &EventError) -> PyErr {
+    error_with::<EventFormatError>(py, e.to_string(), &[("path", &e.path)])
+}
+
+fn param_error(py: Python<'_>, path: &str, e: &ParamError) -> PyErr {
+    error_with::<ParameterError>(py, e.to_string(), &[("path", path), ("name", &e.name)])
+}
+
+fn event_pld_error(py: Python<'_>, e: &EventPldError) -> PyErr {
+    match e {
+        EventPldError::Unsupported { path, .. } => {
+            error_with::<UnsupportedEventError>(py, e.to_string(), &[("path", path)])
+        }
+        EventPldError::Param { path, source } => {
+            error_with::<ParameterError>(py, e.to_string(), &[("path", path), ("name", &source.name)])
+        }
+    }
+}
+
+/// The message of a caught panic.
+fn panic_error(payload: Box<dyn std::any::Any + Send>) -> PyErr {
+    let what = payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".into());
+    InternalError::new_err(format!(
+        "internal error in dpclaims (a bug: please report the call that raised it): {what}"
+    ))
+}
+
+/// Runs `work` in a worker thread while this thread waits without the GIL, checking for
+/// signals every 50 ms (module documentation). A panic of `work` is an `InternalError`.
+fn interruptible<T: Send + 'static>(
+    py: Python<'_>,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> PyResult<T> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::Builder::new()
+        .name("dpclaims".into())
+        .spawn(move || {
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(work));
+            let _ = tx.send(result);
+        })
+        .map_err(|e| InternalError::new_err(format!("cannot start a worker thread: {e}")))?;
+    let rx = std::sync::Mutex::new(rx);
+    loop {
+        let waited = py.detach(|| {
+            rx.lock()
+                .expect("only this thread locks it")
+                .recv_timeout(Duration::from_millis(50))
+        });
+        match waited {
+            Ok(Ok(value)) => return Ok(value),
+            Ok(Err(payload)) => return Err(panic_error(payload)),
+            Err(RecvTimeoutError::Timeout) => py.check_signals()?,
+            Err(RecvTimeoutError::Disconnected) => {
+                return Err(InternalError::new_err("the worker thread ended without a result"));
+            }
+        }
+    }
+}
+
+/// Runs a short `work` under `catch_unwind`, holding the GIL.
+fn guarded<T>(work: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)).unwrap_or_else(|p| Err(panic_error(p)))
+}
+
+/// A Python object (dict, list, str, number, bool, None) as JSON; a non-finite float or an
+/// object JSON cannot hold is an `EventFormatError` naming its path.
+fn to_json(obj: &Bound<'_, PyAny>, path: &str) -> PyResult<Value> {
+    let py = obj.py();
+    let bad = |why: String| error_with::<EventFormatError>(py, format!("`{path}`: {why}"), &[("path", path)]);
+    if obj.is_none() {
+        return Ok(Value::Null);
+    }
+    if let Ok(b) = obj.cast::<PyBool>() {
+        return Ok(Value::Bool(b.is_true()));
+    }
+    if obj.cast::<PyInt>().is_ok() {
+        if let Ok(i) = obj.extract::<i64>() {
+            return Ok(i.into());
+        }
+        if let Ok(u) = obj.extract::<u64>() {
+            return Ok(u.into());
+        }
+        return Err(bad(format!("the integer {obj} does not fit in 64 bits")));
+    }
+    if obj.cast::<PyFloat>().is_ok() {
+        let x: f64 = obj.extract()?;
+        return serde_json::Number::from_f64(x)
+            .map(Value::Number)
+            .ok_or_else(|| bad(format!("{x} is not a finite number")));
+    }
+    if let Ok(s) = obj.cast::<PyString>() {
+        return Ok(Value::String(s.extract::<String>()?));
+    }
+    if let Ok(d) = obj.cast::<PyDict>() {
+        let mut map = serde_json::Map::new();
+        for (k, v) in d.iter() {
+            let Ok(key) = k.cast::<PyString>() else {
+                return Err(bad(format!("a key {k} that is not a string")));
+            };
+            let key: String = key.extract()?;
+            let child = if path.is_empty() { key.clone() } else { format!("{path}.{key}") };
+            map.insert(key, to_json(&v, &child)?);
+        }
+        return Ok(Value::Object(map));
+    }
+    if obj.cast::<PyList>().is_ok() || obj.cast::<PyTuple>().is_ok() {
+        let items: Vec<Bound<'_, PyAny>> = obj.try_iter()?.collect::<PyResult<_>>()?;
+        return items
+            .iter()
+            .enumerate()
+            .map(|(i, v)| to_json(v, &format!("{path}[{i}]")))
+            .collect::<PyResult<Vec<_>>>()
+            .map(Value::Array);
+    }
+    let kind = obj.get_type().name()?;
+    Err(bad(format!("a {kind} is not JSON (expected a dict, list, str, number, bool or None)")))
+}
+
+/// JSON as a Python object (numbers stay exact: integers as int, others as float).
+fn to_py<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match v {
+        Value::Null => py.None().into_bound(py),
+        Value::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
+        Value::Number(n) => match (n.as_i64(), n.as_u64()) {
+            (Some(i), _) => i.into_pyobject(py)?.into_any(),
+            (_, Some(u)) => u.into_pyobject(py)?.into_any(),
+            _ => n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any(),
+        },
+        Value::String(s) => PyString::new(py, s).into_any(),
+        Value::Array(a) => {
+            let list = PyList::empty(py);
+            for x in a {
+                list.append(to_py(py, x)?)?;
+            }
+            list.into_any()
+        }
+        Value::Object(m) => {
+            let dict = PyDict::new(py);
+            for (k, x) in m {
+                dict.set_item(k, to_py(py, x)?)?;
+            }
+            dict.into_any()
+        }
+    })
+}
+
+/// An event document from a Python dict in the event JSON format.
+fn document(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<EventDoc> {
+    let value = to_json(obj, "")?;
+    EventDoc::from_value(&value).map_err(|e| event_error(py, &e))
+}
+
+/// dpclaims' certified answer to one query: the true value lies in
+/// `[optimistic, pessimistic]`; `float()` of it is the pessimistic end (an upper bound).
+#[pyclass(frozen, module = "dpclaims")]
+pub struct Bracket {
+    /// `"epsilon"` (ε at a δ) or `"delta"` (δ at an ε).
+    #[pyo3(get)]
+    query: &'static str,
+    /// The δ (for an ε query) or ε (for a δ query) asked at.
+    #[pyo3(get)]
+    at: f64,
+    /// The lower end: no accountant can soundly report less.
+    #[pyo3(get)]
+    optimistic: f64,
+    /// The upper end: the certified value.
+    #[pyo3(get)]
+    pessimistic: f64,
+    /// The PLD grid spacing of the privacy loss actually used.
+    #[pyo3(get)]
+    interval: f64,
+    /// A coarser grid than asked for, or a bracket too wide to say much, in words.
+    #[pyo3(get)]
+    note: Option<String>,
+    /// `"add-remove"` or `"replace-one"`.
+    #[pyo3(get)]
+    neighbouring: &'static str,
+    /// Wall time of the computation.
+    #[pyo3(get)]
+    seconds: f64,
+    /// The answer as `dpclaims epsilon --event FILE --json` prints it.
+    json: String,
+}
+
+#[pymethods]
+impl Bracket {
+    fn __float__(&self) -> f64 {
+        self.pessimistic
+    }
+
+    /// `(optimistic, pessimistic)`.
+    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        PyTuple::new(py, [self.optimistic, self.pessimistic])?.try_iter().map(|i| i.into_any())
+    }
+
+    fn __repr__(&self) -> String {
+        let (given, asked) = match self.query {
+            "epsilon" => ("delta", "epsilon"),
+            _ => ("epsilon", "delta"),
+        };
+        format!(
+            "Bracket({asked} in [{}, {}] at {given}={}, {}, interval={})",
+            self.optimistic, self.pessimistic, self.at, self.neighbouring, self.interval
+        )
+    }
+
+    /// The answer as the CLI's `--json` prints it (same numbers, same fields).
+    fn to_json(&self) -> String {
+        self.json.clone()
+    }
+}
+
+fn bracket(a: &EventAnswer, query: Query) -> Bracket {
+    let (name, at) = match query {
+        Query::Epsilon { delta } => ("epsilon", delta),
+        Query::Delta { epsilon } => ("delta", epsilon),
+    };
+    Bracket {
+        query: name,
+        at,
+        optimistic: a.bracket[0],
+        pessimistic: a.bracket[1],
+        interval: a.interval,
+        note: a.note.clone(),
+        neighbouring: match a.relation {
+            Neighbouring::AddRemove => "add-remove",
+            Neighbouring::ReplaceOne => "replace-one",
+        },
+        seconds: a.seconds,
+        json: serde_json::to_string(a).expect("answers serialize"),
+    }
+}
+
+fn pld_options(py: Python<'_>, interval: f64, max_points: usize) -> PyResult<PldOptions> {
+    if !(interval > 0.0 && interval.is_finite()) {
+        return Err(param_error(py, "", &ParamError::new("interval", interval, "a finite number > 0")));
+    }
+    let max_fft = dpclaims_accounting::privacy::pld::MAX_FFT;
+    if !(2..=max_fft).contains(&max_points) {
+        return Err(param_error(py, "", &ParamError::new("max_points", max_points, format!("2 to {max_fft}"))));
+    }
+    Ok(PldOptions { interval, max_points, ..PldOptions::default() })
+}
+
+fn answer(py: Python<'_>, document_obj: &Bound<'_, PyAny>, query: Query, interval: f64, max_points: usize) -> PyResult<Bracket> {
+    let doc = guarded(|| document(py, document_obj))?;
+    let opts = pld_options(py, interval, max_points)?;
+    let result = interruptible(py, move || query::run_event(&doc, query, &opts))?;
+    result.map(|a| bracket(&a, query)).map_err(|e| event_pld_error(py, &e))
+}
+
+/// ε at `delta` for an event document (a dict in the event JSON format).
+#[pyfunction]
+#[pyo3(signature = (document, delta, interval = 1e-4, max_points = query::ANSWER_MAX_POINTS))]
+fn epsilon(py: Python<'_>, document: &Bound<'_, PyAny>, delta: f64, interval: f64, max_points: usize) -> PyResult<Bracket> {
+    answer(py, document, Query::Epsilon { delta }, interval, max_points)
+}
+
+/// δ at `epsilon` for an event document (a dict in the event JSON format).
+#[pyfunction]
+#[pyo3(signature = (document, epsilon, interval = 1e-4, max_points = query::ANSWER_MAX_POINTS))]
+fn delta(py: Python<'_>, document: &Bound<'_, PyAny>, epsilon: f64, interval: f64, max_points: usize) -> PyResult<Bracket> {
+    answer(py, document, Query::Delta { epsilon }, interval, max_points)
+}
+
+/// Audits rows (dicts with the fields of `dpclaims audit`'s rows): one dict per row, as
+/// `dpclaims audit --json` prints it, or `{"line": i, "error": why}` for a row whose
+/// references or Monte Carlo could not be computed. A row that does not validate raises
+/// `ValueError` naming the row (0-based) and the field, before anything is computed.
+#[pyfunction]
+#[pyo3(signature = (rows, *, tolerance = 0.05, max_steps = 200_000_000, trials = None, budget_seconds = None, importance = true, no_reference = false, seed = 1, confidence = 0.999, max_points = query::ANSWER_MAX_POINTS))]
+#[allow(clippy::too_many_arguments)]
+fn audit_rows<'py>(
+    py: Python<'py>,
+    rows: &Bound<'py, PyAny>,
+    tolerance: f64,
+    max_steps: u64,
+    trials: Option<u64>,
+    budget_seconds: Option<f64>,
+    importance: bool,
+    no_reference: bool,
+    seed: u64,
+    confidence: f64,
+    max_points: usize,
+) -> PyResult<Bound<'py, PyList>> {
+    let opts = AuditOptions {
+        tolerance,
+        max_steps,
+        budget_seconds,
+        trials,
+        importance,
+        no_reference,
+        plot: false,
+        seed,
+        confidence,
+        pld: PldOptions { max_points, ..PldOptions::default() },
+    };
+    opts.check(|key| key.to_string()).map_err(PyValueError::new_err)?;
+    let mut valid = Vec::new();
+    for (i, row) in rows.try_iter()?.enumerate() {
+        let row = row?;
+        let Value::Object(obj) = to_json(&row, &format!("rows[{i}]"))? else {
+            return Err(PyTypeError::new_err(format!("rows[{i}]: expected a dict")));
+        };
+        let row = audit::validate(i, obj, true).map_err(|e| PyValueError::new_err(format!("rows[{i}]: {}", e.reason)))?;
+        valid.push(row);
+    }
+    let results = interruptible(py, move || audit::audit(&valid, &opts, false))?;
+    let out = PyList::empty(py);
+    for r in results {
+        let v = match r {
+            Ok(a) => serde_json::to_value(&a).expect("audits serialize"),
+            Err(e) => serde_json::json!({"line": e.line, "error": e.reason}),
+        };
+        out.append(to_py(py, &v)?)?;
+    }
+    Ok(out)
+}
+
+/// The checks of a conformance suite, without asking anything: `[{"property", "regime",
+/// "queries": [protocol line, ...]}]` in the order `conformance_run` judges them.
+#[pyfunction]
+#[pyo3(signature = (seed = 1, events = 30, full = false))]
+fn conformance_checks<'py>(py: Python<'py>, seed: u64, events: usize, full: bool) -> PyResult<Bound<'py, PyList>> {
+    let suite = guarded(|| Ok(conformance::generate(seed, events, full)))?;
+    let out = PyList::empty(py);
+    for c in &suite.checks {
+        let d = PyDict::new(py);
+        d.set_item("property", c.property)?;
+        d.set_item("regime", c.regime)?;
+        let lines: Vec<String> = c.queries.iter().map(|&i| suite.requests[i].line(i)).collect();
+        d.set_item("queries", lines)?;
+        out.append(d)?;
+    }
+    Ok(out)
+}
+
+fn verdict_name(v: &Verdict) -> &'static str {
+    match v {
+        Verdict::Pass => "pass",
+        Verdict::Skipped => "skipped",
+        Verdict::Loose => "loose",
+        Verdict::Finding => "finding",
+        Verdict::Broken => "broken",
+    }
+}
+
+/// One request asked of the Python accountant through `ask(document, query, value)`, which
+/// returns `("value", x)`, `("refused", why)` or `("error", why)`; an exception out of `ask`
+/// (KeyboardInterrupt, SystemExit, a defect of the wrapper) stops the run.
+fn ask_python(py: Python<'_>, ask: &Bound<'_, PyAny>, r: &Request) -> PyResult<Reply> {
+    let doc = serde_json::to_value(&r.doc).expect("events serialize");
+    let (query, value) = match r.query {
+        Query::Epsilon { delta } => ("epsilon", delta),
+        Query::Delta { epsilon } => ("delta", epsilon),
+    };
+    let got = ask.call1((to_py(py, &doc)?, query, value))?;
+    let (kind, payload): (String, Bound<'_, PyAny>) = got.extract()?;
+    Ok(match kind.as_str() {
+        "value" => Reply::Value(payload.extract()?),
+        "refused" => Reply::Refused(payload.extract()?),
+        _ => Reply::Broken(payload.extract()?),
+    })
+}
+
+/// Runs a conformance suite through `ask` (see `ask_python`) and judges it: `{"outcomes":
+/// [...], "text": scorecard, "markdown": scorecard, "failed": bool}`; `command` goes into the
+/// reproducers of the text.
+#[pyfunction]
+#[pyo3(signature = (ask, seed = 1, events = 30, full = false, tolerance = 1e-3, interval = 1e-4, command = "python"))]
+#[allow(clippy::too_many_arguments)]
+fn conformance_run<'py>(
+    py: Python<'py>,
+    ask: &Bound<'py, PyAny>,
+    seed: u64,
+    events: usize,
+    full: bool,
+    tolerance: f64,
+    interval: f64,
+    command: &str,
+) -> PyResult<Bound<'py, PyDict>> {
+    if !(tolerance >= 0.0 && tolerance.is_finite()) {
+        return Err(PyValueError::new_err(format!("tolerance {tolerance} is out of range: expected a number >= 0")));
+    }
+    let opts = pld_options(py, interval, query::ANSWER_MAX_POINTS)?;
+    let mut suite = guarded(|| Ok(conformance::generate(seed, events, full)))?;
+    let mut stop: Option<PyErr> = None;
+    let replies = guarded(|| {
+        Ok(conformance::ask_in_rounds(&mut suite, |batch| {
+            batch
+                .iter()
+                .map(|r| {
+                    if stop.is_some() {
+                        return Reply::Broken("not asked: the run was stopped".into());
+                    }
+                    match py.check_signals().and_then(|()| ask_python(py, ask, r)) {
+                        Ok(reply) => reply,
+                        Err(e) => {
+                            stop = Some(e);
+                            Reply::Broken("not asked: the run was stopped".into())
+                        }
+                    }
+                })
+                .collect()
+        }))
+    })?;
+    if let Some(e) = stop {
+        return Err(e);
+    }
+    let judged = interruptible(py, move || {
+        let outcomes = conformance::judge(&suite, &replies, tolerance, &opts);
+        outcomes
+    })?;
+    let out = PyDict::new(py);
+    let list = PyList::empty(py);
+    for o in &judged {
+        let d = PyDict::new(py);
+        d.set_item("property", o.property)?;
+        d.set_item("regime", o.regime)?;
+        d.set_item("verdict", verdict_name(&o.verdict))?;
+        d.set_item("answers", o.answers.clone())?;
+        d.set_item("bracket", o.bracket.map(|b| (b[0], b[1])))?;
+        d.set_item("detail", &o.detail)?;
+        d.set_item("queries", o.queries.clone())?;
+        list.append(d)?;
+    }
+    out.set_item("outcomes", list)?;
+    out.set_item("text", conformance::render(&judged, command, false))?;
+    out.set_item("markdown", conformance::render(&judged, command, true))?;
+    out.set_item("failed", conformance::failed(&judged))?;
+    Ok(out)
+}
+
+/// The `dpclaims` command of the wheel: the accountant commands, with `argv` as `sys.argv`.
+/// Runs without the GIL; returns the exit code.
+#[pyfunction]
+fn main(py: Python<'_>, argv: Vec<String>) -> PyResult<u8> {
+    py.detach(|| {
+        std::panic::catch_unwind(|| dpclaims_accounting::cli::main_from(argv.into_iter().map(Into::into)))
+    })
+    .map_err(panic_error)
+}
+
+/// Panics inside Rust, for the tests of the panic boundary (`in_worker`: in the worker thread of
+/// a long computation).
+#[pyfunction]
+#[pyo3(signature = (in_worker = false))]
+fn _panic(py: Python<'_>, in_worker: bool) -> PyResult<()> {
+    if in_worker {
+        interruptible(py, || panic!("a test panic in the worker"))
+    } else {
+        guarded(|| panic!("a test panic"))
+    }
+}
+
+/// Sleeps `seconds` in a worker thread (the tests of Ctrl-C and of the GIL's release).
+#[pyfunction]
+fn _sleep(py: Python<'_>, seconds: f64) -> PyResult<()> {
+    interruptible(py, move || std::thread::sleep(Duration::from_secs_f64(seconds)))
+}
+
+#[pymodule]
+fn _dpclaims(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add_class::<Bracket>()?;
+    m.add_function(wrap_pyfunction!(epsilon, m)?)?;
+    m.add_function(wrap_pyfunction!(delta, m)?)?;
+    m.add_function(wrap_pyfunction!(audit_rows, m)?)?;
+    m.add_function(wrap_pyfunction!(conformance_checks, m)?)?;
+    m.add_function(wrap_pyfunction!(conformance_run, m)?)?;
+    m.add_function(wrap_pyfunction!(main, m)?)?;
+    m.add_function(wrap_pyfunction!(_panic, m)?)?;
+    m.add_function(wrap_pyfunction!(_sleep, m)?)?;
+    m.add("EventFormatError", py.get_type::<EventFormatError>())?;
+    m.add("UnsupportedEventError", py.get_type::<UnsupportedEventError>())?;
+    m.add("ParameterError", py.get_type::<ParameterError>())?;
+    m.add("InternalError", py.get_type::<InternalError>())?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}
