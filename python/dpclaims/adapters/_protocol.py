@@ -1,9 +1,22 @@
-"""The line protocol of `dpclaims conformance`, shared by the adapters (stdlib only).
+"""The event format's whitelist and the line protocol of `dpclaims conformance` (stdlib only).
 
-Each stdin line is an event document (docs/accounting.md, "Events") with an `id` and `delta`
-(asking for epsilon) or `epsilon` (asking for delta). The answer is one line: {"epsilon": x} /
-{"delta": x} (null for +infinity) or {"error": "..."}. The event is checked against the
-format's whitelist of types and fields here; no name from the input is ever imported.
+An accountant, for the in-process conformance suite and for `serve`, is any object with
+
+    supports: dict   # {"events": [types], "relations": [relations], "queries": ["epsilon", ...]}
+    def epsilon(self, event: dict, delta: float) -> float
+    def delta(self, event: dict, epsilon: float) -> float     # only if it answers delta
+
+where `event` is an event document `{"version": 1, "neighbouring": ..., "event": {...}}`
+(docs/accounting.md, "Events"; no `id`, `delta` or `epsilon` key). An event, relation or query
+it does not cover raises NotImplementedError (`Unsupported` is one); any other exception is a
+failure of the accountant. `document` validates a document against the format's whitelist of
+types and fields (ValueError naming the JSON path of the problem); no name from the input is
+ever imported or called.
+
+`serve(accountant)` runs the line protocol on stdin/stdout: each line is an event document with
+an `id` and `delta` (asking for epsilon) or `epsilon` (asking for delta); the answer is one
+line, {"epsilon": x} / {"delta": x} (null for +infinity), {"error": "unsupported: ..."} for a
+NotImplementedError, or {"error": "<Exception>: ..."} for any other failure of that line.
 """
 import json
 import math
@@ -23,16 +36,22 @@ FIELDS = {
     "Composed": {"events": "events"},
 }
 RELATIONS = ("add-remove", "replace-one")
+QUERIES = ("epsilon", "delta")
 MAX_DEPTH = 32
 
 
-class Unsupported(Exception):
-    """An event (or query) the accountant does not cover: answered {"error": "unsupported: ..."}."""
+class Unsupported(NotImplementedError):
+    """An event, relation or query the accountant does not cover: a skip, not a failure."""
+
+
+def is_number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
 def check_event(e, path="event", depth=0):
-    """Validates one event (a dict) in place; returns it with `parameter` read as
-    `noise_multiplier` for Laplace. Raises ValueError naming the JSON path."""
+    """Validates one bare event (a dict); returns a copy with `parameter` read as
+    `noise_multiplier` for Laplace. Raises ValueError naming the JSON path, Unsupported
+    (a NotImplementedError) for a type the format does not have."""
     if depth > MAX_DEPTH:
         raise ValueError(f"{path}: nested more than {MAX_DEPTH} deep")
     if not isinstance(e, dict) or not isinstance(e.get("type"), str):
@@ -52,8 +71,7 @@ def check_event(e, path="event", depth=0):
         if name not in e:
             raise ValueError(f"{path}.{name}: missing")
         v = e[name]
-        if want == "num" and not (isinstance(v, (int, float)) and not isinstance(v, bool)
-                                  and math.isfinite(v)):
+        if want == "num" and not (is_number(v) and math.isfinite(v)):
             raise ValueError(f"{path}.{name}: expected a finite number")
         if want == "int" and not (isinstance(v, int) and not isinstance(v, bool) and v >= 0):
             raise ValueError(f"{path}.{name}: expected an integer >= 0")
@@ -67,8 +85,31 @@ def check_event(e, path="event", depth=0):
     return out
 
 
+def document(doc):
+    """(relation, event) of an event document, validated (the event as `check_event` returns
+    it). Keys other than `version`, `neighbouring` and `event` are refused."""
+    if not isinstance(doc, dict):
+        raise ValueError("an event document is a JSON object")
+    if doc.get("version") != 1:
+        raise ValueError("`version` must be 1")
+    if doc.get("neighbouring") not in RELATIONS:
+        raise ValueError(f"`neighbouring` must be one of {RELATIONS}")
+    extra = set(doc) - {"version", "neighbouring", "event"}
+    if extra:
+        raise ValueError(f"unknown field(s) {sorted(extra)}")
+    return doc["neighbouring"], check_event(doc.get("event"))
+
+
+def value(v, name):
+    """The delta or epsilon a query is asked at, as a float (not NaN; +inf allowed)."""
+    if not is_number(v) or math.isnan(v):
+        raise ValueError(f"`{name}` must be a number")
+    return float(v)
+
+
 def parse(line):
-    """(relation, event, query, value): query is "epsilon" (asked at delta = value) or "delta"."""
+    """(document, query, value) of one protocol line: the document without `id`, `delta` and
+    `epsilon` (validated), the query "epsilon" (asked at delta = value) or "delta"."""
     doc = json.loads(line)
     if not isinstance(doc, dict):
         raise ValueError("a JSON object per line")
@@ -79,14 +120,13 @@ def parse(line):
     asks = [k for k in ("delta", "epsilon") if k in doc]
     if len(asks) != 1:
         raise ValueError("exactly one of `delta` and `epsilon`")
-    value = doc[asks[0]]
-    if not isinstance(value, (int, float)) or isinstance(value, bool) or math.isnan(value):
-        raise ValueError(f"`{asks[0]}` must be a number")
+    at = value(doc[asks[0]], asks[0])
     extra = set(doc) - {"version", "neighbouring", "event", "id", "delta", "epsilon"}
     if extra:
         raise ValueError(f"unknown field(s) {sorted(extra)}")
+    relation, event = document({k: doc.get(k) for k in ("version", "neighbouring", "event")})
     query = "epsilon" if asks[0] == "delta" else "delta"
-    return doc["neighbouring"], check_event(doc.get("event")), query, float(value)
+    return {"version": 1, "neighbouring": relation, "event": event}, query, at
 
 
 def number(x):
@@ -95,22 +135,36 @@ def number(x):
     return None if x == math.inf else x
 
 
-def serve(answer, supported):
-    """Runs the protocol on stdin/stdout. `answer(relation, event, query, value)` returns a
-    float or raises; `supported` is the list printed for `--supports`."""
-    if "--supports" in sys.argv[1:]:
-        print(json.dumps(supported))
+def answer(accountant, doc, query, at):
+    """The accountant's answer to one query: `accountant.epsilon(doc, at)` or
+    `accountant.delta(doc, at)`; Unsupported when it has no method for the query."""
+    method = getattr(accountant, query, None) if query in QUERIES else None
+    if not callable(method):
+        raise Unsupported(f"{type(accountant).__name__} does not answer {query} queries")
+    return method(doc, at)
+
+
+def serve(accountant, argv=None, stdin=None, stdout=None):
+    """Runs the line protocol for `accountant` (an object with the interface above) on
+    stdin/stdout until end of input. With `--supports` in argv (default sys.argv[1:]) prints
+    the JSON of `accountant.supports` instead."""
+    argv = sys.argv[1:] if argv is None else argv
+    stdin = sys.stdin if stdin is None else stdin
+    stdout = sys.stdout if stdout is None else stdout
+    if "--supports" in argv:
+        stdout.write(json.dumps(getattr(accountant, "supports", None)) + "\n")
+        stdout.flush()
         return
-    for line in sys.stdin:
+    for line in stdin:
         if not line.strip():
             continue
         key = "epsilon"
         try:
-            relation, event, key, value = parse(line)
-            reply = {key: number(answer(relation, event, key, value))}
-        except Unsupported as e:
+            doc, key, at = parse(line)
+            reply = {key: number(answer(accountant, doc, key, at))}
+        except NotImplementedError as e:
             reply = {"error": f"unsupported: {e}"}
         except Exception as e:  # any failure of one query is that query's error, never a crash
             reply = {"error": f"{type(e).__name__}: {e}"}
-        sys.stdout.write(json.dumps(reply) + "\n")
-        sys.stdout.flush()
+        stdout.write(json.dumps(reply) + "\n")
+        stdout.flush()

@@ -1,32 +1,37 @@
-"""dp_accounting (Google) behind the `dpclaims conformance` protocol.
+"""dp_accounting (Google): its RDP and PLD accountants as dpclaims accountants.
 
-    python3 adapters/dp_accounting.py rdp|pld [--compose-count] [--supports]
+    from dpclaims.adapters.dp_accounting import RdpAccountant, PldAccountant
+    PldAccountant().epsilon({"version": 1, "neighbouring": "add-remove",
+                             "event": {"type": "Gaussian", "noise_multiplier": 1.0}}, 1e-5)
 
-With --compose-count a top-level `SelfComposed(e, k)` is accounted as `compose(e, count=k)`
-(the accountant's own count argument) instead of as a `SelfComposedDpEvent`, so that the
-suite's `self-composition` property checks that path too.
+    python -m dpclaims.adapters.dp_accounting rdp|pld [--compose-count] [--supports]
 
 Events map to dp_accounting's own dp_event classes through the whitelist `BUILD` (type name ->
-constructor); the neighbouring relation maps to its NeighboringRelation. The accountant decides
-what it covers: an event it refuses (`supports` is false) is answered "unsupported".
+constructor); the neighbouring relation maps to its NeighboringRelation. The library decides
+what it covers: an event its accountant refuses (`supports(event)` is false) raises
+NotImplementedError, as does `EpsilonDelta` (dp_accounting has no (epsilon, delta) event class).
+
+With compose_count=True (`--compose-count`) a top-level `SelfComposed(e, k)` is accounted as
+`compose(e, count=k)` (the accountant's own count argument) instead of as a
+`SelfComposedDpEvent`, so that the suite's `self-composition` property checks that path too.
 """
-import importlib.util
-import os
 import sys
 
-# This file's name is the library's: take its directory off the path, and load the protocol
-# helper by its file path.
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != HERE]
-_spec = importlib.util.spec_from_file_location("dpclaims_protocol", os.path.join(HERE, "protocol.py"))
-protocol = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(protocol)
-Unsupported, serve = protocol.Unsupported, protocol.serve
+from . import _protocol
 
-from dp_accounting import dp_event as ev  # noqa: E402
-from dp_accounting import privacy_accountant  # noqa: E402
-from dp_accounting.pld import pld_privacy_accountant  # noqa: E402
-from dp_accounting.rdp import rdp_privacy_accountant  # noqa: E402
+try:
+    from dp_accounting import dp_event as ev
+    from dp_accounting import privacy_accountant
+    from dp_accounting.pld import pld_privacy_accountant
+    from dp_accounting.rdp import rdp_privacy_accountant
+except ModuleNotFoundError as e:
+    if (e.name or "").split(".")[0] != "dp_accounting":
+        raise
+    raise ImportError(
+        "dpclaims.adapters.dp_accounting needs the dp_accounting library: "
+        "pip install dp-accounting") from e
+
+Unsupported = _protocol.Unsupported
 
 BUILD = {
     "NoOp": lambda e: ev.NoOpDpEvent(),
@@ -46,38 +51,79 @@ RELATION = {
     "add-remove": privacy_accountant.NeighboringRelation.ADD_OR_REMOVE_ONE,
     "replace-one": privacy_accountant.NeighboringRelation.REPLACE_ONE,
 }
-ACCOUNTANT = {
-    "rdp": lambda rel: rdp_privacy_accountant.RdpAccountant(neighboring_relation=rel),
-    "pld": lambda rel: pld_privacy_accountant.PLDAccountant(neighboring_relation=rel),
-}
 
 
 def build(e):
+    """The dp_accounting DpEvent of a validated bare event."""
     if e["type"] not in BUILD:
         raise Unsupported(f"{e['type']} (no dp_accounting event class)")
     return BUILD[e["type"]](e)
 
 
-def main():
-    mode = sys.argv[1] if len(sys.argv) > 1 else ""
-    if mode not in ACCOUNTANT:
-        sys.exit("usage: dp_accounting.py rdp|pld [--compose-count] [--supports]")
-    compose_count = "--compose-count" in sys.argv[2:]
+class _DpAccountingAccountant:
+    """A fresh dp_accounting accountant per query, composed with the event once."""
 
-    def answer(relation, event, query, value):
-        accountant = ACCOUNTANT[mode](RELATION[relation])
+    mode = ""
+    supports = {"events": sorted(BUILD), "relations": list(_protocol.RELATIONS),
+                "queries": list(_protocol.QUERIES)}
+
+    def __init__(self, compose_count=False):
+        self.compose_count = bool(compose_count)
+
+    def _library_accountant(self, relation):
+        raise NotImplementedError
+
+    def _composed(self, doc):
+        relation, event = _protocol.document(doc)
+        accountant = self._library_accountant(RELATION[relation])
         count = 1
-        if compose_count and event["type"] == "SelfComposed":
+        if self.compose_count and event["type"] == "SelfComposed":
             event, count = event["event"], event["count"]
         dp = build(event)
         if not accountant.supports(dp):
-            raise Unsupported(f"dp_accounting's {mode} accountant refuses it under {relation}")
+            raise Unsupported(f"dp_accounting's {self.mode} accountant refuses it under {relation}")
         accountant.compose(dp, count)
-        if query == "epsilon":
-            return accountant.get_epsilon(value)
-        return accountant.get_delta(value)
+        return accountant
 
-    serve(answer, sorted(BUILD))
+    def epsilon(self, event, delta):
+        delta = _protocol.value(delta, "delta")
+        return float(self._composed(event).get_epsilon(delta))
+
+    def delta(self, event, epsilon):
+        epsilon = _protocol.value(epsilon, "epsilon")
+        return float(self._composed(event).get_delta(epsilon))
+
+    def __repr__(self):
+        return f"{type(self).__name__}(compose_count={self.compose_count})"
+
+
+class RdpAccountant(_DpAccountingAccountant):
+    """dp_accounting's `RdpAccountant` (its default orders)."""
+
+    mode = "rdp"
+
+    def _library_accountant(self, relation):
+        return rdp_privacy_accountant.RdpAccountant(neighboring_relation=relation)
+
+
+class PldAccountant(_DpAccountingAccountant):
+    """dp_accounting's `PLDAccountant` (its default value_discretization_interval)."""
+
+    mode = "pld"
+
+    def _library_accountant(self, relation):
+        return pld_privacy_accountant.PLDAccountant(neighboring_relation=relation)
+
+
+ACCOUNTANTS = {"rdp": RdpAccountant, "pld": PldAccountant}
+USAGE = "usage: python -m dpclaims.adapters.dp_accounting rdp|pld [--compose-count] [--supports]"
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv or argv[0] not in ACCOUNTANTS:
+        sys.exit(USAGE)
+    _protocol.serve(ACCOUNTANTS[argv[0]](compose_count="--compose-count" in argv[1:]), argv)
 
 
 if __name__ == "__main__":

@@ -1,29 +1,31 @@
-"""prv_accountant (Microsoft, Gopi et al. 2021) behind the `dpclaims conformance` protocol.
+"""prv_accountant (Microsoft, Gopi et al. 2021): its PRVAccountant as a dpclaims accountant.
 
-    python3 adapters/prv_accountant.py [--supports]
+    from dpclaims.adapters.prv_accountant import PrvAccountant
+
+    python -m dpclaims.adapters.prv_accountant [--supports]
 
 prv_accountant has no event algebra: the adapter flattens the event into a list of (privacy
-random variable, count) pairs for PRVAccountant (heterogeneous composition), building each
-variable through the whitelist `LEAF`. Composed concatenates, SelfComposed multiplies counts,
-NoOp and PoissonSampled with q = 1 are the identity. The answer is PRVAccountant's upper bound
-(eps_error 0.01, delta_error delta/1000 as in its `Accountant`).
+random variable, count) pairs for PRVAccountant (heterogeneous composition, copies of an event
+not merged), building each variable through the whitelist `LEAF`. Composed concatenates,
+SelfComposed multiplies counts, NoOp and PoissonSampled with q = 1 are the identity (the
+adapter's algebra, not the library's). The answer is PRVAccountant's upper bound (eps_error
+0.01, delta_error delta/1000 as in its `Accountant`; 1e-12 for a delta query).
 """
-import importlib.util
-import os
 import sys
 
-# This file's name is the library's: take its directory off the path, and load the protocol
-# helper by its file path.
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != HERE]
-_spec = importlib.util.spec_from_file_location("dpclaims_protocol", os.path.join(HERE, "protocol.py"))
-protocol = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(protocol)
-Unsupported, serve = protocol.Unsupported, protocol.serve
+from . import _protocol
 
-from prv_accountant import PRVAccountant  # noqa: E402
-from prv_accountant import privacy_random_variables as rv  # noqa: E402
+try:
+    from prv_accountant import PRVAccountant
+    from prv_accountant import privacy_random_variables as rv
+except ModuleNotFoundError as e:
+    if (e.name or "").split(".")[0] != "prv_accountant":
+        raise
+    raise ImportError(
+        "dpclaims.adapters.prv_accountant needs the prv_accountant library: "
+        "pip install prv-accountant") from e
 
+Unsupported = _protocol.Unsupported
 EPS_ERROR = 0.01
 
 # (type, relation) -> the privacy random variable of one application; replace-one moves a sum of
@@ -41,7 +43,7 @@ LEAF = {
 
 
 def flatten(e, relation, count=1):
-    """[(prv, count)] of the event."""
+    """[(prv, count)] of a validated bare event."""
     kind = e["type"]
     if kind == "NoOp":
         return []
@@ -58,19 +60,49 @@ def flatten(e, relation, count=1):
     return [(LEAF[(kind, relation)](e), count)]
 
 
-def answer(relation, event, query, value):
-    pairs = flatten(event, relation)
-    if not pairs:
-        return 0.0
-    prvs, counts = [p for p, _ in pairs], [c for _, c in pairs]
-    delta_error = value / 1000 if query == "epsilon" else 1e-12
-    acc = PRVAccountant(prvs=prvs, max_self_compositions=counts,
-                        eps_error=EPS_ERROR, delta_error=delta_error)
-    if query == "epsilon":
-        return acc.compute_epsilon(delta=value, num_self_compositions=counts)[2]
-    return acc.compute_delta(epsilon=value, num_self_compositions=counts)[2]
+class PrvAccountant:
+    """prv_accountant's `PRVAccountant` on the flattened event; a new one per query."""
+
+    supports = {"events": ["Composed", "EpsilonDelta", "Gaussian", "Laplace", "NoOp",
+                           "PoissonSampled", "SelfComposed"],
+                "relations": list(_protocol.RELATIONS),
+                "queries": list(_protocol.QUERIES)}
+
+    def __init__(self, eps_error=EPS_ERROR):
+        self.eps_error = eps_error
+
+    def _library_accountant(self, doc, delta_error):
+        relation, event = _protocol.document(doc)
+        pairs = flatten(event, relation)
+        if not pairs:
+            return None, []
+        prvs, counts = [p for p, _ in pairs], [c for _, c in pairs]
+        acc = PRVAccountant(prvs=prvs, max_self_compositions=counts,
+                            eps_error=self.eps_error, delta_error=delta_error)
+        return acc, counts
+
+    def epsilon(self, event, delta):
+        delta = _protocol.value(delta, "delta")
+        acc, counts = self._library_accountant(event, delta / 1000)
+        if acc is None:
+            return 0.0
+        return float(acc.compute_epsilon(delta=delta, num_self_compositions=counts)[2])
+
+    def delta(self, event, epsilon):
+        epsilon = _protocol.value(epsilon, "epsilon")
+        acc, counts = self._library_accountant(event, 1e-12)
+        if acc is None:
+            return 0.0
+        return float(acc.compute_delta(epsilon=epsilon, num_self_compositions=counts)[2])
+
+    def __repr__(self):
+        return f"PrvAccountant(eps_error={self.eps_error})"
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    _protocol.serve(PrvAccountant(), argv)
 
 
 if __name__ == "__main__":
-    serve(answer, ["Composed", "EpsilonDelta", "Gaussian", "Laplace", "NoOp",
-                   "PoissonSampled", "SelfComposed"])
+    main()
