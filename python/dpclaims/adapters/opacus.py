@@ -1,6 +1,8 @@
-"""Opacus' accountants (RDP, PRV, GDP) behind the `dpclaims conformance` protocol, without torch.
+"""Opacus' accountants (RDP, PRV, GDP) as dpclaims accountants, without torch.
 
-    python3 adapters/opacus.py rdp|prv|gdp [--supports]
+    from dpclaims.adapters.opacus import RdpAccountant, PrvAccountant, GdpAccountant
+
+    python -m dpclaims.adapters.opacus rdp|prv|gdp [--supports]
 
 opacus/accountants/{rdp,prv,gdp}.py import opacus.optimizers, hence torch: they cannot be
 loaded without it. Their computations live in opacus/accountants/analysis/ (numpy and scipy
@@ -11,15 +13,23 @@ orders. The adapter keeps Opacus' history, a list of (noise multiplier, sample r
 merged as `step()` merges consecutive equal steps, and answers as the accountants'
 get_epsilon(delta) would (PRV: eps_error 0.01, delta_error delta/1000, the upper bound).
 Opacus accounts DP-SGD only: PoissonSampled(Gaussian) and Gaussian (q = 1) under add-remove,
-composed or self-composed (PoissonSampled with q = 1 is the identity); GDP only a constant (sigma, q); epsilon only (no get_delta).
+composed or self-composed (PoissonSampled with q = 1 is the identity); GDP only a constant
+(sigma, q); epsilon only (the classes have no `delta`: Opacus has no get_delta).
 """
 import importlib.util
 import os
 import sys
 import types
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != HERE]
+from . import _protocol
+
+Unsupported = _protocol.Unsupported
+
+_opacus = importlib.util.find_spec("opacus")
+if _opacus is None or not _opacus.submodule_search_locations:
+    raise ImportError(
+        "dpclaims.adapters.opacus needs the opacus library (its wheel alone is enough, "
+        "no torch): pip install --no-deps opacus (or pip install opacus)")
 
 
 def _load(name, path, package_dir=None):
@@ -31,16 +41,12 @@ def _load(name, path, package_dir=None):
     return module
 
 
-protocol = _load("dpclaims_protocol", os.path.join(HERE, "protocol.py"))
-Unsupported, serve = protocol.Unsupported, protocol.serve
-
-ACCOUNTANTS = os.path.join(
-    importlib.util.find_spec("opacus").submodule_search_locations[0], "accountants")
+ACCOUNTANTS = os.path.join(_opacus.submodule_search_locations[0], "accountants")
 ANALYSIS = os.path.join(ACCOUNTANTS, "analysis")
-PKG = "opacus_accountants_by_path"
-for name, path in ((PKG, ACCOUNTANTS), (PKG + ".analysis", ANALYSIS)):
-    sys.modules[name] = types.ModuleType(name)
-    sys.modules[name].__path__ = [path]
+PKG = "_dpclaims_opacus_accountants_by_path"
+for _name, _path in ((PKG, ACCOUNTANTS), (PKG + ".analysis", ANALYSIS)):
+    sys.modules[_name] = types.ModuleType(_name)
+    sys.modules[_name].__path__ = [_path]
 rdp = _load(PKG + ".analysis.rdp", os.path.join(ANALYSIS, "rdp.py"))
 gdp = _load(PKG + ".analysis.gdp", os.path.join(ANALYSIS, "gdp.py"))
 
@@ -67,7 +73,7 @@ prv = _load(PKG + ".analysis.prv", os.path.join(ANALYSIS, "prv", "__init__.py"),
 
 
 def history(e, relation, count=1, out=None):
-    """Opacus' history of the event: [(noise_multiplier, sample_rate, steps)]."""
+    """Opacus' history of a validated bare event: [(noise_multiplier, sample_rate, steps)]."""
     out = [] if out is None else out
     kind = e["type"]
     if relation != "add-remove":
@@ -119,21 +125,55 @@ def gdp_epsilon(steps, delta):
     return gdp.compute_eps_poisson(steps=n, noise_multiplier=s, sample_rate=q, delta=delta)
 
 
-MODES = {"rdp": rdp_epsilon, "prv": prv_epsilon, "gdp": gdp_epsilon}
+class _OpacusAccountant:
+    """epsilon(document, delta) from Opacus' history of the event; no delta queries."""
 
+    supports = {"events": ["Composed", "Gaussian", "NoOp", "PoissonSampled", "SelfComposed"],
+                "relations": ["add-remove"], "queries": ["epsilon"]}
 
-def main():
-    mode = sys.argv[1] if len(sys.argv) > 1 else ""
-    if mode not in MODES:
-        sys.exit("usage: opacus.py rdp|prv|gdp [--supports]")
+    def _epsilon(self, steps, delta):
+        raise NotImplementedError
 
-    def answer(relation, event, query, value):
-        if query != "epsilon":
-            raise Unsupported("Opacus' accountants answer epsilon only")
+    def epsilon(self, event, delta):
+        delta = _protocol.value(delta, "delta")
+        relation, event = _protocol.document(event)
         steps = history(event, relation)
-        return MODES[mode](steps, value) if steps else 0.0
+        return float(self._epsilon(steps, delta)) if steps else 0.0
 
-    serve(answer, ["Composed", "Gaussian", "NoOp", "PoissonSampled", "SelfComposed"])
+    def __repr__(self):
+        return f"{type(self).__name__}()"
+
+
+class RdpAccountant(_OpacusAccountant):
+    """Opacus' `RDPAccountant.get_epsilon(delta)` (its default orders)."""
+
+    def _epsilon(self, steps, delta):
+        return rdp_epsilon(steps, delta)
+
+
+class PrvAccountant(_OpacusAccountant):
+    """Opacus' `PRVAccountant.get_epsilon(delta)` (eps_error 0.01, delta_error delta/1000)."""
+
+    def _epsilon(self, steps, delta):
+        return prv_epsilon(steps, delta)
+
+
+class GdpAccountant(_OpacusAccountant):
+    """Opacus' `GaussianAccountant.get_epsilon(delta)`: one constant (sigma, q) only."""
+
+    def _epsilon(self, steps, delta):
+        return gdp_epsilon(steps, delta)
+
+
+MODES = {"rdp": RdpAccountant, "prv": PrvAccountant, "gdp": GdpAccountant}
+USAGE = "usage: python -m dpclaims.adapters.opacus rdp|prv|gdp [--supports]"
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv or argv[0] not in MODES:
+        sys.exit(USAGE)
+    _protocol.serve(MODES[argv[0]](), argv)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,25 @@
+"""Released Python accountants as dpclaims accountants, in-process and on the line protocol.
+
+Each module imports its library (and fails with an ImportError naming the pip package when it
+is missing); this package itself imports nothing.
+
+- `dpclaims.adapters.dp_accounting`: `RdpAccountant(compose_count=False)`,
+  `PldAccountant(compose_count=False)` (Google's dp_accounting; `pip install dp-accounting`);
+- `dpclaims.adapters.opacus`: `RdpAccountant()`, `PrvAccountant()`, `GdpAccountant()` (Opacus'
+  accountants without torch, epsilon only; `pip install --no-deps opacus`);
+- `dpclaims.adapters.prv_accountant`: `PrvAccountant()` (Microsoft's prv_accountant;
+  `pip install prv-accountant`).
+
+An accountant has `supports` (a dict: "events", "relations", "queries"), `epsilon(event, delta)`
+and, if it answers delta, `delta(event, epsilon)`, where `event` is an event document
+`{"version": 1, "neighbouring": "add-remove" | "replace-one", "event": {...}}`. What the library
+does not cover raises NotImplementedError; bad documents raise ValueError naming the JSON path.
+
+    python -m dpclaims.adapters.dp_accounting rdp|pld [--compose-count] [--supports]
+    python -m dpclaims.adapters.opacus rdp|prv|gdp [--supports]
+    python -m dpclaims.adapters.prv_accountant [--supports]
+    dpclaims conformance --command 'python -m dpclaims.adapters.prv_accountant'
+
+`dpclaims.adapters._protocol.serve(accountant)` puts any object with that interface (your own
+accountant too) behind the line protocol of `dpclaims conformance --command`.
+"""

@@ -1,0 +1,170 @@
+"""The event format's whitelist and the line protocol of `dpclaims conformance` (stdlib only).
+
+An accountant, for the in-process conformance suite and for `serve`, is any object with
+
+    supports: dict   # {"events": [types], "relations": [relations], "queries": ["epsilon", ...]}
+    def epsilon(self, event: dict, delta: float) -> float
+    def delta(self, event: dict, epsilon: float) -> float     # only if it answers delta
+
+where `event` is an event document `{"version": 1, "neighbouring": ..., "event": {...}}`
+(docs/accounting.md, "Events"; no `id`, `delta` or `epsilon` key). An event, relation or query
+it does not cover raises NotImplementedError (`Unsupported` is one); any other exception is a
+failure of the accountant. `document` validates a document against the format's whitelist of
+types and fields (ValueError naming the JSON path of the problem); no name from the input is
+ever imported or called.
+
+`serve(accountant)` runs the line protocol on stdin/stdout: each line is an event document with
+an `id` and `delta` (asking for epsilon) or `epsilon` (asking for delta); the answer is one
+line, {"epsilon": x} / {"delta": x} (null for +infinity), {"error": "unsupported: ..."} for a
+NotImplementedError, or {"error": "<Exception>: ..."} for any other failure of that line.
+"""
+import json
+import math
+import sys
+
+# type -> {field: kind}; kinds: "num" (a number), "int" (an integer), "event", "events".
+FIELDS = {
+    "NoOp": {},
+    "Gaussian": {"noise_multiplier": "num"},
+    "Laplace": {"noise_multiplier": "num"},
+    "RandomizedResponse": {"noise_parameter": "num", "num_buckets": "int"},
+    "EpsilonDelta": {"epsilon": "num", "delta": "num"},
+    "PoissonSampled": {"sampling_probability": "num", "event": "event"},
+    "SampledWithoutReplacement": {
+        "source_dataset_size": "int", "sample_size": "int", "event": "event"},
+    "SelfComposed": {"event": "event", "count": "int"},
+    "Composed": {"events": "events"},
+}
+RELATIONS = ("add-remove", "replace-one")
+QUERIES = ("epsilon", "delta")
+MAX_DEPTH = 32
+
+
+class Unsupported(NotImplementedError):
+    """An event, relation or query the accountant does not cover: a skip, not a failure."""
+
+
+def is_number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def check_event(e, path="event", depth=0):
+    """Validates one bare event (a dict); returns a copy with `parameter` read as
+    `noise_multiplier` for Laplace. Raises ValueError naming the JSON path, Unsupported
+    (a NotImplementedError) for a type the format does not have."""
+    if depth > MAX_DEPTH:
+        raise ValueError(f"{path}: nested more than {MAX_DEPTH} deep")
+    if not isinstance(e, dict) or not isinstance(e.get("type"), str):
+        raise ValueError(f"{path}: expected an object with a string `type`")
+    kind = e["type"]
+    if kind not in FIELDS:
+        raise Unsupported(f"{path}: unknown event type {kind!r}")
+    if kind == "Laplace" and "parameter" in e and "noise_multiplier" not in e:
+        e = dict(e, noise_multiplier=e["parameter"])
+        del e["parameter"]
+    fields = FIELDS[kind]
+    extra = set(e) - set(fields) - {"type"}
+    if extra:
+        raise ValueError(f"{path}: unknown field(s) {sorted(extra)}")
+    out = {"type": kind}
+    for name, want in fields.items():
+        if name not in e:
+            raise ValueError(f"{path}.{name}: missing")
+        v = e[name]
+        if want == "num" and not (is_number(v) and math.isfinite(v)):
+            raise ValueError(f"{path}.{name}: expected a finite number")
+        if want == "int" and not (isinstance(v, int) and not isinstance(v, bool) and v >= 0):
+            raise ValueError(f"{path}.{name}: expected an integer >= 0")
+        if want == "event":
+            v = check_event(v, f"{path}.{name}", depth + 1)
+        if want == "events":
+            if not isinstance(v, list):
+                raise ValueError(f"{path}.{name}: expected a list")
+            v = [check_event(x, f"{path}.{name}[{i}]", depth + 1) for i, x in enumerate(v)]
+        out[name] = v
+    return out
+
+
+def document(doc):
+    """(relation, event) of an event document, validated (the event as `check_event` returns
+    it). Keys other than `version`, `neighbouring` and `event` are refused."""
+    if not isinstance(doc, dict):
+        raise ValueError("an event document is a JSON object")
+    if doc.get("version") != 1:
+        raise ValueError("`version` must be 1")
+    if doc.get("neighbouring") not in RELATIONS:
+        raise ValueError(f"`neighbouring` must be one of {RELATIONS}")
+    extra = set(doc) - {"version", "neighbouring", "event"}
+    if extra:
+        raise ValueError(f"unknown field(s) {sorted(extra)}")
+    return doc["neighbouring"], check_event(doc.get("event"))
+
+
+def value(v, name):
+    """The delta or epsilon a query is asked at, as a float (not NaN; +inf allowed)."""
+    if not is_number(v) or math.isnan(v):
+        raise ValueError(f"`{name}` must be a number")
+    return float(v)
+
+
+def parse(line):
+    """(document, query, value) of one protocol line: the document without `id`, `delta` and
+    `epsilon` (validated), the query "epsilon" (asked at delta = value) or "delta"."""
+    doc = json.loads(line)
+    if not isinstance(doc, dict):
+        raise ValueError("a JSON object per line")
+    if doc.get("version") != 1:
+        raise ValueError("`version` must be 1")
+    if doc.get("neighbouring") not in RELATIONS:
+        raise ValueError(f"`neighbouring` must be one of {RELATIONS}")
+    asks = [k for k in ("delta", "epsilon") if k in doc]
+    if len(asks) != 1:
+        raise ValueError("exactly one of `delta` and `epsilon`")
+    at = value(doc[asks[0]], asks[0])
+    extra = set(doc) - {"version", "neighbouring", "event", "id", "delta", "epsilon"}
+    if extra:
+        raise ValueError(f"unknown field(s) {sorted(extra)}")
+    relation, event = document({k: doc.get(k) for k in ("version", "neighbouring", "event")})
+    query = "epsilon" if asks[0] == "delta" else "delta"
+    return {"version": 1, "neighbouring": relation, "event": event}, query, at
+
+
+def number(x):
+    """The JSON of an answer: +inf as null; NaN is passed on as it is (the caller sees it)."""
+    x = float(x)
+    return None if x == math.inf else x
+
+
+def answer(accountant, doc, query, at):
+    """The accountant's answer to one query: `accountant.epsilon(doc, at)` or
+    `accountant.delta(doc, at)`; Unsupported when it has no method for the query."""
+    method = getattr(accountant, query, None) if query in QUERIES else None
+    if not callable(method):
+        raise Unsupported(f"{type(accountant).__name__} does not answer {query} queries")
+    return method(doc, at)
+
+
+def serve(accountant, argv=None, stdin=None, stdout=None):
+    """Runs the line protocol for `accountant` (an object with the interface above) on
+    stdin/stdout until end of input. With `--supports` in argv (default sys.argv[1:]) prints
+    the JSON of `accountant.supports` instead."""
+    argv = sys.argv[1:] if argv is None else argv
+    stdin = sys.stdin if stdin is None else stdin
+    stdout = sys.stdout if stdout is None else stdout
+    if "--supports" in argv:
+        stdout.write(json.dumps(getattr(accountant, "supports", None)) + "\n")
+        stdout.flush()
+        return
+    for line in stdin:
+        if not line.strip():
+            continue
+        key = "epsilon"
+        try:
+            doc, key, at = parse(line)
+            reply = {key: number(answer(accountant, doc, key, at))}
+        except NotImplementedError as e:
+            reply = {"error": f"unsupported: {e}"}
+        except Exception as e:  # any failure of one query is that query's error, never a crash
+            reply = {"error": f"{type(e).__name__}: {e}"}
+        stdout.write(json.dumps(reply) + "\n")
+        stdout.flush()

@@ -1,0 +1,130 @@
+"""dp_accounting (Google): its RDP and PLD accountants as dpclaims accountants.
+
+    from dpclaims.adapters.dp_accounting import RdpAccountant, PldAccountant
+    PldAccountant().epsilon({"version": 1, "neighbouring": "add-remove",
+                             "event": {"type": "Gaussian", "noise_multiplier": 1.0}}, 1e-5)
+
+    python -m dpclaims.adapters.dp_accounting rdp|pld [--compose-count] [--supports]
+
+Events map to dp_accounting's own dp_event classes through the whitelist `BUILD` (type name ->
+constructor); the neighbouring relation maps to its NeighboringRelation. The library decides
+what it covers: an event its accountant refuses (`supports(event)` is false) raises
+NotImplementedError, as does `EpsilonDelta` (dp_accounting has no (epsilon, delta) event class).
+
+With compose_count=True (`--compose-count`) a top-level `SelfComposed(e, k)` is accounted as
+`compose(e, count=k)` (the accountant's own count argument) instead of as a
+`SelfComposedDpEvent`, so that the suite's `self-composition` property checks that path too.
+"""
+import sys
+
+from . import _protocol
+
+try:
+    from dp_accounting import dp_event as ev
+    from dp_accounting import privacy_accountant
+    from dp_accounting.pld import pld_privacy_accountant
+    from dp_accounting.rdp import rdp_privacy_accountant
+except ModuleNotFoundError as e:
+    if (e.name or "").split(".")[0] != "dp_accounting":
+        raise
+    raise ImportError(
+        "dpclaims.adapters.dp_accounting needs the dp_accounting library: "
+        "pip install dp-accounting") from e
+
+Unsupported = _protocol.Unsupported
+
+BUILD = {
+    "NoOp": lambda e: ev.NoOpDpEvent(),
+    "Gaussian": lambda e: ev.GaussianDpEvent(e["noise_multiplier"]),
+    "Laplace": lambda e: ev.LaplaceDpEvent(e["noise_multiplier"]),
+    "RandomizedResponse": lambda e: ev.RandomizedResponseDpEvent(
+        e["noise_parameter"], e["num_buckets"]),
+    "PoissonSampled": lambda e: ev.PoissonSampledDpEvent(
+        e["sampling_probability"], build(e["event"])),
+    "SampledWithoutReplacement": lambda e: ev.SampledWithoutReplacementDpEvent(
+        e["source_dataset_size"], e["sample_size"], build(e["event"])),
+    "SelfComposed": lambda e: ev.SelfComposedDpEvent(build(e["event"]), e["count"]),
+    "Composed": lambda e: ev.ComposedDpEvent([build(x) for x in e["events"]]),
+    # dp_accounting 0.6.0 has no (epsilon, delta) event class: EpsilonDelta is unsupported.
+}
+RELATION = {
+    "add-remove": privacy_accountant.NeighboringRelation.ADD_OR_REMOVE_ONE,
+    "replace-one": privacy_accountant.NeighboringRelation.REPLACE_ONE,
+}
+
+
+def build(e):
+    """The dp_accounting DpEvent of a validated bare event."""
+    if e["type"] not in BUILD:
+        raise Unsupported(f"{e['type']} (no dp_accounting event class)")
+    return BUILD[e["type"]](e)
+
+
+class _DpAccountingAccountant:
+    """A fresh dp_accounting accountant per query, composed with the event once."""
+
+    mode = ""
+    supports = {"events": sorted(BUILD), "relations": list(_protocol.RELATIONS),
+                "queries": list(_protocol.QUERIES)}
+
+    def __init__(self, compose_count=False):
+        self.compose_count = bool(compose_count)
+
+    def _library_accountant(self, relation):
+        raise NotImplementedError
+
+    def _composed(self, doc):
+        relation, event = _protocol.document(doc)
+        accountant = self._library_accountant(RELATION[relation])
+        count = 1
+        if self.compose_count and event["type"] == "SelfComposed":
+            event, count = event["event"], event["count"]
+        dp = build(event)
+        if not accountant.supports(dp):
+            raise Unsupported(f"dp_accounting's {self.mode} accountant refuses it under {relation}")
+        accountant.compose(dp, count)
+        return accountant
+
+    def epsilon(self, event, delta):
+        delta = _protocol.value(delta, "delta")
+        return float(self._composed(event).get_epsilon(delta))
+
+    def delta(self, event, epsilon):
+        epsilon = _protocol.value(epsilon, "epsilon")
+        return float(self._composed(event).get_delta(epsilon))
+
+    def __repr__(self):
+        return f"{type(self).__name__}(compose_count={self.compose_count})"
+
+
+class RdpAccountant(_DpAccountingAccountant):
+    """dp_accounting's `RdpAccountant` (its default orders)."""
+
+    mode = "rdp"
+
+    def _library_accountant(self, relation):
+        return rdp_privacy_accountant.RdpAccountant(neighboring_relation=relation)
+
+
+class PldAccountant(_DpAccountingAccountant):
+    """dp_accounting's `PLDAccountant` (its default value_discretization_interval)."""
+
+    mode = "pld"
+
+    def _library_accountant(self, relation):
+        return pld_privacy_accountant.PLDAccountant(neighboring_relation=relation)
+
+
+ACCOUNTANTS = {"rdp": RdpAccountant, "pld": PldAccountant}
+USAGE = "usage: python -m dpclaims.adapters.dp_accounting rdp|pld [--compose-count] [--supports]"
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv or argv[0] not in ACCOUNTANTS:
+        sys.exit(USAGE)
+    _protocol.serve(ACCOUNTANTS[argv[0]](compose_count="--compose-count" in argv[1:]), argv)
+
+
+if __name__ == "__main__":
+    main()

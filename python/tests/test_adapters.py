@@ -1,0 +1,490 @@
+"""Tests of dpclaims.adapters and dpclaims.events.
+
+Everything except the tests marked by `pytest.importorskip` runs without any accountant library
+installed: the protocol's validation, `serve` on a toy accountant (in process and through a
+subprocess), the ImportError of an adapter whose library is missing, and `from_dp_event` on
+look-alike classes named as dp_accounting's.
+"""
+import importlib
+import importlib.util
+import io
+import json
+import math
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import dpclaims
+from dpclaims import events
+from dpclaims.adapters import _protocol
+
+# The directory holding the `dpclaims` package, for the subprocesses.
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(dpclaims.__file__)))
+
+
+def env():
+    e = dict(os.environ)
+    e["PYTHONPATH"] = os.pathsep.join(p for p in (ROOT, e.get("PYTHONPATH")) if p)
+    return e
+
+
+def doc(event, neighbouring="add-remove"):
+    return {"version": 1, "neighbouring": neighbouring, "event": event}
+
+
+def gaussian(s=1.0):
+    return {"type": "Gaussian", "noise_multiplier": s}
+
+
+# --- _protocol: validation ----------------------------------------------------------------
+
+
+def test_document_returns_relation_and_validated_event():
+    e = {"type": "SelfComposed", "count": 3,
+         "event": {"type": "PoissonSampled", "sampling_probability": 0.1, "event": gaussian()}}
+    relation, event = _protocol.document(doc(e, "replace-one"))
+    assert relation == "replace-one"
+    assert event == e
+
+
+def test_laplace_parameter_is_a_synonym():
+    _, event = _protocol.document(doc({"type": "Laplace", "parameter": 2}))
+    assert event == {"type": "Laplace", "noise_multiplier": 2}
+
+
+@pytest.mark.parametrize("event, path", [
+    ({"type": "Gaussian", "noise_multiplier": "1"}, "event.noise_multiplier"),
+    ({"type": "Gaussian", "noise_multiplier": True}, "event.noise_multiplier"),
+    ({"type": "Gaussian", "noise_multiplier": math.nan}, "event.noise_multiplier"),
+    ({"type": "Gaussian"}, "event.noise_multiplier: missing"),
+    ({"type": "Gaussian", "noise_multiplier": 1, "sensitivity": 2}, "event: unknown field"),
+    ({"type": "SelfComposed", "event": gaussian(), "count": -1}, "event.count"),
+    ({"type": "SelfComposed", "event": gaussian(), "count": 2.0}, "event.count"),
+    ({"type": "Composed", "events": gaussian()}, "event.events: expected a list"),
+    ({"type": "Composed", "events": [gaussian(), {"type": "PoissonSampled",
+                                                  "sampling_probability": "x",
+                                                  "event": gaussian()}]},
+     "event.events[1].sampling_probability"),
+    ({"type": "Composed", "events": [{"type": "SelfComposed", "count": 1,
+                                      "event": {"noise_multiplier": 1}}]},
+     "event.events[0].event: expected an object with a string `type`"),
+    ("Gaussian", "event: expected an object"),
+])
+def test_bad_field_is_a_value_error_naming_the_path(event, path):
+    with pytest.raises(ValueError) as err:
+        _protocol.document(doc(event))
+    assert path in str(err.value)
+
+
+def test_nesting_is_bounded():
+    e = gaussian()
+    for _ in range(_protocol.MAX_DEPTH + 1):
+        e = {"type": "SelfComposed", "event": e, "count": 1}
+    with pytest.raises(ValueError, match="nested more than"):
+        _protocol.document(doc(e))
+
+
+def test_unknown_type_is_not_implemented_with_its_path():
+    e = {"type": "Composed", "events": [gaussian(), {"type": "ZCDp", "rho": 1}]}
+    with pytest.raises(NotImplementedError, match=r"event\.events\[1\]: unknown event type 'ZCDp'"):
+        _protocol.document(doc(e))
+
+
+@pytest.mark.parametrize("bad, message", [
+    ({"version": 2, "neighbouring": "add-remove", "event": gaussian()}, "`version` must be 1"),
+    ({"version": 1, "neighbouring": "add/remove", "event": gaussian()}, "`neighbouring`"),
+    ({"version": 1, "neighbouring": "add-remove", "event": gaussian(), "delta": 1e-5},
+     "unknown field"),
+    ({"version": 1, "neighbouring": "add-remove", "event": gaussian(), "id": 3}, "unknown field"),
+    ([], "JSON object"),
+])
+def test_bad_document(bad, message):
+    with pytest.raises(ValueError, match=message):
+        _protocol.document(bad)
+
+
+def test_parse_strips_id_and_reads_the_query():
+    line = json.dumps(dict(doc(gaussian()), id=7, delta=1e-5))
+    assert _protocol.parse(line) == (doc(gaussian()), "epsilon", 1e-5)
+    line = json.dumps(dict(doc(gaussian()), id=7, epsilon=2))
+    assert _protocol.parse(line) == (doc(gaussian()), "delta", 2.0)
+    with pytest.raises(ValueError, match="exactly one"):
+        _protocol.parse(json.dumps(dict(doc(gaussian()), delta=1e-5, epsilon=1)))
+    with pytest.raises(ValueError, match="must be a number"):
+        _protocol.parse(json.dumps(dict(doc(gaussian()), delta="1e-5")))
+
+
+# --- _protocol.serve on a toy accountant ---------------------------------------------------
+
+TOY = '''
+from dpclaims.adapters._protocol import document, serve
+
+
+class Toy:
+    """epsilon = sigma + delta for Gaussian; no delta queries."""
+
+    supports = {"events": ["Gaussian", "NoOp"], "relations": ["add-remove"],
+                "queries": ["epsilon"]}
+
+    def epsilon(self, event, delta):
+        relation, e = document(event)
+        if relation != "add-remove":
+            raise NotImplementedError("add-remove only")
+        if e["type"] == "NoOp":
+            return float("inf")
+        if e["type"] == "Composed":
+            raise RuntimeError("boom")
+        if e["type"] != "Gaussian":
+            raise NotImplementedError(e["type"])
+        return e["noise_multiplier"] + delta
+
+
+if __name__ == "__main__":
+    serve(Toy())
+'''
+
+# (query line, expected answer)
+TOY_LINES = [
+    (dict(doc(gaussian(1.0)), id=0, delta=0.5), {"epsilon": 1.5}),
+    (dict(doc({"type": "NoOp"}), id=1, delta=0.5), {"epsilon": None}),
+    (dict(doc(gaussian(1.0), "replace-one"), id=2, delta=0.5),
+     {"error": "unsupported: add-remove only"}),
+    (dict(doc({"type": "Laplace", "noise_multiplier": 1}), id=3, delta=0.5),
+     {"error": "unsupported: Laplace"}),
+    (dict(doc({"type": "Composed", "events": []}), id=4, delta=0.5),
+     {"error": "RuntimeError: boom"}),
+    (dict(doc(gaussian(1.0)), id=5, epsilon=1.0),
+     {"error": "unsupported: Toy does not answer delta queries"}),
+    (dict(doc({"type": "Gaussian", "noise_multiplier": "1"}), id=6, delta=0.5),
+     {"error": "ValueError: event.noise_multiplier: expected a finite number"}),
+    (dict(doc({"type": "Mystery"}), id=7, delta=0.5),
+     {"error": "unsupported: event: unknown event type 'Mystery'"}),
+    ("{not json", None),
+    (dict(doc(gaussian(2.0)), id=9, delta=0.25), {"epsilon": 2.25}),
+]
+
+
+def toy_input():
+    lines = [q if isinstance(q, str) else json.dumps(q) for q, _ in TOY_LINES]
+    return "\n".join(lines[:5] + [""] + lines[5:]) + "\n"  # a blank line is skipped
+
+
+def check_toy_answers(out):
+    answers = [json.loads(x) for x in out.splitlines()]
+    assert len(answers) == len(TOY_LINES)
+    for (query, want), got in zip(TOY_LINES, answers):
+        if want is None:
+            assert got["error"].startswith("JSONDecodeError: ")
+        else:
+            assert got == want, query
+
+
+@pytest.fixture
+def toy(tmp_path):
+    path = tmp_path / "toy_accountant.py"
+    path.write_text(TOY)
+    return path
+
+
+def test_serve_toy_through_a_subprocess(toy):
+    run = subprocess.run([sys.executable, str(toy)], input=toy_input(), capture_output=True,
+                         text=True, env=env(), timeout=60)
+    assert run.returncode == 0, run.stderr
+    check_toy_answers(run.stdout)
+
+
+def test_serve_supports_through_a_subprocess(toy):
+    run = subprocess.run([sys.executable, str(toy), "--supports"], input="", capture_output=True,
+                         text=True, env=env(), timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout) == {"events": ["Gaussian", "NoOp"],
+                                      "relations": ["add-remove"], "queries": ["epsilon"]}
+
+
+def test_serve_in_process(toy):
+    namespace = {"__name__": "toy_accountant"}
+    exec(compile(TOY, str(toy), "exec"), namespace)  # the toy module, not as __main__
+    out = io.StringIO()
+    _protocol.serve(namespace["Toy"](), argv=[], stdin=io.StringIO(toy_input()), stdout=out)
+    check_toy_answers(out.getvalue())
+
+
+# --- ImportError when the library is missing -----------------------------------------------
+
+ADAPTERS = [  # (module, the library's import name, the pip command in the message)
+    ("dp_accounting", "dp_accounting", "pip install dp-accounting"),
+    ("opacus", "opacus", "pip install --no-deps opacus"),
+    ("prv_accountant", "prv_accountant", "pip install prv-accountant"),
+]
+
+
+@pytest.mark.parametrize("module, library, pip", ADAPTERS)
+def test_import_error_names_the_package_when_blocked(monkeypatch, module, library, pip):
+    monkeypatch.setitem(sys.modules, library, None)  # as if not installed
+    monkeypatch.delitem(sys.modules, f"dpclaims.adapters.{module}", raising=False)
+    with pytest.raises(ImportError, match=pip):
+        importlib.import_module(f"dpclaims.adapters.{module}")
+
+
+@pytest.mark.parametrize("module, library, pip", ADAPTERS)
+def test_import_error_names_the_package_when_missing(module, library, pip):
+    if importlib.util.find_spec(library) is not None:
+        pytest.skip(f"{library} is installed")
+    run = subprocess.run([sys.executable, "-c", f"import dpclaims.adapters.{module}"],
+                         capture_output=True, text=True, env=env(), timeout=60)
+    assert run.returncode != 0
+    assert "ImportError" in run.stderr and pip in run.stderr
+
+
+def test_the_package_imports_nothing_heavy():
+    code = ("import sys, dpclaims.adapters, dpclaims.events; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+            "('dp_accounting', 'opacus', 'prv_accountant', 'numpy', 'scipy')))")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=env(), timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "[]"
+
+
+# --- events.from_dp_event on look-alike classes ---------------------------------------------
+
+
+class DpEvent:
+    pass
+
+
+class NoOpDpEvent(DpEvent):
+    pass
+
+
+class NonPrivateDpEvent(DpEvent):
+    pass
+
+
+class UnsupportedDpEvent(DpEvent):
+    pass
+
+
+class GaussianDpEvent(DpEvent):
+    def __init__(self, noise_multiplier):
+        self.noise_multiplier = noise_multiplier
+
+
+class LaplaceDpEvent(DpEvent):
+    def __init__(self, noise_multiplier):
+        self.noise_multiplier = noise_multiplier
+
+
+class RandomizedResponseDpEvent(DpEvent):
+    def __init__(self, noise_parameter, num_buckets):
+        self.noise_parameter, self.num_buckets = noise_parameter, num_buckets
+
+
+class PoissonSampledDpEvent(DpEvent):
+    def __init__(self, sampling_probability, event):
+        self.sampling_probability, self.event = sampling_probability, event
+
+
+class SampledWithoutReplacementDpEvent(DpEvent):
+    def __init__(self, source_dataset_size, sample_size, event):
+        self.source_dataset_size, self.sample_size, self.event = (
+            source_dataset_size, sample_size, event)
+
+
+class SelfComposedDpEvent(DpEvent):
+    def __init__(self, event, count):
+        self.event, self.count = event, count
+
+
+class ComposedDpEvent(DpEvent):
+    def __init__(self, events):
+        self.events = events
+
+
+class ZCDpEvent(DpEvent):
+    def __init__(self, rho):
+        self.rho = rho
+
+
+def test_from_dp_event_converts_every_class():
+    obj = ComposedDpEvent([
+        SelfComposedDpEvent(PoissonSampledDpEvent(0.01, GaussianDpEvent(1.1)), 1000),
+        NoOpDpEvent(),
+        LaplaceDpEvent(2),
+        RandomizedResponseDpEvent(0.25, 4),
+        SampledWithoutReplacementDpEvent(100, 10, GaussianDpEvent(3.0)),
+    ])
+    want = {"type": "Composed", "events": [
+        {"type": "SelfComposed", "count": 1000,
+         "event": {"type": "PoissonSampled", "sampling_probability": 0.01,
+                   "event": {"type": "Gaussian", "noise_multiplier": 1.1}}},
+        {"type": "NoOp"},
+        {"type": "Laplace", "noise_multiplier": 2.0},
+        {"type": "RandomizedResponse", "noise_parameter": 0.25, "num_buckets": 4},
+        {"type": "SampledWithoutReplacement", "source_dataset_size": 100, "sample_size": 10,
+         "event": {"type": "Gaussian", "noise_multiplier": 3.0}},
+    ]}
+    got = events.from_dp_event(obj)
+    assert got == want
+    assert _protocol.check_event(got) == want  # a valid event of the format
+    assert json.loads(json.dumps(got)) == want
+
+
+def test_from_dp_event_unknown_class_names_path_and_class():
+    obj = ComposedDpEvent([NoOpDpEvent(), GaussianDpEvent(1.0), ZCDpEvent(0.5)])
+    with pytest.raises(ValueError, match=r"^event\.events\[2\]: ZCDpEvent "):
+        events.from_dp_event(obj)
+
+
+def test_from_dp_event_nested_path():
+    obj = SelfComposedDpEvent(ComposedDpEvent([NoOpDpEvent(), PoissonSampledDpEvent(
+        0.1, "Gaussian")]), 3)
+    with pytest.raises(ValueError, match=r"^event\.event\.events\[1\]\.event: str "):
+        events.from_dp_event(obj)
+
+
+@pytest.mark.parametrize("cls, why", [(NonPrivateDpEvent, "non-private"),
+                                       (UnsupportedDpEvent, "without a DP description")])
+def test_from_dp_event_refuses_non_private_and_unsupported(cls, why):
+    with pytest.raises(ValueError, match=f"^event.events\\[0\\]: {cls.__name__} .*{why}"):
+        events.from_dp_event(ComposedDpEvent([cls()]))
+
+
+@pytest.mark.parametrize("obj, path", [
+    (GaussianDpEvent("1.0"), "event.noise_multiplier: expected a finite number"),
+    (GaussianDpEvent(True), "event.noise_multiplier: expected a finite number"),
+    (GaussianDpEvent(math.inf), "event.noise_multiplier: expected a finite number"),
+    (SelfComposedDpEvent(NoOpDpEvent(), 2.5), "event.count: expected an integer"),
+    (SelfComposedDpEvent(NoOpDpEvent(), -1), "event.count: expected an integer"),
+    (ComposedDpEvent("abc"), "event.events: expected a list"),
+    (ComposedDpEvent(NoOpDpEvent()), "event.events: expected a list"),
+])
+def test_from_dp_event_bad_fields(obj, path):
+    with pytest.raises(ValueError, match=f"^{path}"):
+        events.from_dp_event(obj)
+
+
+def test_from_dp_event_missing_attribute():
+    obj = GaussianDpEvent(1.0)
+    del obj.noise_multiplier
+    with pytest.raises(ValueError, match="event.noise_multiplier: GaussianDpEvent has no attribute"):
+        events.from_dp_event(obj)
+
+
+def test_from_dp_event_is_bounded_in_depth():
+    obj = NoOpDpEvent()
+    for _ in range(_protocol.MAX_DEPTH + 1):
+        obj = SelfComposedDpEvent(obj, 1)
+    with pytest.raises(ValueError, match="nested more than"):
+        events.from_dp_event(obj)
+
+
+def test_is_dp_event():
+    assert events.is_dp_event(GaussianDpEvent(1.0))
+    assert events.is_dp_event(ZCDpEvent(1.0))  # derives from a class named DpEvent
+    assert events.is_dp_event(NonPrivateDpEvent())
+    assert not events.is_dp_event({"type": "Gaussian", "noise_multiplier": 1.0})
+    assert not events.is_dp_event(1.0)
+
+
+# --- the real libraries (skipped when not installed) ----------------------------------------
+
+EPS_DOC = doc(gaussian(1.0))
+REPLACE_DOC = doc(gaussian(1.0), "replace-one")
+
+
+def test_dp_accounting_accountants():
+    pytest.importorskip("dp_accounting")
+    from dpclaims.adapters import dp_accounting as adapter
+
+    rdp, pld = adapter.RdpAccountant(), adapter.PldAccountant()
+    assert rdp.epsilon(EPS_DOC, 1e-5) == pytest.approx(4.7285, abs=1e-4)
+    # Its RDP accountant takes the replace-one sensitivity as C, its PLD accountant as 2C.
+    assert rdp.epsilon(REPLACE_DOC, 1e-5) == pytest.approx(4.7285, abs=1e-4)
+    assert pld.epsilon(REPLACE_DOC, 1e-5) == pytest.approx(9.9973, abs=1e-4)
+    d = pld.delta(EPS_DOC, 4.0)
+    assert 0 < d < 1e-3
+    with pytest.raises(NotImplementedError):
+        pld.epsilon(doc({"type": "EpsilonDelta", "epsilon": 1, "delta": 0}), 1e-5)
+    with pytest.raises(NotImplementedError, match="refuses"):  # randomized response: replace-one
+        pld.epsilon(doc({"type": "RandomizedResponse", "noise_parameter": 0.5,
+                         "num_buckets": 2}), 1e-5)
+    with pytest.raises(ValueError, match="event.noise_multiplier"):
+        rdp.epsilon(doc({"type": "Gaussian", "noise_multiplier": "x"}), 1e-5)
+    sc = doc({"type": "SelfComposed", "event": gaussian(2.0), "count": 10})
+    assert adapter.PldAccountant(compose_count=True).epsilon(sc, 1e-5) == pytest.approx(
+        pld.epsilon(sc, 1e-5), rel=1e-6)
+
+
+def test_from_dp_event_on_dp_accounting_objects():
+    pytest.importorskip("dp_accounting")
+    from dp_accounting import dp_event as e
+
+    from dpclaims.adapters.dp_accounting import build
+
+    obj = e.ComposedDpEvent([
+        e.SelfComposedDpEvent(e.PoissonSampledDpEvent(0.01, e.GaussianDpEvent(1.1)), 1000),
+        e.NoOpDpEvent(), e.LaplaceDpEvent(2.0), e.RandomizedResponseDpEvent(0.25, 4),
+        e.SampledWithoutReplacementDpEvent(100, 10, e.GaussianDpEvent(3.0))])
+    assert events.is_dp_event(obj)
+    assert build(events.from_dp_event(obj)) == obj  # round trip through the adapter's BUILD
+    with pytest.raises(ValueError, match=r"^event\.events\[1\]: ZCDpEvent"):
+        events.from_dp_event(e.ComposedDpEvent([e.NoOpDpEvent(), e.ZCDpEvent(1.0)]))
+
+
+def test_prv_accountant_accountant():
+    pytest.importorskip("prv_accountant")
+    from dpclaims.adapters.prv_accountant import PrvAccountant
+
+    acc = PrvAccountant()
+    assert acc.epsilon(EPS_DOC, 1e-5) == pytest.approx(4.387, abs=0.02)
+    assert acc.epsilon(doc({"type": "NoOp"}), 1e-5) == 0.0
+    assert 0 < acc.delta(EPS_DOC, 4.0) < 1e-3
+    with pytest.raises(NotImplementedError, match="under replace-one"):
+        acc.epsilon(doc({"type": "PoissonSampled", "sampling_probability": 0.1,
+                         "event": gaussian()}, "replace-one"), 1e-5)
+
+
+def test_opacus_accountants():
+    pytest.importorskip("numpy")
+    pytest.importorskip("scipy")
+    if importlib.util.find_spec("opacus") is None:
+        pytest.skip("opacus is not installed")
+    from dpclaims.adapters import opacus as adapter
+
+    for cls in (adapter.RdpAccountant, adapter.PrvAccountant, adapter.GdpAccountant):
+        acc = cls()
+        assert not hasattr(acc, "delta")
+        assert acc.supports["queries"] == ["epsilon"]
+        with pytest.raises(NotImplementedError, match="add-remove only"):
+            acc.epsilon(REPLACE_DOC, 1e-5)
+        assert acc.epsilon(doc({"type": "NoOp"}), 1e-5) == 0.0
+    dp_sgd = doc({"type": "SelfComposed", "count": 100, "event": {
+        "type": "PoissonSampled", "sampling_probability": 0.01, "event": gaussian(1.0)}})
+    rdp = adapter.RdpAccountant().epsilon(dp_sgd, 1e-5)
+    prv = adapter.PrvAccountant().epsilon(dp_sgd, 1e-5)
+    assert 0 < prv < rdp
+    with pytest.raises(NotImplementedError, match="one constant"):
+        adapter.GdpAccountant().epsilon(doc({"type": "Composed", "events": [
+            gaussian(1.0), gaussian(2.0)]}), 1e-5)
+
+
+def test_python_m_dp_accounting():
+    pytest.importorskip("dp_accounting")
+    lines = [dict(EPS_DOC, id=0, delta=1e-5),
+             dict(doc({"type": "EpsilonDelta", "epsilon": 1, "delta": 0}), id=1, delta=1e-5),
+             dict(EPS_DOC, id=2, epsilon=4.0)]
+    run = subprocess.run([sys.executable, "-m", "dpclaims.adapters.dp_accounting", "rdp"],
+                         input="".join(json.dumps(x) + "\n" for x in lines),
+                         capture_output=True, text=True, env=env(), timeout=120)
+    assert run.returncode == 0, run.stderr
+    answers = [json.loads(x) for x in run.stdout.splitlines()]
+    assert answers[0]["epsilon"] == pytest.approx(4.7285, abs=1e-4)
+    assert answers[1]["error"].startswith("unsupported: EpsilonDelta")
+    assert 0 < answers[2]["delta"] < 1e-3
+    usage = subprocess.run([sys.executable, "-m", "dpclaims.adapters.dp_accounting"],
+                           input="", capture_output=True, text=True, env=env(), timeout=60)
+    assert usage.returncode == 1 and "usage:" in usage.stderr
