@@ -758,6 +758,24 @@ pub fn scorecard(outcomes: &[Outcome]) -> Vec<Score> {
 /// The scorecard and every finding as text (Markdown with `markdown`); `command` goes into the
 /// reproducers.
 pub fn render(outcomes: &[Outcome], command: &str, markdown: bool) -> String {
+    let mut s = render_scorecard(outcomes, markdown);
+    for o in outcomes
+        .iter()
+        .filter(|o| matches!(o.verdict, Verdict::Finding | Verdict::Broken))
+    {
+        s += &format!(
+            "\n{:?} {} ({}): {}\n",
+            o.verdict, o.property, o.regime, o.detail
+        );
+        for q in &o.queries {
+            s += &format!("  reproduce: echo '{q}' | {command}\n");
+        }
+    }
+    s
+}
+
+/// The scorecard alone: counts per property and regime, as text (Markdown with `markdown`).
+pub fn render_scorecard(outcomes: &[Outcome], markdown: bool) -> String {
     let rows = scorecard(outcomes);
     let mut s = String::new();
     let header = [
@@ -794,18 +812,6 @@ pub fn render(outcomes: &[Outcome], command: &str, markdown: bool) -> String {
                 "{:<18} {:<9} {:>6} {:>8} {:>6} {:>9} {:>7}\n",
                 c[0], c[1], c[2], c[3], c[4], c[5], c[6]
             );
-        }
-    }
-    for o in outcomes
-        .iter()
-        .filter(|o| matches!(o.verdict, Verdict::Finding | Verdict::Broken))
-    {
-        s += &format!(
-            "\n{:?} {} ({}): {}\n",
-            o.verdict, o.property, o.regime, o.detail
-        );
-        for q in &o.queries {
-            s += &format!("  reproduce: echo '{q}' | {command}\n");
         }
     }
     s

@@ -315,7 +315,8 @@ fn delta(py: Python<'_>, document: &Bound<'_, PyAny>, epsilon: f64, interval: f6
 }
 
 /// Audits rows (dicts with the fields of `dpclaims audit`'s rows): one dict per row, as
-/// `dpclaims audit --json` prints it, or `{"line": i, "error": why}` for a row whose
+/// `dpclaims audit --json` prints it (`line` is the row's position from 1, the line of a file
+/// holding the rows), or `{"line": i, "error": why}` for a row whose
 /// references or Monte Carlo could not be computed. A row that does not validate raises
 /// `ValueError` naming the row (0-based) and the field, before anything is computed.
 #[pyfunction]
@@ -353,7 +354,10 @@ fn audit_rows<'py>(
         let Value::Object(obj) = to_json(&row, &format!("rows[{i}]"))? else {
             return Err(PyTypeError::new_err(format!("rows[{i}]: expected a dict")));
         };
-        let row = audit::validate(i, obj, true).map_err(|e| PyValueError::new_err(format!("rows[{i}]: {}", e.reason)))?;
+        // Line i + 1, as the CLI numbers the rows of a file: the Monte Carlo streams are keyed
+        // by it, so the same rows give the same numbers in Python and in `dpclaims audit`.
+        let row = audit::validate(i + 1, obj, true)
+            .map_err(|e| PyValueError::new_err(format!("rows[{i}]: {}", e.reason)))?;
         valid.push(row);
     }
     let results = interruptible(py, move || audit::audit(&valid, &opts, false))?;
@@ -415,10 +419,10 @@ fn ask_python(py: Python<'_>, ask: &Bound<'_, PyAny>, r: &Request) -> PyResult<R
 }
 
 /// Runs a conformance suite through `ask` (see `ask_python`) and judges it: `{"outcomes":
-/// [...], "text": scorecard, "markdown": scorecard, "failed": bool}`; `command` goes into the
-/// reproducers of the text.
+/// [...], "scorecard": text table, "scorecard_markdown": Markdown table, "failed": bool}` (the
+/// findings with their reproducers are written in Python, where the reproducer is a call).
 #[pyfunction]
-#[pyo3(signature = (ask, seed = 1, events = 30, full = false, tolerance = 1e-3, interval = 1e-4, command = "python"))]
+#[pyo3(signature = (ask, seed = 1, events = 30, full = false, tolerance = 1e-3, interval = 1e-4))]
 #[allow(clippy::too_many_arguments)]
 fn conformance_run<'py>(
     py: Python<'py>,
@@ -428,7 +432,6 @@ fn conformance_run<'py>(
     full: bool,
     tolerance: f64,
     interval: f64,
-    command: &str,
 ) -> PyResult<Bound<'py, PyDict>> {
     if !(tolerance >= 0.0 && tolerance.is_finite()) {
         return Err(PyValueError::new_err(format!("tolerance {tolerance} is out of range: expected a number >= 0")));
@@ -458,10 +461,7 @@ fn conformance_run<'py>(
     if let Some(e) = stop {
         return Err(e);
     }
-    let judged = interruptible(py, move || {
-        let outcomes = conformance::judge(&suite, &replies, tolerance, &opts);
-        outcomes
-    })?;
+    let judged = interruptible(py, move || conformance::judge(&suite, &replies, tolerance, &opts))?;
     let out = PyDict::new(py);
     let list = PyList::empty(py);
     for o in &judged {
@@ -476,8 +476,8 @@ fn conformance_run<'py>(
         list.append(d)?;
     }
     out.set_item("outcomes", list)?;
-    out.set_item("text", conformance::render(&judged, command, false))?;
-    out.set_item("markdown", conformance::render(&judged, command, true))?;
+    out.set_item("scorecard", conformance::render_scorecard(&judged, false))?;
+    out.set_item("scorecard_markdown", conformance::render_scorecard(&judged, true))?;
     out.set_item("failed", conformance::failed(&judged))?;
     Ok(out)
 }

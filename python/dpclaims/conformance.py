@@ -1,0 +1,150 @@
+"""The conformance suite, in-process: `run(accountant)` asks a Python accountant the suite's
+queries and judges its answers, as `dpclaims conformance --command CMD` does over the line
+protocol (docs/conformance.md: the properties, the verdicts, the regimes).
+
+The accountant is any object with `epsilon(document, delta)` and/or `delta(document,
+epsilon)`, where `document` is an event document dict (`{"version": 1, "neighbouring": ...,
+"event": {...}}`). Per query:
+
+- a number is its answer (`math.inf` for +∞; NaN, None or a non-number is `broken`);
+- `NotImplementedError` (or a missing method) means "not supported": the check is skipped,
+  and counted;
+- any other exception is a finding on that check (`broken`, with the exception and its
+  traceback in the detail): an accountant that raises on a run it claims to support is broken
+  for that run;
+- KeyboardInterrupt and SystemExit stop the run.
+"""
+import json
+import math
+import traceback
+from dataclasses import dataclass, field
+from typing import List, Optional, Tuple
+
+from . import _dpclaims
+from .adapters._protocol import answer as _answer
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One check: its property, regime, verdict (pass, skipped, loose, finding, broken), the
+    accountant's answers (None where it refused or broke), dpclaims' bracket for `reference`,
+    the comparison in words, and the queries (protocol lines, with `id` and `delta` or
+    `epsilon`)."""
+
+    index: int
+    property: str
+    regime: str
+    verdict: str
+    answers: List[Optional[float]]
+    bracket: Optional[Tuple[float, float]]
+    detail: str
+    queries: List[str]
+
+    @property
+    def failed(self) -> bool:
+        """A finding or a broken answer."""
+        return self.verdict in ("finding", "broken")
+
+    def reproducers(self, accountant_name="accountant") -> List[str]:
+        """Python lines that ask the accountant the check's queries again."""
+        lines = []
+        for q in self.queries:
+            doc = json.loads(q)
+            doc.pop("id", None)
+            if "delta" in doc:
+                at = doc.pop("delta")
+                lines.append(f"{accountant_name}.epsilon({json.dumps(doc)}, {at!r})")
+            else:
+                at = doc.pop("epsilon")
+                lines.append(f"{accountant_name}.delta({json.dumps(doc)}, {at!r})")
+        return lines
+
+    def explain(self, accountant_name="accountant") -> str:
+        """The verdict, the numbers and the reproducers, in words."""
+        s = f"{self.verdict}: {self.property} ({self.regime}): {self.detail}\n"
+        s += f"  answers: {self.answers}\n"
+        if self.bracket is not None:
+            s += f"  dpclaims' certified bracket: [{self.bracket[0]}, {self.bracket[1]}]\n"
+        for line in self.reproducers(accountant_name):
+            s += f"  reproduce: {line}\n"
+        return s
+
+
+@dataclass(frozen=True)
+class Scorecard:
+    """The result of a run: every check's `Outcome`, the scorecard as text and Markdown (what
+    the CLI prints), and whether anything was found."""
+
+    outcomes: List[Outcome]
+    text: str
+    markdown: str
+    failed: bool
+    options: dict = field(default_factory=dict)
+
+    def __str__(self):
+        return self.text
+
+    def counts(self) -> dict:
+        """Checks per verdict."""
+        out = {}
+        for o in self.outcomes:
+            out[o.verdict] = out.get(o.verdict, 0) + 1
+        return out
+
+    def findings(self) -> List[Outcome]:
+        """The findings and broken answers."""
+        return [o for o in self.outcomes if o.failed]
+
+
+def _asker(accountant):
+    """`ask(document, query, value)` for the Rust suite: ("value", x), ("refused", why) or
+    ("error", why)."""
+
+    def ask(doc, query, at):
+        try:
+            x = _answer(accountant, doc, query, at)
+        except NotImplementedError as e:
+            return ("refused", f"unsupported: {e}")
+        except Exception as e:  # a failure of the accountant on this query: a finding
+            tb = "".join(traceback.format_exception(type(e), e, e.__traceback__))
+            return ("error", f"{type(e).__name__}: {e}\n{tb}")
+        if isinstance(x, bool) or not isinstance(x, (int, float)):
+            try:
+                x = float(x)  # numpy scalars, Decimal
+            except (TypeError, ValueError):
+                return ("error", f"answered {x!r}, not a number")
+        x = float(x)
+        if math.isnan(x):
+            return ("error", "answered NaN")
+        return ("value", x)
+
+    return ask
+
+
+def checks(*, seed=1, events=30, full=False):
+    """The suite's checks without asking anything: dicts with `property`, `regime` and
+    `queries` (protocol lines), in the order `run` reports them. Cheap: for test collection."""
+    return _dpclaims.conformance_checks(seed, events, full)
+
+
+def run(accountant, *, seed=1, events=30, full=False, tolerance=1e-3, interval=1e-4,
+        name=None) -> Scorecard:
+    """Runs the suite against `accountant` in-process and judges it (module documentation).
+
+    The options are the CLI's: `seed` (which events and parameters), `events` (base events,
+    about ten checks each), `full` (wider regimes: σ from 0.3, q from 1e-6, T up to 1e5, δ from
+    1e-12), `tolerance` (relative, of the equalities and of `tight`), `interval` (PLD grid
+    spacing of dpclaims' reference). `name` labels the accountant in the reproducers."""
+    name = name or f"{type(accountant).__name__}()"
+    out = _dpclaims.conformance_run(_asker(accountant), seed, events, full, tolerance, interval)
+    outcomes = [
+        Outcome(index=i, property=o["property"], regime=o["regime"], verdict=o["verdict"],
+                answers=list(o["answers"]), bracket=o["bracket"], detail=o["detail"],
+                queries=list(o["queries"]))
+        for i, o in enumerate(out["outcomes"])
+    ]
+    options = dict(seed=seed, events=events, full=full, tolerance=tolerance, interval=interval)
+    findings = "".join("\n" + o.explain(name) for o in outcomes if o.failed)
+    return Scorecard(outcomes=outcomes, text=out["scorecard"] + findings,
+                     markdown=out["scorecard_markdown"] + findings, failed=out["failed"],
+                     options=options)
