@@ -652,8 +652,10 @@ pub fn judge(suite: &Suite, replies: &[Reply], tolerance: f64, opts: &PldOptions
                         ),
                     )
                 }
+                // The slack is relative to the size of the bound: `b * (1 + 1e-6)` would be
+                // stricter than `b` for a negative answer (-1 <= -1 was a finding).
                 Relation::AtMost => (
-                    intervals[0][0] <= intervals[1][1] * (1.0 + 1e-6) + 1e-12,
+                    intervals[0][0] <= intervals[1][1] + 1e-6 * intervals[1][1].abs() + 1e-12,
                     format!("{} should be at most {}", v[0], v[1]),
                 ),
                 Relation::Valid { finite } => (
@@ -852,6 +854,29 @@ mod tests {
             parse_reply("{\"error\": \"no\"}", q),
             Reply::Refused(_)
         ));
+    }
+
+    /// An inequality between two equal answers holds whatever their sign (the slack once made
+    /// `-1 <= -1` a finding: a negative answer is `valid`'s finding, not every property's).
+    #[test]
+    fn equal_answers_satisfy_at_most_at_any_sign() {
+        let suite = generate(5, 6, false);
+        let c = suite
+            .checks
+            .iter()
+            .find(|c| c.relation == Relation::AtMost)
+            .unwrap()
+            .clone();
+        let one = Suite {
+            requests: suite.requests.clone(),
+            checks: vec![c.clone()],
+            follow_ups: suite.follow_ups.clone(),
+        };
+        for x in [-1.0, 0.0, 2.5] {
+            let replies = vec![Reply::Value(x); suite.requests.len()];
+            let o = &judge(&one, &replies, 1e-3, &PldOptions::default())[0];
+            assert_eq!(o.verdict, Verdict::Pass, "{x}: {o:?}");
+        }
     }
 
     /// Each relation can fail: a reply set that breaks it is a finding.
