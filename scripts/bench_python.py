@@ -2,7 +2,7 @@
 """What a call of `dpclaims.epsilon` from Python costs, against the CLI, opake-accounting and
 dp_accounting, on five DP-SGD runs. A script, not a test (issue #28).
 
-    python -m venv v && v/bin/pip install . opake-accounting==0.16.1 dp-accounting==0.6.0
+    python3.13 -m venv v && v/bin/pip install . opake-accounting==0.16.1 dp-accounting==0.6.0
     cargo build --release
     v/bin/python scripts/bench_python.py [--reps 7] [--fine] [--bin target/release/dpclaims]
 
