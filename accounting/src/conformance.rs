@@ -4,8 +4,9 @@
 //! **Protocol** (one line each way per query): the accountant reads an event document
 //! ([`EventDoc`], README "Events") with one more field, `"delta"` (asking for ε) or
 //! `"epsilon"` (asking for δ), and an `"id"`; it answers `{"epsilon": x}` / `{"delta": x}`
-//! (`null` for $+\infty$) or `{"error": "..."}` for an event it does not support (skipped,
-//! not failed). A crash, a hang past the per-query timeout or an unreadable line is a finding
+//! (`null` for $+\infty$), `{"error": "unsupported: ..."}` for an event or query it does not
+//! support (skipped, not failed), or `{"error": "..."}` (any other text) for a failure on a
+//! query it supports: a finding (`broken`), as a crash is. A crash, a hang past the per-query timeout or an unreadable line is a finding
 //! (`broken`), not a failure of dpclaims.
 //!
 //! **Properties**, each over the answers to a few queries:
@@ -88,7 +89,8 @@ pub enum Reply {
     /// when the brackets allow it (both contain the true values, which are what the property
     /// speaks of; how far apart two pessimistic ends are is a matter of precision).
     Bracket([f64; 2]),
-    /// `{"error": ...}`: the accountant does not support the event (skipped).
+    /// `{"error": "unsupported: ..."}`: the accountant does not support the event or the query
+    /// (skipped).
     Refused(String),
     /// A crash, hang or unreadable answer.
     Broken(String),
@@ -107,9 +109,16 @@ pub fn reply_line(query: Query, reply: &Reply) -> String {
     }
     match reply {
         Reply::Value(_) | Reply::Bracket(_) => unreachable!("answered above"),
+        Reply::Refused(e) if !e.starts_with(UNSUPPORTED) => {
+            serde_json::json!({ "error": format!("{UNSUPPORTED}{e}") }).to_string()
+        }
         Reply::Refused(e) | Reply::Broken(e) => serde_json::json!({ "error": e }).to_string(),
     }
 }
+
+/// The prefix of an `{"error": ...}` answer that means "not supported" (a skip); any other
+/// error text is a failure of the accountant on a query it supports.
+pub const UNSUPPORTED: &str = "unsupported: ";
 
 fn parse_reply(line: &str, query: Query) -> Reply {
     let key = match query {
@@ -120,7 +129,12 @@ fn parse_reply(line: &str, query: Query) -> Reply {
         return Reply::Broken(format!("unreadable answer {line:?}"));
     };
     if let Some(e) = v.get("error") {
-        return Reply::Refused(e.as_str().unwrap_or("error").to_string());
+        let text = e.as_str().map(str::to_string).unwrap_or_else(|| e.to_string());
+        return if text.starts_with(UNSUPPORTED) {
+            Reply::Refused(text)
+        } else {
+            Reply::Broken(format!("the accountant answered an error: {text}"))
+        };
     }
     match v.get(key) {
         Some(Value::Null) => Reply::Value(f64::INFINITY),
@@ -653,9 +667,12 @@ pub fn judge(suite: &Suite, replies: &[Reply], tolerance: f64, opts: &PldOptions
                     )
                 }
                 // The slack is relative to the size of the bound: `b * (1 + 1e-6)` would be
-                // stricter than `b` for a negative answer (-1 <= -1 was a finding).
+                // stricter than `b` for a negative answer (-1 <= -1 was a finding), and
+                // `b + 1e-6 |b|` is NaN at b = -inf (hence the plain comparison first).
                 Relation::AtMost => (
-                    intervals[0][0] <= intervals[1][1] + 1e-6 * intervals[1][1].abs() + 1e-12,
+                    intervals[0][0] <= intervals[1][1]
+                        || intervals[0][0]
+                            <= intervals[1][1] + 1e-6 * intervals[1][1].abs() + 1e-12,
                     format!("{} should be at most {}", v[0], v[1]),
                 ),
                 Relation::Valid { finite } => (
@@ -851,7 +868,18 @@ mod tests {
         );
         assert!(matches!(parse_reply("{\"eps\": 1}", q), Reply::Broken(_)));
         assert!(matches!(
-            parse_reply("{\"error\": \"no\"}", q),
+            parse_reply("{\"error\": \"unsupported: no\"}", q),
+            Reply::Refused(_)
+        ));
+        // Any other error is a failure of the accountant on a query it supports.
+        assert!(matches!(
+            parse_reply("{\"error\": \"ZeroDivisionError: x\"}", q),
+            Reply::Broken(_)
+        ));
+        // dpclaims' own refusal goes out as "unsupported" and comes back a skip.
+        let refused = Reply::Refused("`event`: not covered".into());
+        assert!(matches!(
+            parse_reply(&reply_line(q, &refused), q),
             Reply::Refused(_)
         ));
     }
@@ -872,7 +900,7 @@ mod tests {
             checks: vec![c.clone()],
             follow_ups: suite.follow_ups.clone(),
         };
-        for x in [-1.0, 0.0, 2.5] {
+        for x in [f64::NEG_INFINITY, -1.0, 0.0, 2.5, f64::INFINITY] {
             let replies = vec![Reply::Value(x); suite.requests.len()];
             let o = &judge(&one, &replies, 1e-3, &PldOptions::default())[0];
             assert_eq!(o.verdict, Verdict::Pass, "{x}: {o:?}");

@@ -28,6 +28,8 @@ pub enum ParamErrorKind {
     /// (`interval`), and the same question at a coarser grid may be answered (see
     /// [`ParamError::too_fine`]).
     GridTooFine,
+    /// The computation was cancelled ([`crate::cancel`]): no answer, nothing wrong with it.
+    Cancelled,
 }
 
 impl fmt::Display for ParamError {
@@ -63,6 +65,19 @@ impl ParamError {
             kind: ParamErrorKind::GridTooFine,
             ..Self::new("interval", interval, format!("a coarser grid ({why})"))
         }
+    }
+
+    /// The error of a cancelled computation ([`crate::cancel::check`]).
+    pub fn cancelled() -> Self {
+        Self {
+            kind: ParamErrorKind::Cancelled,
+            ..Self::new("computation", "cancelled", "not cancelled (an interrupt stopped it)")
+        }
+    }
+
+    /// Whether the computation was cancelled.
+    pub fn is_cancelled(&self) -> bool {
+        self.kind == ParamErrorKind::Cancelled
     }
 
     /// Whether the grid is too fine for the point budget (a coarser grid may do).

@@ -45,6 +45,7 @@
 #![warn(missing_docs)]
 
 pub mod audit;
+pub mod cancel;
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod conformance;

@@ -42,6 +42,17 @@ pub enum Query {
     },
 }
 
+impl Query {
+    /// What is asked (`"epsilon"` or `"delta"`) and the value it is asked at (the δ of an ε
+    /// query, the ε of a δ query).
+    pub fn parts(self) -> (&'static str, f64) {
+        match self {
+            Query::Epsilon { delta } => ("epsilon", delta),
+            Query::Delta { epsilon } => ("delta", epsilon),
+        }
+    }
+}
+
 /// One accountant's answer.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Answer {

@@ -74,10 +74,8 @@ pub enum Error {
     /// Unreadable or inconsistent input (files, shards, environment).
     #[error("{0}")]
     Input(String),
-    /// An event document that cannot be read or validated.
-    #[error("{0}")]
-    Event(#[from] dpclaims_accounting::privacy::event::EventError),
-    /// An event the PLD accountant cannot account for.
-    #[error("{0}")]
-    EventPld(#[from] dpclaims_accounting::privacy::event_pld::EventPldError),
+    /// An accountant command's error (`epsilon`, `delta`, `audit`, `conformance`, `answer`), as
+    /// it is.
+    #[error(transparent)]
+    Accounting(#[from] dpclaims_accounting::cli::Error),
 }

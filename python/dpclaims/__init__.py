@@ -52,34 +52,46 @@ __all__ = [
     "epsilon",
 ]
 
-RELATIONS = ("add-remove", "replace-one")
+from .adapters._protocol import RELATIONS  # noqa: E402
 #: The PLD grid spacing of the privacy loss (the CLI's default).
 DEFAULT_INTERVAL = 1e-4
 
 
+def _with_path(error, path):
+    error.path = path
+    return error
+
+
 def document(event, neighbouring=None):
-    """The event document (a dict) of `event`: a bare event dict, a whole document, its JSON
-    text, or a dp_accounting DpEvent. `neighbouring` ("add-remove", the default, or
-    "replace-one") wraps a bare event; for a whole document it must agree with the document's."""
+    """The event document (a dict) of `event`: a bare event dict (it has `type`), a whole
+    document (no `type`; `version`, `neighbouring` and `event`), its JSON text (str or bytes),
+    or a dp_accounting DpEvent. `neighbouring` ("add-remove", the default, or "replace-one")
+    wraps a bare event, and fills in a document that has none; for a document that has one it
+    must agree."""
     if neighbouring is not None and neighbouring not in RELATIONS:
         raise ValueError(f"neighbouring={neighbouring!r}: expected one of {RELATIONS}")
     if isinstance(event, (str, bytes)):
         try:
             event = _json.loads(event)
         except ValueError as e:
-            raise EventFormatError(f"not valid JSON: {e}") from None
+            raise _with_path(EventFormatError(f"not valid JSON: {e}"), "") from None
     elif _events.is_dp_event(event):
-        event = _events.from_dp_event(event)
+        try:
+            event = _events.from_dp_event(event)
+        except _events.DpEventError as e:
+            kind = UnsupportedEventError if e.unsupported else EventFormatError
+            raise _with_path(kind(str(e)), e.path) from None
     if not isinstance(event, dict):
         raise TypeError(
             f"an event is a dict, its JSON text or a dp_accounting DpEvent, not a {type(event).__name__}")
-    if "event" in event and "type" not in event:
-        given = event.get("neighbouring")
-        if neighbouring is not None and given is not None and given != neighbouring:
-            raise ValueError(
-                f"neighbouring={neighbouring!r} contradicts the document's {given!r}")
-        return event
-    return {"version": 1, "neighbouring": neighbouring or "add-remove", "event": event}
+    if "type" in event:
+        return {"version": 1, "neighbouring": neighbouring or "add-remove", "event": event}
+    given = event.get("neighbouring")
+    if neighbouring is not None and given is not None and given != neighbouring:
+        raise ValueError(f"neighbouring={neighbouring!r} contradicts the document's {given!r}")
+    if given is None and neighbouring is not None:
+        event = dict(event, neighbouring=neighbouring)
+    return event
 
 
 def epsilon(event, delta, *, neighbouring=None, interval=DEFAULT_INTERVAL, max_points=None):
@@ -116,6 +128,8 @@ def audit(rows, **options):
     ValueError naming it (0-based) and the field, before anything runs. Options (keywords):
     tolerance (0.05), max_steps (2e8), trials, budget_seconds, importance (True),
     no_reference (False), seed (1), confidence (0.999), max_points."""
+    if isinstance(rows, (dict, str, bytes)):
+        raise TypeError("rows: expected a list of row dicts")
     return _dpclaims.audit_rows(list(rows), **options)
 
 

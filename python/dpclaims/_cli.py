@@ -14,7 +14,12 @@ def main():
     if hasattr(signal, "SIGPIPE"):
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     sys.stdout.flush()
-    sys.exit(_dpclaims.main(["dpclaims"] + sys.argv[1:]))
+    try:
+        code = _dpclaims.main(["dpclaims"] + sys.argv[1:])
+    except _dpclaims.InternalError as e:  # a caught panic: the native binary's exit code
+        print(f"error: {e}", file=sys.stderr)
+        code = 101
+    sys.exit(code)
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ epsilon)`, where `document` is an event document dict (`{"version": 1, "neighbou
 """
 import json
 import math
+import numbers
 import traceback
 from dataclasses import dataclass, field
 from typing import List, Optional, Tuple
@@ -96,6 +97,23 @@ class Scorecard:
         return [o for o in self.outcomes if o.failed]
 
 
+def _number(x):
+    """An answer as ("value", float), or ("error", why) when it is not a number: a bool (numpy's
+    too), a str or bytes, None, NaN, or a value a float cannot hold. numpy scalars, Decimal and
+    Fraction are numbers."""
+    if isinstance(x, (bool, str, bytes)) or x is None or type(x).__name__ == "bool_":
+        return ("error", f"answered {x!r}, not a number")
+    if not isinstance(x, numbers.Real) and not hasattr(x, "__float__"):
+        return ("error", f"answered {x!r}, not a number")
+    try:
+        x = float(x)
+    except (TypeError, ValueError, OverflowError) as e:
+        return ("error", f"answered {x!r}, not a float: {type(e).__name__}: {e}")
+    if math.isnan(x):
+        return ("error", "answered NaN")
+    return ("value", x)
+
+
 def _asker(accountant):
     """`ask(document, query, value)` for the Rust suite: ("value", x), ("refused", why) or
     ("error", why)."""
@@ -108,15 +126,7 @@ def _asker(accountant):
         except Exception as e:  # a failure of the accountant on this query: a finding
             tb = "".join(traceback.format_exception(type(e), e, e.__traceback__))
             return ("error", f"{type(e).__name__}: {e}\n{tb}")
-        if isinstance(x, bool) or not isinstance(x, (int, float)):
-            try:
-                x = float(x)  # numpy scalars, Decimal
-            except (TypeError, ValueError):
-                return ("error", f"answered {x!r}, not a number")
-        x = float(x)
-        if math.isnan(x):
-            return ("error", "answered NaN")
-        return ("value", x)
+        return _number(x)
 
     return ask
 

@@ -38,12 +38,24 @@ REFUSED = {
 }
 
 
+class DpEventError(ValueError):
+    """A DpEvent that cannot be converted: `path` is where (`event.events[2].count`);
+    `unsupported` is true for a class with no counterpart in the event format (rather than a
+    field of the wrong kind)."""
+
+    def __init__(self, path, message, unsupported=False):
+        super().__init__(f"{path}: {message}")
+        self.path = path
+        self.unsupported = unsupported
+
+
 def is_dp_event(obj):
     """Whether `obj` looks like a dp_accounting DpEvent: its class, or one of the classes it
-    derives from, is named `DpEvent`, or its class name is one `from_dp_event` converts. (By
-    name: dp_accounting is not imported.)"""
+    derives from, is named `DpEvent`, or its class name ends in `DpEvent` (dp_accounting's
+    naming: `from_dp_event` then converts it or says it cannot). By name: dp_accounting is not
+    imported."""
     cls = type(obj)
-    return cls.__name__ in CLASSES or any(c.__name__ == "DpEvent" for c in cls.__mro__)
+    return cls.__name__.endswith("DpEvent") or any(c.__name__ == "DpEvent" for c in cls.__mro__)
 
 
 def _number(v, path):
@@ -51,25 +63,25 @@ def _number(v, path):
         x = float(v)
         if math.isfinite(x):
             return x
-    raise ValueError(f"{path}: expected a finite number, got {v!r}")
+    raise DpEventError(path, f"expected a finite number, got {v!r}")
 
 
 def _integer(v, path):
     if isinstance(v, numbers.Integral) and not isinstance(v, bool) and int(v) >= 0:
         return int(v)
-    raise ValueError(f"{path}: expected an integer >= 0, got {v!r}")
+    raise DpEventError(path, f"expected an integer >= 0, got {v!r}")
 
 
 def _convert(obj, path, depth):
     if depth > MAX_DEPTH:
-        raise ValueError(f"{path}: nested more than {MAX_DEPTH} deep")
+        raise DpEventError(path, f"nested more than {MAX_DEPTH} deep")
     name = type(obj).__name__
     if name in REFUSED:
-        raise ValueError(f"{path}: {name} is {REFUSED[name]}")
+        raise DpEventError(path, f"{name} is {REFUSED[name]}", unsupported=True)
     if name not in CLASSES:
-        raise ValueError(
-            f"{path}: {name} is not a DpEvent class dpclaims converts "
-            f"(one of {', '.join(sorted(CLASSES))})")
+        raise DpEventError(
+            path, f"{name} is not a DpEvent class dpclaims converts "
+            f"(one of {', '.join(sorted(CLASSES))})", unsupported=True)
     kind = CLASSES[name]
     out = {"type": kind}
     for field, want in FIELDS[kind].items():
@@ -77,7 +89,7 @@ def _convert(obj, path, depth):
         try:
             v = getattr(obj, field)
         except AttributeError:
-            raise ValueError(f"{where}: {name} has no attribute {field!r}") from None
+            raise DpEventError(where, f"{name} has no attribute {field!r}") from None
         if want == "num":
             v = _number(v, where)
         elif want == "int":
@@ -86,7 +98,7 @@ def _convert(obj, path, depth):
             v = _convert(v, where, depth + 1)
         elif want == "events":
             if isinstance(v, (str, bytes)) or not isinstance(v, collections.abc.Sequence):
-                raise ValueError(f"{where}: expected a list of events, got {type(v).__name__}")
+                raise DpEventError(where, f"expected a list of events, got {type(v).__name__}")
             v = [_convert(x, f"{where}[{i}]", depth + 1) for i, x in enumerate(v)]
         out[field] = v
     return out
@@ -94,7 +106,8 @@ def _convert(obj, path, depth):
 
 def from_dp_event(obj):
     """The bare event dict (`{"type": "Gaussian", "noise_multiplier": 1.1}`, ...) of a
-    dp_accounting DpEvent, recursing into inner events. Raises ValueError naming the path of
-    the problem (`event.events[2]: ...`) for a class with no counterpart (NonPrivateDpEvent,
-    UnsupportedDpEvent, or any class not in `CLASSES`) or a field of the wrong kind."""
+    dp_accounting DpEvent, recursing into inner events. Raises DpEventError (a ValueError)
+    naming the path of the problem (`event.events[2]: ...`) for a class with no counterpart
+    (NonPrivateDpEvent, UnsupportedDpEvent, or any class not in `CLASSES`: `unsupported`) or a
+    field of the wrong kind."""
     return _convert(obj, "event", 0)

@@ -65,8 +65,16 @@ def conformance_tests(accountant, *, name=None, **run_options):
     label = name or f"{type(accountant).__name__}()"
 
     def scorecard():
+        # Run once: a run that raised is not run again by the next check (it fails the same).
         if "run" not in cache:
-            cache["run"] = _conformance.run(accountant, name=label, **run_options)
+            try:
+                cache["run"] = _conformance.run(accountant, name=label, **run_options)
+            except Exception as e:
+                cache["error"] = e
+                cache["run"] = None
+        if cache["run"] is None:
+            pytest.fail(f"the conformance run stopped: {type(cache['error']).__name__}: "
+                        f"{cache['error']}", pytrace=False)
         return cache["run"]
 
     @pytest.mark.parametrize("check", range(len(checks)), ids=check_ids(checks))

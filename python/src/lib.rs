@@ -7,8 +7,9 @@
 //!   message: the interpreter goes on.
 //! - **Long computations release the GIL and can be interrupted.** They run in a worker thread
 //!   while the calling thread waits without the GIL and checks for signals every 50 ms: Ctrl-C
-//!   raises `KeyboardInterrupt` at once. The abandoned computation runs to its end in the
-//!   background, and its result is dropped.
+//!   raises `KeyboardInterrupt` at once, and cancels the computation ([`cancel`]): it stops
+//!   at its next check (each PLD composition, each Monte Carlo trial) and its result is
+//!   dropped.
 //! - **Errors name what is wrong**: a bad event document raises `EventFormatError` (a
 //!   `ValueError`) with `.path`, the JSON path of the bad field; an event dpclaims cannot account
 //!   for raises `UnsupportedEventError` (a `NotImplementedError`, which the conformance suite
@@ -16,7 +17,7 @@
 //!   `ValueError`) with `.path` and `.name`.
 
 use dpclaims_accounting::audit::{self, AuditOptions};
-use dpclaims_accounting::conformance::{self, Reply, Request, Verdict};
+use dpclaims_accounting::conformance::{self, Reply, Request};
 use dpclaims_accounting::privacy::event::{EventDoc, EventError};
 use dpclaims_accounting::privacy::event_pld::EventPldError;
 use dpclaims_accounting::privacy::Neighbouring;
@@ -28,6 +29,8 @@ use pyo3::exceptions::{PyNotImplementedError, PyRuntimeError, PyTypeError, PyVal
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use serde_json::Value;
+use dpclaims_accounting::cancel;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::Duration;
 
@@ -76,20 +79,39 @@ fn panic_error(payload: Box<dyn std::any::Any + Send>) -> PyErr {
     ))
 }
 
+/// Computations running in worker threads ([`interruptible`]).
+static RUNNING: AtomicUsize = AtomicUsize::new(0);
+
 /// Runs `work` in a worker thread while this thread waits without the GIL, checking for
 /// signals every 50 ms (module documentation). A panic of `work` is an `InternalError`.
+///
+/// On a signal's exception (Ctrl-C) it requests a cancellation ([`cancel::request`]): the
+/// PLD compositions and the Monte Carlo stop at their next check, and the last worker to end
+/// clears the request. A new call waits for that first, so that it is not cancelled by an
+/// interrupt that came before it.
 fn interruptible<T: Send + 'static>(
     py: Python<'_>,
     work: impl FnOnce() -> T + Send + 'static,
 ) -> PyResult<T> {
+    while cancel::requested() {
+        py.check_signals()?;
+        py.detach(|| std::thread::sleep(Duration::from_millis(5)));
+    }
     let (tx, rx) = mpsc::channel();
-    std::thread::Builder::new()
+    RUNNING.fetch_add(1, Ordering::SeqCst);
+    let spawned = std::thread::Builder::new()
         .name("dpclaims".into())
         .spawn(move || {
             let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(work));
+            if RUNNING.fetch_sub(1, Ordering::SeqCst) == 1 {
+                cancel::clear();
+            }
             let _ = tx.send(result);
-        })
-        .map_err(|e| InternalError::new_err(format!("cannot start a worker thread: {e}")))?;
+        });
+    if let Err(e) = spawned {
+        RUNNING.fetch_sub(1, Ordering::SeqCst);
+        return Err(InternalError::new_err(format!("cannot start a worker thread: {e}")));
+    }
     let rx = std::sync::Mutex::new(rx);
     loop {
         let waited = py.detach(|| {
@@ -100,7 +122,12 @@ fn interruptible<T: Send + 'static>(
         match waited {
             Ok(Ok(value)) => return Ok(value),
             Ok(Err(payload)) => return Err(panic_error(payload)),
-            Err(RecvTimeoutError::Timeout) => py.check_signals()?,
+            Err(RecvTimeoutError::Timeout) => {
+                if let Err(e) = py.check_signals() {
+                    cancel::request();
+                    return Err(e);
+                }
+            }
             Err(RecvTimeoutError::Disconnected) => {
                 return Err(InternalError::new_err("the worker thread ended without a result"));
             }
@@ -113,28 +140,49 @@ fn guarded<T>(work: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)).unwrap_or_else(|p| Err(panic_error(p)))
 }
 
-/// A Python object (dict, list, str, number, bool, None) as JSON; a non-finite float or an
-/// object JSON cannot hold is an `EventFormatError` naming its path.
+/// How deep `to_json` follows nested dicts and lists: the event format allows 32 levels of
+/// events (each two JSON levels at most), and a cyclic object must end in an error, not in a
+/// stack overflow of the interpreter.
+const MAX_JSON_DEPTH: usize = 100;
+
+/// A Python object (dict, list, str, number, bool, None) as JSON; a non-finite float, an
+/// object JSON cannot hold, or nesting deeper than [`MAX_JSON_DEPTH`] (a cycle) is an
+/// `EventFormatError` naming its path. Numbers of other types (numpy's) are read through
+/// `__index__` (integers) or `__float__`; a bool is a bool, never a number.
 fn to_json(obj: &Bound<'_, PyAny>, path: &str) -> PyResult<Value> {
+    to_json_at(obj, path, 0)
+}
+
+fn to_json_at(obj: &Bound<'_, PyAny>, path: &str, depth: usize) -> PyResult<Value> {
     let py = obj.py();
     let bad = |why: String| error_with::<EventFormatError>(py, format!("`{path}`: {why}"), &[("path", path)]);
+    if depth > MAX_JSON_DEPTH {
+        return Err(bad(format!("nested more than {MAX_JSON_DEPTH} deep (a cycle?)")));
+    }
     if obj.is_none() {
         return Ok(Value::Null);
     }
     if let Ok(b) = obj.cast::<PyBool>() {
         return Ok(Value::Bool(b.is_true()));
     }
-    if obj.cast::<PyInt>().is_ok() {
-        if let Ok(i) = obj.extract::<i64>() {
+    let kind = obj.get_type().name()?.to_string();
+    if kind == "bool_" {
+        // numpy's bool has `__index__` on some versions: it is a bool, not an integer.
+        return Ok(Value::Bool(obj.is_truthy()?));
+    }
+    let integer = obj.cast::<PyInt>().is_ok() || (obj.hasattr("__index__")? && obj.cast::<PyString>().is_err());
+    if integer {
+        let index = obj.call_method0("__index__")?;
+        if let Ok(i) = index.extract::<i64>() {
             return Ok(i.into());
         }
-        if let Ok(u) = obj.extract::<u64>() {
+        if let Ok(u) = index.extract::<u64>() {
             return Ok(u.into());
         }
         return Err(bad(format!("the integer {obj} does not fit in 64 bits")));
     }
-    if obj.cast::<PyFloat>().is_ok() {
-        let x: f64 = obj.extract()?;
+    if obj.cast::<PyFloat>().is_ok() || obj.hasattr("__float__")? {
+        let x: f64 = obj.call_method0("__float__")?.extract()?;
         return serde_json::Number::from_f64(x)
             .map(Value::Number)
             .ok_or_else(|| bad(format!("{x} is not a finite number")));
@@ -150,7 +198,7 @@ fn to_json(obj: &Bound<'_, PyAny>, path: &str) -> PyResult<Value> {
             };
             let key: String = key.extract()?;
             let child = if path.is_empty() { key.clone() } else { format!("{path}.{key}") };
-            map.insert(key, to_json(&v, &child)?);
+            map.insert(key, to_json_at(&v, &child, depth + 1)?);
         }
         return Ok(Value::Object(map));
     }
@@ -159,11 +207,10 @@ fn to_json(obj: &Bound<'_, PyAny>, path: &str) -> PyResult<Value> {
         return items
             .iter()
             .enumerate()
-            .map(|(i, v)| to_json(v, &format!("{path}[{i}]")))
+            .map(|(i, v)| to_json_at(v, &format!("{path}[{i}]"), depth + 1))
             .collect::<PyResult<Vec<_>>>()
             .map(Value::Array);
     }
-    let kind = obj.get_type().name()?;
     Err(bad(format!("a {kind} is not JSON (expected a dict, list, str, number, bool or None)")))
 }
 
@@ -262,10 +309,7 @@ impl Bracket {
 }
 
 fn bracket(a: &EventAnswer, query: Query) -> Bracket {
-    let (name, at) = match query {
-        Query::Epsilon { delta } => ("epsilon", delta),
-        Query::Delta { epsilon } => ("delta", epsilon),
-    };
+    let (name, at) = query.parts();
     Bracket {
         query: name,
         at,
@@ -282,18 +326,25 @@ fn bracket(a: &EventAnswer, query: Query) -> Bracket {
     }
 }
 
-fn pld_options(py: Python<'_>, interval: f64, max_points: usize) -> PyResult<PldOptions> {
-    if !(interval > 0.0 && interval.is_finite()) {
-        return Err(param_error(py, "", &ParamError::new("interval", interval, "a finite number > 0")));
-    }
-    let max_fft = dpclaims_accounting::privacy::pld::MAX_FFT;
-    if !(2..=max_fft).contains(&max_points) {
-        return Err(param_error(py, "", &ParamError::new("max_points", max_points, format!("2 to {max_fft}"))));
-    }
-    Ok(PldOptions { interval, max_points, ..PldOptions::default() })
+/// The PLD settings, checked ([`PldOptions::check`]); `max_points` is taken signed so that a
+/// negative one is a `ParameterError`, not an `OverflowError`.
+fn pld_options(py: Python<'_>, interval: f64, max_points: i64) -> PyResult<PldOptions> {
+    let opts = PldOptions {
+        interval,
+        max_points: usize::try_from(max_points).unwrap_or(0),
+        ..PldOptions::default()
+    };
+    opts.check().map_err(|e| {
+        let e = match e.name.as_str() {
+            "max_points" => ParamError { value: max_points.to_string(), ..e },
+            _ => e,
+        };
+        param_error(py, "", &e)
+    })?;
+    Ok(opts)
 }
 
-fn answer(py: Python<'_>, document_obj: &Bound<'_, PyAny>, query: Query, interval: f64, max_points: usize) -> PyResult<Bracket> {
+fn answer(py: Python<'_>, document_obj: &Bound<'_, PyAny>, query: Query, interval: f64, max_points: i64) -> PyResult<Bracket> {
     let doc = guarded(|| document(py, document_obj))?;
     let opts = pld_options(py, interval, max_points)?;
     let result = interruptible(py, move || query::run_event(&doc, query, &opts))?;
@@ -302,15 +353,15 @@ fn answer(py: Python<'_>, document_obj: &Bound<'_, PyAny>, query: Query, interva
 
 /// ε at `delta` for an event document (a dict in the event JSON format).
 #[pyfunction]
-#[pyo3(signature = (document, delta, interval = 1e-4, max_points = query::ANSWER_MAX_POINTS))]
-fn epsilon(py: Python<'_>, document: &Bound<'_, PyAny>, delta: f64, interval: f64, max_points: usize) -> PyResult<Bracket> {
+#[pyo3(signature = (document, delta, interval = 1e-4, max_points = query::ANSWER_MAX_POINTS as i64))]
+fn epsilon(py: Python<'_>, document: &Bound<'_, PyAny>, delta: f64, interval: f64, max_points: i64) -> PyResult<Bracket> {
     answer(py, document, Query::Epsilon { delta }, interval, max_points)
 }
 
 /// δ at `epsilon` for an event document (a dict in the event JSON format).
 #[pyfunction]
-#[pyo3(signature = (document, epsilon, interval = 1e-4, max_points = query::ANSWER_MAX_POINTS))]
-fn delta(py: Python<'_>, document: &Bound<'_, PyAny>, epsilon: f64, interval: f64, max_points: usize) -> PyResult<Bracket> {
+#[pyo3(signature = (document, epsilon, interval = 1e-4, max_points = query::ANSWER_MAX_POINTS as i64))]
+fn delta(py: Python<'_>, document: &Bound<'_, PyAny>, epsilon: f64, interval: f64, max_points: i64) -> PyResult<Bracket> {
     answer(py, document, Query::Delta { epsilon }, interval, max_points)
 }
 
@@ -320,7 +371,7 @@ fn delta(py: Python<'_>, document: &Bound<'_, PyAny>, epsilon: f64, interval: f6
 /// references or Monte Carlo could not be computed. A row that does not validate raises
 /// `ValueError` naming the row (0-based) and the field, before anything is computed.
 #[pyfunction]
-#[pyo3(signature = (rows, *, tolerance = 0.05, max_steps = 200_000_000, trials = None, budget_seconds = None, importance = true, no_reference = false, seed = 1, confidence = 0.999, max_points = query::ANSWER_MAX_POINTS))]
+#[pyo3(signature = (rows, *, tolerance = 0.05, max_steps = 200_000_000, trials = None, budget_seconds = None, importance = true, no_reference = false, seed = 1, confidence = 0.999, max_points = query::ANSWER_MAX_POINTS as i64))]
 #[allow(clippy::too_many_arguments)]
 fn audit_rows<'py>(
     py: Python<'py>,
@@ -333,8 +384,9 @@ fn audit_rows<'py>(
     no_reference: bool,
     seed: u64,
     confidence: f64,
-    max_points: usize,
+    max_points: i64,
 ) -> PyResult<Bound<'py, PyList>> {
+    let pld = pld_options(py, PldOptions::default().interval, max_points)?;
     let opts = AuditOptions {
         tolerance,
         max_steps,
@@ -345,9 +397,9 @@ fn audit_rows<'py>(
         plot: false,
         seed,
         confidence,
-        pld: PldOptions { max_points, ..PldOptions::default() },
+        pld,
     };
-    opts.check(|key| key.to_string()).map_err(PyValueError::new_err)?;
+    opts.check().map_err(|e| param_error(py, "", &e))?;
     let mut valid = Vec::new();
     for (i, row) in rows.try_iter()?.enumerate() {
         let row = row?;
@@ -390,25 +442,12 @@ fn conformance_checks<'py>(py: Python<'py>, seed: u64, events: usize, full: bool
     Ok(out)
 }
 
-fn verdict_name(v: &Verdict) -> &'static str {
-    match v {
-        Verdict::Pass => "pass",
-        Verdict::Skipped => "skipped",
-        Verdict::Loose => "loose",
-        Verdict::Finding => "finding",
-        Verdict::Broken => "broken",
-    }
-}
-
 /// One request asked of the Python accountant through `ask(document, query, value)`, which
 /// returns `("value", x)`, `("refused", why)` or `("error", why)`; an exception out of `ask`
 /// (KeyboardInterrupt, SystemExit, a defect of the wrapper) stops the run.
 fn ask_python(py: Python<'_>, ask: &Bound<'_, PyAny>, r: &Request) -> PyResult<Reply> {
     let doc = serde_json::to_value(&r.doc).expect("events serialize");
-    let (query, value) = match r.query {
-        Query::Epsilon { delta } => ("epsilon", delta),
-        Query::Delta { epsilon } => ("delta", epsilon),
-    };
+    let (query, value) = r.query.parts();
     let got = ask.call1((to_py(py, &doc)?, query, value))?;
     let (kind, payload): (String, Bound<'_, PyAny>) = got.extract()?;
     Ok(match kind.as_str() {
@@ -433,10 +472,8 @@ fn conformance_run<'py>(
     tolerance: f64,
     interval: f64,
 ) -> PyResult<Bound<'py, PyDict>> {
-    if !(tolerance >= 0.0 && tolerance.is_finite()) {
-        return Err(PyValueError::new_err(format!("tolerance {tolerance} is out of range: expected a number >= 0")));
-    }
-    let opts = pld_options(py, interval, query::ANSWER_MAX_POINTS)?;
+    dpclaims_accounting::error::non_negative("tolerance", tolerance).map_err(|e| param_error(py, "", &e))?;
+    let opts = pld_options(py, interval, query::ANSWER_MAX_POINTS as i64)?;
     let mut suite = guarded(|| Ok(conformance::generate(seed, events, full)))?;
     let mut stop: Option<PyErr> = None;
     let replies = guarded(|| {
@@ -468,7 +505,8 @@ fn conformance_run<'py>(
         let d = PyDict::new(py);
         d.set_item("property", o.property)?;
         d.set_item("regime", o.regime)?;
-        d.set_item("verdict", verdict_name(&o.verdict))?;
+        // The verdict's name as the CLI's JSON spells it (its serde name).
+        d.set_item("verdict", to_py(py, &serde_json::to_value(&o.verdict).expect("verdicts serialize"))?)?;
         d.set_item("answers", o.answers.clone())?;
         d.set_item("bracket", o.bracket.map(|b| (b[0], b[1])))?;
         d.set_item("detail", &o.detail)?;
@@ -485,10 +523,8 @@ fn conformance_run<'py>(
 /// The `dpclaims` command of the wheel: the accountant commands, with `argv` as `sys.argv`.
 /// Runs without the GIL; returns the exit code.
 #[pyfunction]
-fn main(py: Python<'_>, argv: Vec<String>) -> PyResult<u8> {
-    py.detach(|| {
-        std::panic::catch_unwind(|| dpclaims_accounting::cli::main_from(argv.into_iter().map(Into::into)))
-    })
+fn main(py: Python<'_>, argv: Vec<std::ffi::OsString>) -> PyResult<u8> {
+    py.detach(|| std::panic::catch_unwind(|| dpclaims_accounting::cli::main_from(argv)))
     .map_err(panic_error)
 }
 
@@ -507,7 +543,13 @@ fn _panic(py: Python<'_>, in_worker: bool) -> PyResult<()> {
 /// Sleeps `seconds` in a worker thread (the tests of Ctrl-C and of the GIL's release).
 #[pyfunction]
 fn _sleep(py: Python<'_>, seconds: f64) -> PyResult<()> {
-    interruptible(py, move || std::thread::sleep(Duration::from_secs_f64(seconds)))
+    interruptible(py, move || {
+        // In 10 ms steps, stopping at a cancellation as the computations do.
+        let end = std::time::Instant::now() + Duration::from_secs_f64(seconds);
+        while std::time::Instant::now() < end && !cancel::requested() {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    })
 }
 
 #[pymodule]

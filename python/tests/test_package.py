@@ -100,9 +100,87 @@ def test_a_bad_event_is_a_value_error_naming_the_field(event, path):
     assert e.value.path == path and path in str(e.value)
 
 
+class Index:  # an integer of another library (numpy's int64): read through __index__
+    def __init__(self, n):
+        self.n = n
+
+    def __index__(self):
+        return self.n
+
+
+class Real:  # a float of another library (numpy's float32): read through __float__
+    def __init__(self, x):
+        self.x = x
+
+    def __float__(self):
+        return self.x
+
+
+def test_numbers_of_other_types_are_read_and_bools_are_not_numbers():
+    plain = dp_sgd(0.01, 1.0, 1000)
+    other = {"type": "SelfComposed", "count": Index(1000),
+             "event": {"type": "PoissonSampled", "sampling_probability": Real(0.01),
+                       "event": {"type": "Gaussian", "noise_multiplier": Real(1.0)}}}
+    assert float(dpclaims.epsilon(other, 1e-5)) == float(dpclaims.epsilon(plain, 1e-5))
+    with pytest.raises(dpclaims.EventFormatError) as e:
+        dpclaims.epsilon({"type": "Gaussian", "noise_multiplier": True}, 1e-5)
+    assert e.value.path == "event.noise_multiplier"
+    with pytest.raises(dpclaims.EventFormatError, match="64 bits"):
+        dpclaims.epsilon({"type": "SelfComposed", "count": 2**70, "event": gaussian()}, 1e-5)
+
+
+def test_a_cycle_or_a_deep_nesting_is_an_error_not_a_crash():
+    d = gaussian()
+    d["x"] = d
+    with pytest.raises(dpclaims.EventFormatError, match="nested"):
+        dpclaims.epsilon(d, 1e-5)
+    deep = gaussian()
+    for _ in range(100_000):
+        deep = {"type": "SelfComposed", "count": 1, "event": deep}
+    with pytest.raises(dpclaims.EventFormatError, match="nested"):
+        dpclaims.epsilon(deep, 1e-5)
+    row = dict(ROW, epsilon=1.0)
+    row["self"] = row
+    with pytest.raises(ValueError, match="nested"):
+        dpclaims.audit([row])
+
+
+def test_a_count_near_two_to_the_64_is_refused_not_a_panic():
+    for count in (2**64 - 2, 2**64 - 1):
+        with pytest.raises((dpclaims.ParameterError, dpclaims.EventFormatError)):
+            dpclaims.epsilon({"type": "SelfComposed", "count": count, "event": gaussian()}, 1e-5)
+
+
+class NonPrivateDpEvent:  # dp_accounting's name: refused, with the reason
+    pass
+
+
+class ZCDpEvent:  # a DpEvent class dpclaims does not convert: not supported
+    pass
+
+
+def test_dp_events_that_cannot_be_converted_raise_dpclaims_errors():
+    with pytest.raises(dpclaims.UnsupportedEventError) as e:
+        dpclaims.epsilon(ZCDpEvent(), 1e-5)
+    assert e.value.path == "event" and isinstance(e.value, NotImplementedError)
+    with pytest.raises(dpclaims.UnsupportedEventError):
+        dpclaims.epsilon(NonPrivateDpEvent(), 1e-5)
+    with pytest.raises(dpclaims.EventFormatError) as e:
+        dpclaims.epsilon(GaussianDpEvent("one"), 1e-5)
+    assert e.value.path == "event.noise_multiplier"
+
+
+def test_a_document_gets_its_relation_from_the_keyword_when_it_has_none():
+    doc = {"version": 1, "event": gaussian()}
+    assert dpclaims.document(doc, "replace-one")["neighbouring"] == "replace-one"
+    with pytest.raises(dpclaims.EventFormatError):  # no relation at all: the format's error
+        dpclaims.epsilon(doc, 1e-5)
+
+
 def test_errors_cross_the_boundary_as_python_exceptions():
-    with pytest.raises(dpclaims.EventFormatError, match="not valid JSON"):
+    with pytest.raises(dpclaims.EventFormatError, match="not valid JSON") as e:
         dpclaims.epsilon("{nope", 1e-5)
+    assert e.value.path == ""
     with pytest.raises(TypeError):
         dpclaims.epsilon([1, 2], 1e-5)
     with pytest.raises(ValueError, match="contradicts"):
@@ -154,16 +232,33 @@ def test_long_computations_release_the_gil():
     "'noise_multiplier': 0.3}}}, 1e-12, interval=1e-7)",
 ])
 def test_ctrl_c_interrupts_a_long_computation(call):
-    code = f"import dpclaims, sys\nprint('ready', flush=True)\n{call}\n"
+    """Ctrl-C raises KeyboardInterrupt at once, the computation stops (the process uses no CPU
+    a second later), and the next call works."""
+    code = textwrap.dedent(f"""
+        import dpclaims, sys, time
+        print('ready', flush=True)
+        try:
+            {call}
+        except KeyboardInterrupt:
+            time.sleep(0.5)
+            t0 = time.process_time()
+            time.sleep(1.0)
+            print('cpu', time.process_time() - t0, flush=True)
+            print('next', float(dpclaims.epsilon({{'type': 'Gaussian', 'noise_multiplier': 1.0}}, 1e-5)), flush=True)
+            raise
+    """)
     p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True)
     assert p.stdout.readline().strip() == "ready"
     time.sleep(0.5)
     start = time.time()
     p.send_signal(signal.SIGINT)
-    _, err = p.communicate(timeout=20)
-    assert time.time() - start < 5
+    out, err = p.communicate(timeout=30)
+    assert time.time() - start < 10
     assert "KeyboardInterrupt" in err, err
+    lines = dict(line.split(" ", 1) for line in out.splitlines())
+    assert float(lines["cpu"]) < 0.2, out  # cancelled, not running in the background
+    assert float(lines["next"]) > 0, out
 
 
 # --- audit --------------------------------------------------------------------------------
@@ -183,6 +278,7 @@ def test_audit_judges_rows_as_the_cli_does(tmp_path):
                          capture_output=True, text=True)
     assert out.returncode == 1  # an unsound row
     from_cli = [json.loads(line) for line in out.stdout.splitlines()]
+    assert len(from_cli) == len(got) == 2
     for mine, theirs in zip(got, from_cli):
         for key in ("verdict", "upper_reference", "lower_reference", "monte_carlo"):
             assert mine[key] == theirs[key], key
@@ -191,8 +287,14 @@ def test_audit_judges_rows_as_the_cli_does(tmp_path):
 def test_audit_refuses_a_bad_row_or_option_before_running():
     with pytest.raises(ValueError, match=r"rows\[1\].*sigma"):
         dpclaims.audit([dict(ROW, epsilon=1.0), dict(ROW, epsilon=1.0, sigma="x")])
-    with pytest.raises(ValueError, match="max_steps"):
+    with pytest.raises(dpclaims.ParameterError, match="max_steps") as e:
         dpclaims.audit([dict(ROW, epsilon=1.0)], max_steps=5)
+    assert e.value.name == "max_steps"
+    with pytest.raises(dpclaims.ParameterError) as e:
+        dpclaims.audit([dict(ROW, epsilon=1.0)], max_points=-1)
+    assert e.value.name == "max_points"
+    with pytest.raises(TypeError, match="list of row dicts"):
+        dpclaims.audit(dict(ROW, epsilon=1.0))
 
 
 # --- the conformance suite, in-process ----------------------------------------------------
@@ -236,6 +338,21 @@ class Negative(Correct):
 class Raises(Correct):
     def epsilon(self, event, delta):
         raise ZeroDivisionError("the accountant's own bug")
+
+
+class MinusInfinity(Correct):
+    def epsilon(self, event, delta):
+        return -math.inf
+
+
+class AnswersBool(Correct):
+    def epsilon(self, event, delta):
+        return True
+
+
+class AnswersHuge(Correct):
+    def epsilon(self, event, delta):
+        return 10**400
 
 
 class SupportsNothing:
@@ -282,69 +399,102 @@ def test_an_exception_is_a_finding_with_its_traceback_and_not_implemented_is_a_s
     assert not s.failed and set(s.counts()) == {"skipped"}
 
 
-def test_keyboard_interrupt_in_the_accountant_stops_the_run():
+def test_minus_infinity_is_invalid_but_not_a_monotonicity_finding():
+    s = conformance.run(MinusInfinity(), **SMALL)
+    found = {o.property for o in s.findings()}
+    assert "valid" in found
+    assert not any(p.startswith("monotone") for p in found), found
+
+
+@pytest.mark.parametrize("toy", [AnswersBool(), AnswersHuge()])
+def test_an_answer_that_is_not_a_float_is_broken_and_the_run_goes_on(toy):
+    s = conformance.run(toy, **SMALL)
+    broken = [o for o in s.outcomes if o.verdict == "broken"]
+    assert broken and all("not a" in o.detail for o in broken)
+    assert not any(o.verdict == "pass" and o.property == "valid" for o in s.outcomes)
+
+
+def test_keyboard_interrupt_in_the_accountant_stops_the_run_at_once():
+    calls = []
+
     class Interrupted(Correct):
         def epsilon(self, event, delta):
+            calls.append(1)
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
         conformance.run(Interrupted(), **SMALL)
+    assert len(calls) == 1
 
 
-def test_in_process_and_line_protocol_judge_alike(tmp_path, correct_run):
+def test_an_exception_out_of_the_asking_function_stops_the_run_at_once():
+    calls = []
+
+    def ask(document, query, value):
+        calls.append(1)
+        raise ZeroDivisionError("a defect of the wrapper")
+
+    with pytest.raises(ZeroDivisionError):
+        dpclaims._dpclaims.conformance_run(ask, 3, 3)
+    assert len(calls) == 1
+
+
+def test_the_options_reach_the_suite():
+    base = conformance.run(Negative(), **SMALL)
+    coarse = conformance.run(Negative(), interval=1e-2, **SMALL)
+    ref = [(a.bracket, b.bracket) for a, b in zip(base.outcomes, coarse.outcomes)
+           if a.property == "reference"]
+    assert ref and all(a != b for a, b in ref)  # another grid, another bracket
+    full = conformance.run(SupportsNothing(), seed=3, events=2, full=True)
+    assert len(full.outcomes) == len(conformance.checks(seed=3, events=2, full=True))
+    assert {o.regime for o in full.outcomes} != {o.regime for o in base.outcomes} or \
+        len(full.outcomes) != len(conformance.checks(seed=3, events=2))
+
+
+@pytest.mark.parametrize("toy,code", [("Correct", 0), ("Raises", 1), ("Negative", 1)])
+def test_in_process_and_line_protocol_judge_alike(tmp_path, toy, code):
     """The same accountant through `dpclaims conformance --command` (the wheel's CLI and
-    `serve`) gets the same verdict on every check."""
-    script = tmp_path / "correct.py"
-    script.write_text(textwrap.dedent("""
-        import dpclaims
+    `serve`) gets the same verdict on every check: a correct one, one that raises (broken
+    both ways, not skipped on the line protocol), one with findings."""
+    script = tmp_path / "toy.py"
+    script.write_text(textwrap.dedent(f"""
+        import sys
+        sys.path.insert(0, {HERE!r})
         from dpclaims.adapters._protocol import serve
+        from test_package import {toy}
 
-        class Correct:
-            def epsilon(self, event, delta):
-                return float(dpclaims.epsilon(event, delta))
-
-            def delta(self, event, epsilon):
-                return float(dpclaims.delta(event, epsilon))
-
-        serve(Correct())
+        serve({toy}())
     """))
     out = subprocess.run([cli(), "conformance", "--seed", "3", "--events", "3", "--json",
                           "--command", f"{sys.executable} {script}"],
                          capture_output=True, text=True)
-    assert out.returncode == 0, out.stdout + out.stderr
+    assert out.returncode == code, out.stdout + out.stderr
     theirs = [json.loads(line)["verdict"] for line in out.stdout.splitlines()]
-    assert theirs == [o.verdict for o in correct_run.outcomes]
+    mine = [o.verdict for o in conformance.run(globals()[toy](), **SMALL).outcomes]
+    assert theirs == mine and len(mine) > 20
 
 
 def test_the_pytest_integration_gives_one_test_per_check(tmp_path):
-    (tmp_path / "test_mine.py").write_text(textwrap.dedent("""
+    (tmp_path / "test_mine.py").write_text(textwrap.dedent(f"""
+        import sys
+        sys.path.insert(0, {HERE!r})
         from dpclaims.testing import conformance_tests
-
-        class IgnoresCount:
-            def epsilon(self, event, delta):
-                import dpclaims
-                def drop(e):
-                    if isinstance(e, dict):
-                        e = {k: drop(v) for k, v in e.items()}
-                        if e.get("type") == "SelfComposed":
-                            e["count"] = 1
-                    if isinstance(e, list):
-                        e = [drop(x) for x in e]
-                    return e
-                return float(dpclaims.epsilon(drop(event), delta))
+        from test_package import IgnoresCount
 
         test_conformance = conformance_tests(IgnoresCount(), seed=3, events=3)
     """))
-    out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider",
+    out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rfs", "-p", "no:cacheprovider",
                           str(tmp_path / "test_mine.py")], capture_output=True, text=True,
                          cwd=tmp_path)
-    checks = conformance.checks(seed=3, events=3)
     assert out.returncode == 1, out.stdout
-    tail = out.stdout.strip().splitlines()[-1]
-    counts = {k: int(n) for n, k in
-              (part.split()[:2] for part in tail.strip("= ").split(" in ")[0].split(", "))}
-    assert sum(counts.values()) == len(checks), tail
-    assert counts["failed"] >= 1 and counts["skipped"] >= 1 and counts["passed"] >= 1, tail
+    # The tests that fail are the checks a direct run finds, by their ids.
+    from dpclaims.testing import check_ids
+    ids = check_ids(conformance.checks(seed=3, events=3))
+    failed = {line.split("::test_conformance[")[1].split("]")[0]
+              for line in out.stdout.splitlines() if line.startswith("FAILED ")}
+    direct = conformance.run(IgnoresCount(), seed=3, events=3)
+    assert failed == {ids[o.index] for o in direct.outcomes if o.failed} and failed
+    assert len(set(ids)) == len(ids)
     # ids name the property, the regime and the event; a failure prints the numbers and the call.
     assert "test_conformance[reference-ordinary-" in out.stdout
     assert "reproduce: IgnoresCount().epsilon({" in out.stdout

@@ -26,21 +26,7 @@ fn run(cli: Cli) -> Result<ExitCode, crate::Error> {
     match cli.command {
         Command::Claims(command) => super::run(&crate::claims::registry(), command),
         Command::ContractionSeries(args) => contraction_series::run(args),
-        Command::Accounting(command) => dpclaims_accounting::cli::run(command)
-            .map(ExitCode::from)
-            .map_err(from_accounting),
-    }
-}
-
-/// The accountant commands' error as the binary's (same message, same kind).
-fn from_accounting(e: dpclaims_accounting::cli::Error) -> crate::Error {
-    use dpclaims_accounting::cli::Error as A;
-    match e {
-        A::Confidence(c) => crate::Error::Confidence(c),
-        A::Accountant(e) => crate::Error::Accountant(e),
-        A::Input(s) => crate::Error::Input(s),
-        A::Event(e) => crate::Error::Event(e),
-        A::EventPld(e) => crate::Error::EventPld(e),
+        Command::Accounting(command) => Ok(ExitCode::from(dpclaims_accounting::cli::run(command)?)),
     }
 }
 

@@ -205,6 +205,7 @@ pub(crate) fn monte_carlo(
     let mut best: Option<MonteCarlo> = None;
     let mut points: Vec<McPoint> = Vec::new();
     for (index, (sim, name)) in candidates.into_iter().enumerate() {
+        crate::cancel::check().map_err(|e| e.to_string())?;
         let per_trial = sim.steps_per_trial().max(1);
         // For each epsilon, the mean of the weighted values and of min(value, cap): the
         // truncated values have a smaller mean, so a lower limit for it is one for delta, and
@@ -214,6 +215,11 @@ pub(crate) fn monte_carlo(
                 trials,
                 || ((), vec![(MeanAcc::new(), MeanAcc::new()); eps.len()]),
                 |_, accs: &mut Vec<(MeanAcc, MeanAcc)>, i| {
+                    // Cancelled (crate::cancel): the remaining trials do nothing, and the
+                    // check after the run discards its result.
+                    if crate::cancel::requested() {
+                        return;
+                    }
                     let (w, loss) = sim.path(tilt, &mut key.trial(i));
                     // A non-finite path (none is known) counts as 0: the conservative side.
                     let (w, loss) = if w.is_finite() && !loss.is_nan() {
@@ -241,6 +247,7 @@ pub(crate) fn monte_carlo(
         let started = std::time::Instant::now();
         let (mut chosen, mut cap, mut score) = (proposals[0], proposals[0].bound(), f64::INFINITY);
         for (j, tilt) in proposals.iter().enumerate() {
+            crate::cancel::check().map_err(|e| e.to_string())?;
             let key = StreamKey::new(
                 opts.seed,
                 &[
@@ -254,6 +261,7 @@ pub(crate) fn monte_carlo(
             let acc = run(&key, pilot_trials, tilt, &epsilons[..1], f64::INFINITY)
                 .remove(0)
                 .0;
+            crate::cancel::check().map_err(|e| e.to_string())?;
             let s = if acc.mean > 0.0 {
                 acc.variance() / (acc.mean * acc.mean)
             } else {
@@ -285,6 +293,8 @@ pub(crate) fn monte_carlo(
         );
         let cap = if cap > 0.0 { cap } else { chosen.bound() };
         let accs = run(&key, trials, &chosen, epsilons, cap);
+        // A run cut short by a cancellation is no estimate.
+        crate::cancel::check().map_err(|e| e.to_string())?;
         for (j, ((raw, cut), e)) in accs.iter().zip(epsilons).enumerate() {
             let est = kl_bernstein(cut, cap, per_pair, opts.seed).map_err(|e| e.to_string())?;
             if j == 0 {

@@ -55,44 +55,31 @@ impl Default for AuditOptions {
 
 impl AuditOptions {
     /// Checks the settings a user gives: `tolerance` finite and $\ge0$, `confidence` in (0, 1),
-    /// `max_steps` $\ge1000$, `trials` $\ge200$, `budget_seconds` $>0$, the PLD point budget in
-    /// $[2, 2^{27}]$. The error names the setting as `name` spells it (the CLI's `--max-steps`,
-    /// Python's `max_steps`).
-    pub fn check(&self, name: impl Fn(&'static str) -> String) -> Result<(), String> {
-        let out_of_range = |key: &'static str, value: String, expected: String| {
-            Err(format!(
-                "{} {value} is out of range: expected {expected}",
-                name(key)
-            ))
-        };
+    /// `max_steps` $\ge1000$, `trials` $\ge200$, `budget_seconds` $>0$, and the PLD settings
+    /// ([`PldOptions::check`]). The error names the setting (`max_steps`: the CLI spells it
+    /// `--max-steps`, Python `max_steps=`).
+    pub fn check(&self) -> Result<(), crate::ParamError> {
+        use crate::ParamError;
         if !(self.tolerance >= 0.0 && self.tolerance.is_finite()) {
-            return out_of_range("tolerance", self.tolerance.to_string(), "a number >= 0".into());
+            return Err(ParamError::new("tolerance", self.tolerance, "a number >= 0"));
         }
         if !(self.confidence > 0.0 && self.confidence < 1.0) {
-            return out_of_range(
+            return Err(ParamError::new(
                 "confidence",
-                self.confidence.to_string(),
-                "a number in (0, 1)".into(),
-            );
+                self.confidence,
+                "a number in (0, 1)",
+            ));
         }
         if self.max_steps < 1000 {
-            return out_of_range("max_steps", self.max_steps.to_string(), "at least 1000".into());
+            return Err(ParamError::new("max_steps", self.max_steps, "at least 1000"));
         }
         if let Some(n) = self.trials.filter(|n| *n < 200) {
-            return out_of_range("trials", n.to_string(), "at least 200".into());
+            return Err(ParamError::new("trials", n, "at least 200"));
         }
         if let Some(b) = self.budget_seconds.filter(|b| !(*b > 0.0 && b.is_finite())) {
-            return out_of_range("budget_seconds", b.to_string(), "a number > 0".into());
+            return Err(ParamError::new("budget_seconds", b, "a number > 0"));
         }
-        let max_fft = crate::privacy::pld::MAX_FFT;
-        if !(2..=max_fft).contains(&self.pld.max_points) {
-            return out_of_range(
-                "max_points",
-                self.pld.max_points.to_string(),
-                format!("2 to {max_fft}"),
-            );
-        }
-        Ok(())
+        self.pld.check()
     }
 }
 

@@ -148,10 +148,14 @@ fn audit(
         }
         None => crate::audit::Format::JsonLines,
     };
-    // The confidence keeps its own error kind (the binary's `Error::Confidence`).
-    validate::confidence(opts.confidence)?;
-    opts.check(|key| format!("--{}", key.replace('_', "-")))
-        .map_err(Error::Input)?;
+    opts.check().map_err(|e| {
+        Error::Input(format!(
+            "--{} {} is out of range: expected {}",
+            e.name.replace('_', "-"),
+            e.value,
+            e.expected
+        ))
+    })?;
     let mut rows = Vec::new();
     let mut errors = Vec::new();
     for parsed in crate::audit::parse(&text, format) {

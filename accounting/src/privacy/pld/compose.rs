@@ -45,6 +45,7 @@ impl Pld {
         tilt: f64,
         planner: &mut FftPlanner<f64>,
     ) -> Result<Pld, ParamError> {
+        crate::cancel::check()?;
         if steps == 1 {
             return Ok(self.clone());
         }
@@ -93,6 +94,7 @@ impl Pld {
     /// linear convolution by a tilted FFT, no truncation; masses at $+\infty$ combine as
     /// $1-(1-a)(1-b)$, alias masses add). Both must have the same grid and rounding.
     pub fn convolve(&self, other: &Pld, tilt: f64) -> Result<Pld, ParamError> {
+        crate::cancel::check()?;
         if self.interval != other.interval {
             return Err(ParamError::new(
                 "interval",

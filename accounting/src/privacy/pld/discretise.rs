@@ -60,7 +60,18 @@ fn connect_the_dots(profile: &dyn Fn(f64) -> f64, k_lo: i64, k_hi: i64, d: f64) 
     let ls: Vec<f64> = (k_lo..=k_hi).map(|k| k as f64 * d).collect();
     // Inflated by 1e-9 relative: the reconstruction from slope differences loses ~1e-12, and
     // the pessimistic profile must stay above the exact one.
-    let deltas: Vec<f64> = ls.iter().map(|l| profile(*l) * (1.0 + 1e-9)).collect();
+    // Cancelled (crate::cancel): the remaining points are not computed (NaN), and the caller's
+    // check discards the result.
+    let deltas: Vec<f64> = ls
+        .iter()
+        .map(|l| {
+            if crate::cancel::requested() {
+                f64::NAN
+            } else {
+                profile(*l) * (1.0 + 1e-9)
+            }
+        })
+        .collect();
     // The mass at l_j is e^{l_j}(s_j - s_{j-1}), s_j = (delta_{j+1} - delta_j)/(e^{l_{j+1}} -
     // e^{l_j}) the slope of delta against e^l. On the uniform grid, e^{l_j} s_j =
     // (delta_{j+1} - delta_j)/expm1(d) and e^{l_j} s_{j-1} = (delta_j - delta_{j-1})/(-expm1(-d)):
@@ -94,7 +105,9 @@ impl Pld {
         let mut pmf = vec![0.0; n];
         match rounding {
             Rounding::Pessimistic => {
-                return Ok(connect_the_dots(&|l| pair.profile(l), k_lo, k_hi, d));
+                let pld = connect_the_dots(&|l| pair.profile(l), k_lo, k_hi, d);
+                crate::cancel::check()?;
+                return Ok(pld);
             }
             Rounding::Optimistic => {
                 // Merge the outcomes with loss in a cell (a, b] into one outcome: a
@@ -145,6 +158,9 @@ impl Pld {
                 let mut a = k_lo as f64 * d - 0.5 * d;
                 let mut ma = pair.ln_masses(a);
                 for j in 0..n {
+                    if j % 4096 == 0 {
+                        crate::cancel::check()?;
+                    }
                     let target = (k_lo + j as i64) as f64 * d;
                     // The grid index the merged loss is rounded down to; `None` (the mass is
                     // dropped, which only lowers an optimistic delta) below the grid or for NaN.
@@ -253,11 +269,14 @@ impl Pld {
         let (b_lo, b_hi) = grid_range(&reverse, d, opts.tail_mass);
         let (lo, hi) = (a_lo.min(b_lo), a_hi.max(b_hi));
         single_points(lo, hi, opts)?;
-        Ok(connect_the_dots(
+        let pld = connect_the_dots(
             &|l| pair.profile(l).max(reverse.profile(l)),
             lo,
             hi,
             d,
-        ))
+        );
+        // A cancelled `connect_the_dots` has NaN points: never an answer.
+        crate::cancel::check()?;
+        Ok(pld)
     }
 }

@@ -160,8 +160,11 @@ impl Pld {
         let ln_tau = tail_mass.ln();
         let log_mgf = |t: f64| self.log_mgf(t);
         let width = self.pmf.len() as i64;
-        let full_lo = self.offset * steps as i64;
-        let full_hi = (self.offset + width - 1) * steps as i64;
+        // Saturating: a count near 2^64 must not wrap into a window with lo > hi (a panic of
+        // `clamp`); such a composition is refused later by its size.
+        let steps_i = i64::try_from(steps).unwrap_or(i64::MAX);
+        let full_lo = self.offset.saturating_mul(steps_i);
+        let full_hi = (self.offset + width - 1).saturating_mul(steps_i);
         let mut lower = f64::NEG_INFINITY;
         for i in 0..24 {
             let t = 1e-3 * 2f64.powi(i);

@@ -125,6 +125,14 @@ impl Focus {
     }
 }
 
+impl PldOptions {
+    /// Checks the settings: `interval` in (0, 1], `max_points` in $[2, 2^{27}]$, `tail_mass`
+    /// in (0, 1e-3); the error names the setting.
+    pub fn check(&self) -> Result<(), ParamError> {
+        validate(self)
+    }
+}
+
 pub(crate) fn validate(opts: &PldOptions) -> Result<(), ParamError> {
     if !(opts.interval > 0.0 && opts.interval <= 1.0) {
         return Err(ParamError::new(
