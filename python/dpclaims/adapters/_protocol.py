@@ -40,6 +40,16 @@ QUERIES = ("epsilon", "delta")
 MAX_DEPTH = 32
 
 
+def missing_library(error, module, package):
+    """Re-raises the ModuleNotFoundError of an adapter's import as an ImportError that says how
+    to install the library (`pip install <package>`), when the missing module is the library's;
+    any other missing module is re-raised as it is."""
+    if (error.name or "").split(".")[0] != module:
+        raise error
+    raise ImportError(
+        f"this adapter needs the {module} library: pip install {package}") from error
+
+
 class Unsupported(NotImplementedError):
     """An event, relation or query the accountant does not cover: a skip, not a failure."""
 

@@ -25,11 +25,7 @@ try:
     from dp_accounting.pld import pld_privacy_accountant
     from dp_accounting.rdp import rdp_privacy_accountant
 except ModuleNotFoundError as e:
-    if (e.name or "").split(".")[0] != "dp_accounting":
-        raise
-    raise ImportError(
-        "dpclaims.adapters.dp_accounting needs the dp_accounting library: "
-        "pip install dp-accounting") from e
+    _protocol.missing_library(e, "dp_accounting", "dp-accounting")
 
 Unsupported = _protocol.Unsupported
 

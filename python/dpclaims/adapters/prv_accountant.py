@@ -19,11 +19,7 @@ try:
     from prv_accountant import PRVAccountant
     from prv_accountant import privacy_random_variables as rv
 except ModuleNotFoundError as e:
-    if (e.name or "").split(".")[0] != "prv_accountant":
-        raise
-    raise ImportError(
-        "dpclaims.adapters.prv_accountant needs the prv_accountant library: "
-        "pip install prv-accountant") from e
+    _protocol.missing_library(e, "prv_accountant", "prv-accountant")
 
 Unsupported = _protocol.Unsupported
 EPS_ERROR = 0.01
