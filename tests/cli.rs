@@ -662,3 +662,88 @@ fn check_prints_one_line_per_claim_and_the_cases_on_request() {
     let header: Vec<&str> = table.lines().next().unwrap().split_whitespace().collect();
     assert_eq!(header[..2], ["claim", "verdict"], "{table}");
 }
+
+/// A conformance query line (what the suite's reproducers print) is accepted as it is by
+/// `epsilon --event` and `delta --event`: its `id` ignored, its `delta` / `epsilon` field the
+/// value asked at; a flag that differs from the field, or the other command, is an error
+/// naming both.
+#[test]
+fn epsilon_and_delta_accept_a_conformance_query_line() {
+    let dir = std::env::temp_dir().join(format!("dpclaims-query-line-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let doc = r#""version":1,"neighbouring":"add-remove","event":{"type":"Gaussian","noise_multiplier":2.0}"#;
+    let eps_line = dir.join("eps.json");
+    std::fs::write(&eps_line, format!("{{{doc},\"id\":17,\"delta\":1e-5}}\n")).unwrap();
+    let delta_line = dir.join("delta.json");
+    std::fs::write(
+        &delta_line,
+        format!("{{{doc},\"id\":18,\"epsilon\":1.5}}\n"),
+    )
+    .unwrap();
+    let plain = dir.join("doc.json");
+    std::fs::write(&plain, format!("{{{doc}}}\n")).unwrap();
+    let path = |p: &std::path::Path| p.to_str().unwrap().to_string();
+    let answer = |args: &[&str]| {
+        let o = dpclaims(args, None);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        let mut v = json_lines(&o)[0].clone();
+        v.as_object_mut().unwrap().remove("seconds");
+        v
+    };
+    // The field is the value: the same answer as the flag on the bare document.
+    let by_line = answer(&["epsilon", "--event", &path(&eps_line), "--json"]);
+    let by_flag = answer(&[
+        "epsilon",
+        "--event",
+        &path(&plain),
+        "--delta",
+        "1e-5",
+        "--json",
+    ]);
+    assert_eq!(by_line, by_flag);
+    let agreeing = answer(&[
+        "epsilon",
+        "--event",
+        &path(&eps_line),
+        "--delta",
+        "1e-5",
+        "--json",
+    ]);
+    assert_eq!(agreeing, by_flag);
+    let by_line = answer(&["delta", "--event", &path(&delta_line), "--json"]);
+    let by_flag = answer(&[
+        "delta",
+        "--event",
+        &path(&plain),
+        "--epsilon",
+        "1.5",
+        "--json",
+    ]);
+    assert_eq!(by_line, by_flag);
+    for (args, words) in [
+        (
+            vec!["epsilon", "--event", &path(&eps_line), "--delta", "1e-6"],
+            &["--delta", "`delta` field"][..],
+        ),
+        (
+            vec!["delta", "--event", &path(&delta_line), "--epsilon", "2"],
+            &["--epsilon", "`epsilon` field"][..],
+        ),
+        (
+            vec!["delta", "--event", &path(&eps_line)],
+            &["dpclaims epsilon --event", "`delta` field"][..],
+        ),
+        (
+            vec!["epsilon", "--event", &path(&plain)],
+            &["--delta", "`delta` field"][..],
+        ),
+    ] {
+        let o = dpclaims(&args, None);
+        let e = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {e}");
+        for w in words {
+            assert!(e.contains(w), "{args:?}: {e}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

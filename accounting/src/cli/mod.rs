@@ -59,9 +59,9 @@ pub enum AccountingCommand {
         /// The run (flags, a schedule or an event document).
         #[command(flatten)]
         run: RunArgs,
-        /// Target δ.
-        #[arg(long)]
-        delta: f64,
+        /// Target δ (with `--event`, the document's `delta` field if it has one).
+        #[arg(long, required_unless_present = "event")]
+        delta: Option<f64>,
     },
     /// Audit reported ε values: unsound, sound-tight or sound-loose (exit 1 if any is unsound).
     ///
@@ -74,10 +74,13 @@ pub enum AccountingCommand {
     /// other rows audited); else 0. Bad options also exit 2, with no table.
     Audit(AuditArgs),
     /// Run a seeded suite of event queries through an accountant: metamorphic properties and
-    /// dpclaims' certified PLD bracket (exit 1 on any finding or broken answer).
+    /// dpclaims' certified PLD bracket (exit 1 on any finding, error or broken answer).
     ///
     /// The accountant reads one event document per line with `delta` (or `epsilon`) and an
-    /// `id`, and answers one `{"epsilon": x}` / `{"delta": x}` / `{"error": "..."}` per line.
+    /// `id`, and answers one `{"id": 7, "epsilon": x}` / `{"id": 7, "delta": x}` /
+    /// `{"id": 7, "error": "..."}` per query, with the query's id (`unsupported: ...`: a
+    /// skip; any other error: a finding). `CMD --supports` is asked first for what it
+    /// declares it supports (docs/conformance.md, "The protocol").
     Conformance(ConformanceArgs),
     /// Answer conformance queries on stdin with dpclaims' PLD accountant (the line protocol of
     /// `conformance`: dpclaims itself as the accountant of `--command`, and the reproducer of
@@ -88,9 +91,10 @@ pub enum AccountingCommand {
         /// The run (flags, a schedule or an event document).
         #[command(flatten)]
         run: RunArgs,
-        /// Target ε (may be negative).
-        #[arg(long, allow_negative_numbers = true)]
-        epsilon: f64,
+        /// Target ε (may be negative; with `--event`, the document's `epsilon` field if it has
+        /// one).
+        #[arg(long, allow_negative_numbers = true, required_unless_present = "event")]
+        epsilon: Option<f64>,
     },
 }
 
@@ -101,10 +105,10 @@ pub fn run(command: AccountingCommand) -> Result<u8, Error> {
         AccountingCommand::Conformance(args) => conformance::run(args),
         AccountingCommand::Answer(args) => answer::run(args),
         AccountingCommand::Epsilon { run, delta } => {
-            query::accountants(run, Query::Epsilon { delta })
+            query::asked(run, query::Asked::Epsilon(delta))
         }
         AccountingCommand::Delta { run, epsilon } => {
-            query::accountants(run, Query::Delta { epsilon })
+            query::asked(run, query::Asked::Delta(epsilon))
         }
     }
 }

@@ -60,11 +60,123 @@ pub enum AccountantArg {
     All,
 }
 
-/// Answers `query` for the run `run` describes, printed; exit 2 when no selected accountant covers it.
-pub fn accountants(run: RunArgs, query: Query) -> Result<u8, Error> {
-    if let Some(path) = &run.event {
-        return event_accountant(path, &run, query);
+/// What `epsilon` or `delta` asks, at the value of its flag (`--delta`, `--epsilon`) when
+/// given: without `--event` the flag is required; with it, the event document may carry the
+/// value instead (a conformance query line: [`event_query`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Asked {
+    /// `dpclaims epsilon`: ε at δ.
+    Epsilon(Option<f64>),
+    /// `dpclaims delta`: δ at ε.
+    Delta(Option<f64>),
+}
+
+impl Asked {
+    /// The query at the flag's value.
+    fn flagged(self) -> Result<Query, Error> {
+        match self {
+            Asked::Epsilon(Some(delta)) => Ok(Query::Epsilon { delta }),
+            Asked::Delta(Some(epsilon)) => Ok(Query::Delta { epsilon }),
+            Asked::Epsilon(None) => Err(Error::Input("give --delta".into())),
+            Asked::Delta(None) => Err(Error::Input("give --epsilon".into())),
+        }
     }
+}
+
+/// Answers what `asked` asks for the run `run` describes, printed; exit 2 when no selected
+/// accountant covers it.
+pub fn asked(run: RunArgs, asked: Asked) -> Result<u8, Error> {
+    if let Some(path) = &run.event {
+        let text = validate::read_input(Some(path))?;
+        let (doc, query) = event_query(&text, asked)?;
+        return answer_event(&doc, &run, query);
+    }
+    accountants(run, asked.flagged()?)
+}
+
+/// The event document and the query of an `--event` input: a document, or a conformance
+/// query line as the suite prints it (its `id` is ignored; its `delta` or `epsilon` field is
+/// the value asked at when the flag is not given, and must equal the flag when both are). A
+/// `delta` field asks for ε (`dpclaims epsilon`), an `epsilon` field for δ (`dpclaims delta`):
+/// the other command is an error naming both.
+pub fn event_query(
+    text: &str,
+    asked: Asked,
+) -> Result<(crate::privacy::event::EventDoc, Query), Error> {
+    use crate::privacy::event::{EventDoc, EventError};
+    let mut v: serde_json::Value = match serde_json::from_str(text) {
+        Ok(v) => v,
+        // The document's own syntax error, as `EventDoc::parse` words it.
+        Err(_) => {
+            return Err(EventDoc::parse(text)
+                .err()
+                .map(Error::from)
+                .unwrap_or_else(|| Error::Input("unreadable event document".into())));
+        }
+    };
+    let (mut delta, mut epsilon) = (None, None);
+    if let Some(obj) = v.as_object_mut() {
+        obj.remove("id");
+        let number = |x: serde_json::Value, name: &str| {
+            x.as_f64().ok_or_else(|| {
+                Error::Input(format!("the document's `{name}` is {x}, not a number"))
+            })
+        };
+        if let Some(x) = obj.remove("delta") {
+            delta = Some(number(x, "delta")?);
+        }
+        if let Some(x) = obj.remove("epsilon") {
+            epsilon = Some(number(x, "epsilon")?);
+        }
+    }
+    let doc = EventDoc::from_value(&v).map_err(|e: EventError| Error::from(e))?;
+    let query = match (asked, delta, epsilon) {
+        (_, Some(_), Some(_)) => {
+            return Err(Error::Input(
+                "the document has both `delta` and `epsilon`: a query asks one".into(),
+            ));
+        }
+        (Asked::Epsilon(_), None, Some(e)) => {
+            return Err(Error::Input(format!(
+                "the document asks for delta (its `epsilon` field is {e}): use `dpclaims delta --event`, not `dpclaims epsilon`"
+            )));
+        }
+        (Asked::Delta(_), Some(d), None) => {
+            return Err(Error::Input(format!(
+                "the document asks for epsilon (its `delta` field is {d}): use `dpclaims epsilon --event`, not `dpclaims delta`"
+            )));
+        }
+        (Asked::Epsilon(Some(flag)), Some(field), None) if flag != field => {
+            return Err(Error::Input(format!(
+                "--delta {flag} and the document's `delta` field {field} differ: give one of them"
+            )));
+        }
+        (Asked::Delta(Some(flag)), None, Some(field)) if flag != field => {
+            return Err(Error::Input(format!(
+                "--epsilon {flag} and the document's `epsilon` field {field} differ: give one of them"
+            )));
+        }
+        (Asked::Epsilon(_), Some(delta), None) => Query::Epsilon { delta },
+        (Asked::Delta(_), None, Some(epsilon)) => Query::Delta { epsilon },
+        (asked, None, None) => match asked.flagged() {
+            Ok(q) => q,
+            Err(_) => {
+                let (flag, field) = match asked {
+                    Asked::Epsilon(_) => ("--delta", "delta"),
+                    Asked::Delta(_) => ("--epsilon", "epsilon"),
+                };
+                return Err(Error::Input(format!(
+                    "give {flag}, or a `{field}` field in the document"
+                )));
+            }
+        },
+    };
+    Ok((doc, query))
+}
+
+/// Answers `query` for the run `run` describes (by flags or phases), printed; exit 2 when no
+/// selected accountant covers it.
+pub fn accountants(run: RunArgs, query: Query) -> Result<u8, Error> {
     if !run.phase.is_empty() {
         return schedule_accountant(&run, query);
     }
@@ -190,15 +302,4 @@ fn answer_event(
     };
     let _ = writeln!(std::io::stdout().lock(), "{text}");
     Ok(0)
-}
-
-/// `epsilon --event` / `delta --event`: the PLD accountant on an event document.
-fn event_accountant(
-    path: &std::path::Path,
-    run: &RunArgs,
-    query: Query,
-) -> Result<u8, Error> {
-    let text = validate::read_input(Some(path))?;
-    let doc = crate::privacy::event::EventDoc::parse(&text)?;
-    answer_event(&doc, run, query)
 }
