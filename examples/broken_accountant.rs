@@ -44,9 +44,11 @@ fn main() {
     let stdout = std::io::stdout();
     for line in std::io::stdin().lock().lines() {
         let Ok(line) = line else { break };
+        // The answer carries the query's id.
         let answer = match Request::parse_line(&line) {
-            Ok((_, req)) => reply_line(req.query, &broken_reply(&req, &opts)),
+            Ok((id, req)) => reply_line(id, req.query, &broken_reply(&req, &opts)),
             Err(e) => reply_line(
+                dpclaims::conformance::line_id(&line),
                 dpclaims::accounting::Query::Epsilon { delta: 0.0 },
                 &Reply::Refused(e),
             ),

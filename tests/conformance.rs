@@ -103,6 +103,24 @@ fn an_accountant_that_ignores_the_count_is_caught() {
     let text = render(&outcomes, "broken_accountant", false);
     assert!(text.contains("Finding self-composition"), "{text}");
     assert!(text.contains("}' | broken_accountant"), "{text}");
+    // Each query's reproducer for dpclaims' own answer runs as printed.
+    let line = text
+        .lines()
+        .find_map(|l| l.strip_prefix("  dpclaims:  "))
+        .expect("a dpclaims reproducer");
+    let o = Command::new("sh")
+        .arg("-c")
+        .arg(line.replace(
+            "| dpclaims ",
+            &format!("| {} ", env!("CARGO_BIN_EXE_dpclaims")),
+        ))
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success() && String::from_utf8_lossy(&o.stdout).contains("bracket ["),
+        "{line}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     // The correct accountant gives no finding on the same suite.
     let mut suite = generate(1, 6, false);
     let good = ask_in_rounds(&mut suite, |batch| {
@@ -230,4 +248,301 @@ fn a_crashing_accountant_is_broken() {
             .unwrap_or("")
             .contains("no answer within")
     }));
+}
+
+/// A temporary directory for this test (removed first if a run before left it).
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("dpclaims-conf-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// `dpclaims answer` (interval 1e-3) behind a shell pipe `filter` that rewrites its output.
+fn answer_through(filter: &str) -> String {
+    format!(
+        "{} answer --interval 1e-3 | {filter}",
+        env!("CARGO_BIN_EXE_dpclaims")
+    )
+}
+
+/// The answers of each check of `args`, its exit code, and its stderr.
+fn run_json(args: &[&str]) -> (Vec<serde_json::Value>, Option<i32>, String) {
+    let o = dpclaims(args);
+    (
+        outcomes(&o),
+        o.status.code(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// A command that prints a line that is not an answer before each of its answers gets every
+/// question right (answers go by id, the stray lines are skipped and counted); one that
+/// answers without ids (an adapter of the old protocol) gets them in order, with a note.
+#[test]
+fn stray_lines_do_not_shift_the_answers() {
+    let args = |cmd: &str| -> Vec<String> {
+        [
+            "conformance",
+            "--command",
+            cmd,
+            "--events",
+            "3",
+            "--interval",
+            "1e-3",
+            "--json",
+        ]
+        .map(String::from)
+        .to_vec()
+    };
+    let reference = passing(&[
+        "conformance",
+        "--self",
+        "--events",
+        "3",
+        "--interval",
+        "1e-3",
+        "--json",
+    ]);
+    for (filter, note) in [
+        (
+            r#"while read -r l; do echo "Warning: numpy is old"; echo "$l"; done"#,
+            "line(s) that are not answers skipped",
+        ),
+        (
+            r#"sed 's/,"id":[0-9]*//'"#,
+            "answer(s) without an id taken in order",
+        ),
+    ] {
+        let cmd = answer_through(filter);
+        let a: Vec<String> = args(&cmd);
+        let (got, code, stderr) = run_json(&a.iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(code, Some(0), "{filter}: {stderr}");
+        assert_eq!(got.len(), reference.len());
+        for (x, y) in got.iter().zip(&reference) {
+            assert_eq!(x["answers"], y["answers"], "{filter}: {x} vs {y}");
+        }
+        assert!(stderr.contains(note), "{filter}: {stderr}");
+    }
+}
+
+/// An answer with a wrong id is reported and skipped: its question gets no answer (broken,
+/// not shifted onto the next one), the others are right.
+#[test]
+fn a_wrong_id_is_reported_and_costs_its_question_only() {
+    let cmd = answer_through(r#"sed 's/"id":0}/"id":99999}/'"#);
+    let o = dpclaims(&[
+        "conformance",
+        "--command",
+        &cmd,
+        "--events",
+        "2",
+        "--interval",
+        "1e-3",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("ignored an answer for id 99999, which was not asked"),
+        "{text}"
+    );
+    assert!(text.contains("without an answer with id 0"), "{text}");
+    let (all, _, _) = run_json(&[
+        "conformance",
+        "--command",
+        &cmd,
+        "--events",
+        "2",
+        "--interval",
+        "1e-3",
+        "--json",
+    ]);
+    // Only the checks that ask query 0 are broken.
+    for v in &all {
+        let asks_0 = v["queries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|q| q.as_str().unwrap().contains("\"id\":0,"));
+        assert_eq!(v["verdict"] == "broken", asks_0, "{v}");
+    }
+}
+
+/// A shell accountant that answers every query `unsupported`, after a traceback on stderr; with
+/// `declare`, `--supports` declares every event type but Laplace.
+fn refusing_accountant(dir: &std::path::Path, declare: bool) -> String {
+    let script = dir.join("refuses.sh");
+    let supports = if declare {
+        r#"if [ "$1" = --supports ]; then
+  echo '{"events": ["Composed", "EpsilonDelta", "Gaussian", "NoOp", "PoissonSampled", "RandomizedResponse", "SampledWithoutReplacement", "SelfComposed"], "relations": ["add-remove", "replace-one"], "queries": ["epsilon", "delta"]}'
+  exit 0
+fi
+"#
+    } else {
+        ""
+    };
+    std::fs::write(
+        &script,
+        format!(
+            r#"{supports}while read -r line; do
+  id=$(echo "$line" | sed 's/.*"id":\([0-9]*\).*/\1/')
+  echo "Traceback (most recent call last): query $id" >&2
+  echo "{{\"id\": $id, \"error\": \"unsupported: not today\"}}"
+done
+"#
+        ),
+    )
+    .unwrap();
+    format!("sh {}", script.display())
+}
+
+/// With a declaration, `unsupported` on a declared query is an `error` (a finding), shown with
+/// the accountant's stderr; outside it (a Laplace event) a skip. Without one every refusal is
+/// a skip, listed by reason, and the scorecard says there is no declaration.
+#[test]
+fn declared_support_makes_a_refusal_an_error_with_its_stderr() {
+    let dir = scratch("declared");
+    let cmd = refusing_accountant(&dir, true);
+    let (all, code, _) = run_json(&["conformance", "--command", &cmd, "--events", "3", "--json"]);
+    assert_eq!(code, Some(1));
+    let errors: Vec<_> = all.iter().filter(|v| v["verdict"] == "error").collect();
+    assert!(!errors.is_empty());
+    for v in &errors {
+        let detail = v["detail"].as_str().unwrap();
+        assert!(
+            detail.contains("declared supported, answered unsupported: unsupported: not today"),
+            "{detail}"
+        );
+        assert!(
+            detail.contains("Traceback (most recent call last): query "),
+            "{detail}"
+        );
+    }
+    // Event 2 is a sampled Laplace: not declared, so skipped.
+    let laplace: Vec<_> = all
+        .iter()
+        .filter(|v| v["queries"][0].as_str().unwrap().contains("Laplace"))
+        .collect();
+    assert!(!laplace.is_empty() && laplace.iter().all(|v| v["verdict"] == "skipped"));
+    let text = String::from_utf8_lossy(
+        &dpclaims(&[
+            "conformance",
+            "--command",
+            &cmd,
+            "--events",
+            "3",
+            "--markdown",
+        ])
+        .stdout,
+    )
+    .into_owned();
+    assert!(text.contains("| errors |"), "{text}");
+    assert!(
+        text.contains("declared supported: events Composed, EpsilonDelta"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Error valid (ordinary): declared supported"),
+        "{text}"
+    );
+    assert!(
+        text.contains("    Traceback (most recent call last): query 0"),
+        "{text}"
+    );
+    assert!(text.contains("skipped checks by reason"), "{text}");
+
+    let cmd = refusing_accountant(&dir, false);
+    let o = dpclaims(&["conformance", "--command", &cmd, "--events", "3"]);
+    assert_eq!(o.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("no declaration (`sh "), "{text}");
+    assert!(text.contains("× unsupported: not today"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The process group of `pid` (field 5 of /proc/PID/stat), if it runs (a zombie, waiting for
+/// its reaper, does not).
+fn group_of(pid: &str) -> Option<String> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // After the command name in parentheses: state, ppid, pgrp.
+    let mut rest = stat[stat.rfind(')')? + 2..].split_whitespace();
+    let state = rest.next()?;
+    (state != "Z").then(|| rest.nth(1).map(str::to_string))?
+}
+
+/// Pids of the shells whose command line carries `marker` (not dpclaims, whose arguments carry
+/// it too, nor the `--supports` probe).
+fn running(marker: &str) -> Vec<String> {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|e| {
+            let e = e.ok()?;
+            let cmd = std::fs::read(e.path().join("cmdline")).ok()?;
+            let cmd = String::from_utf8_lossy(&cmd);
+            let cmd = cmd.trim_end_matches('\0');
+            (cmd.starts_with("sh\0") && cmd.contains(marker) && !cmd.ends_with("--supports"))
+                .then(|| e.file_name().to_string_lossy().into_owned())
+        })
+        .collect()
+}
+
+/// Ctrl-C (SIGINT to dpclaims) during `conformance --command` ends the accountant's whole
+/// process group, and dpclaims exits with 130.
+#[test]
+fn ctrl_c_ends_the_accountants_process_group() {
+    let marker = format!("dpclaims-ctrl-c-{}", std::process::id());
+    // A shell that starts a long sleep in a child process (not exec'd): two processes. Its
+    // `--supports` ($0 of the inner shell) fails at once.
+    let cmd = format!("sh -c '[ \"$0\" = --supports ] && exit 1; sleep 1000; : {marker}'");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_dpclaims"))
+        .args([
+            "conformance",
+            "--command",
+            &cmd,
+            "--events",
+            "1",
+            "--timeout",
+            "600",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // If the test fails before its SIGINT, the run is interrupted all the same.
+    struct Interrupt(u32);
+    impl Drop for Interrupt {
+        fn drop(&mut self) {
+            // SAFETY: a signal to the child this test started (gone already if it exited).
+            unsafe { libc::kill(self.0 as libc::pid_t, libc::SIGINT) };
+        }
+    }
+    let _interrupt = Interrupt(child.id());
+    // Wait for the accountant to run.
+    let started = std::time::Instant::now();
+    let group = loop {
+        if let Some(g) = running(&marker).iter().find_map(|p| group_of(p)) {
+            break g;
+        }
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(20),
+            "the accountant did not start"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    // SAFETY: a signal to the child this test started.
+    assert_eq!(
+        unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) },
+        0
+    );
+    let status = child.wait().unwrap();
+    std::mem::forget(_interrupt); // reaped: its pid is no longer ours
+    assert_eq!(status.code(), Some(130), "{status:?}");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let left: Vec<String> = std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|p| p.parse::<u32>().is_ok() && group_of(p).as_deref() == Some(group.as_str()))
+        .collect();
+    assert!(left.is_empty(), "left in group {group}: {left:?}");
+    assert!(running(&marker).is_empty());
 }

@@ -1,13 +1,25 @@
 //! `dpclaims conformance`: a seeded suite of event queries sent to any accountant, judged by
 //! metamorphic properties (no reference needed) and against dpclaims' certified PLD bracket.
 //!
-//! **Protocol** (one line each way per query): the accountant reads an event document
-//! ([`EventDoc`], README "Events") with one more field, `"delta"` (asking for ε) or
-//! `"epsilon"` (asking for δ), and an `"id"`; it answers `{"epsilon": x}` / `{"delta": x}`
-//! (`null` for $+\infty$), `{"error": "unsupported: ..."}` for an event or query it does not
-//! support (skipped, not failed), or `{"error": "..."}` (any other text) for a failure on a
-//! query it supports: a finding (`broken`), as a crash is. A crash, a hang past the per-query timeout or an unreadable line is a finding
-//! (`broken`), not a failure of dpclaims.
+//! **Protocol** (one line each way per query; docs/conformance.md, "The protocol"): the
+//! accountant reads an event document ([`EventDoc`], README "Events") with one more field,
+//! `"delta"` (asking for ε) or `"epsilon"` (asking for δ), and an `"id"`; it answers with the
+//! same `id`: `{"id": 7, "epsilon": x}` / `{"id": 7, "delta": x}` (`null` for $+\infty$),
+//! `{"id": 7, "error": "unsupported: ..."}` for an event or query it does not support (skipped,
+//! not failed), or `{"id": 7, "error": "..."}` (any other text) for a failure on a query it
+//! supports: a finding (`error`). A crash, a hang past the per-query timeout or an unreadable
+//! answer is `broken` (a finding too), not a failure of dpclaims. A line that is not an answer
+//! (a warning printed to stdout) or an answer with an id not awaited is skipped and noted,
+//! never taken for the next answer ([`answer_tag`]); answers without an id are taken in order
+//! while no answer has had one (older adapters).
+//!
+//! **Declarations**: `CMD --supports` prints what the accountant supports,
+//! `{"events": [...], "relations": [...], "queries": [...]}` ([`Declaration`]); with one, an
+//! `unsupported` answer to a query whose event types, relation and query kind are all declared
+//! is an `error` ("declared supported, answered unsupported") unless it says
+//! `"unsupported: combination: ..."` (a combination of declared parts the library does not
+//! cover: a skip). Without one, every refusal is a skip, counted; the text and Markdown
+//! outputs list the skips by reason either way.
 //!
 //! **Properties**, each over the answers to a few queries:
 //! - `self-composition`: $\epsilon(\mathrm{SelfComposed}(e,k))=\epsilon(\mathrm{Composed}(e,\dots,e))$;
@@ -26,6 +38,7 @@
 //! Equalities hold to a relative `tolerance` (default $10^{-3}$, plus $10^{-9}$ absolute);
 //! monotonicity to $10^{-6}$ relative.
 
+use crate::line_protocol::{self, Notes, Tag};
 use crate::privacy::Neighbouring;
 use crate::privacy::event::{Event, EventDoc, FORMAT_VERSION};
 use crate::privacy::event_pld::{self, EventPldError};
@@ -35,6 +48,7 @@ use dpclaims_empirical::rng::{StreamKey, TrialRng};
 use rand::RngExt;
 use serde::Serialize;
 use serde_json::Value;
+use std::collections::BTreeSet;
 use std::time::Duration;
 
 /// One query of the suite.
@@ -59,11 +73,15 @@ impl Request {
         v.to_string()
     }
 
-    /// Parses a protocol line back (what an accountant written in Rust reads).
-    pub fn parse_line(line: &str) -> Result<(usize, Request), String> {
+    /// Parses a protocol line back (what an accountant written in Rust reads): its `id` (if
+    /// any) and the request.
+    pub fn parse_line(line: &str) -> Result<(Option<usize>, Request), String> {
         let mut v: Value = serde_json::from_str(line).map_err(|e| e.to_string())?;
         let obj = v.as_object_mut().ok_or("a JSON object per line")?;
-        let id = obj.remove("id").and_then(|x| x.as_u64()).unwrap_or(0) as usize;
+        let id = match obj.remove("id") {
+            None => None,
+            Some(x) => Some(x.as_u64().ok_or("`id` must be a non-negative integer")? as usize),
+        };
         let query = match (obj.remove("delta"), obj.remove("epsilon")) {
             (Some(d), None) => Query::Epsilon {
                 delta: d.as_f64().ok_or("`delta` must be a number")?,
@@ -76,6 +94,13 @@ impl Request {
         let doc = EventDoc::from_value(&v).map_err(|e| e.to_string())?;
         Ok((id, Request { doc, query }))
     }
+}
+
+/// The `id` of a protocol line, if it has a readable one (to answer a line that does not parse
+/// with its id).
+pub fn line_id(line: &str) -> Option<usize> {
+    let v: Value = serde_json::from_str(line).ok()?;
+    v.get("id")?.as_u64().map(|x| x as usize)
 }
 
 /// An accountant's reply to one query.
@@ -92,33 +117,48 @@ pub enum Reply {
     /// `{"error": "unsupported: ..."}`: the accountant does not support the event or the query
     /// (skipped).
     Refused(String),
+    /// `{"error": "..."}` with any other text (an exception), or `unsupported` for a query it
+    /// declared supported: a failure on a query it supports (a finding). The message, and the
+    /// accountant's stderr while it answered.
+    Error(String),
     /// A crash, hang or unreadable answer.
     Broken(String),
 }
 
-/// The reply encoded on the protocol's answer line.
-pub fn reply_line(query: Query, reply: &Reply) -> String {
+/// The reply encoded on the protocol's answer line, carrying the query's `id` (none for a
+/// query that had none).
+pub fn reply_line(id: Option<usize>, query: Query, reply: &Reply) -> String {
     let key = match query {
         Query::Epsilon { .. } => "epsilon",
         Query::Delta { .. } => "delta",
     };
-    match reply.value() {
-        Some(x) if x.is_finite() => return serde_json::json!({ key: x }).to_string(),
-        Some(_) => return serde_json::json!({ key: null }).to_string(),
-        None => {}
+    let mut v = match reply.value() {
+        Some(x) if x.is_finite() => serde_json::json!({ key: x }),
+        Some(_) => serde_json::json!({ key: null }),
+        None => match reply {
+            Reply::Value(_) | Reply::Bracket(_) => unreachable!("answered above"),
+            Reply::Refused(e) if !e.starts_with(UNSUPPORTED) => {
+                serde_json::json!({ "error": format!("{UNSUPPORTED}{e}") })
+            }
+            Reply::Refused(e) | Reply::Error(e) | Reply::Broken(e) => {
+                serde_json::json!({ "error": e })
+            }
+        },
+    };
+    if let Some(id) = id {
+        v["id"] = id.into();
     }
-    match reply {
-        Reply::Value(_) | Reply::Bracket(_) => unreachable!("answered above"),
-        Reply::Refused(e) if !e.starts_with(UNSUPPORTED) => {
-            serde_json::json!({ "error": format!("{UNSUPPORTED}{e}") }).to_string()
-        }
-        Reply::Refused(e) | Reply::Broken(e) => serde_json::json!({ "error": e }).to_string(),
-    }
+    v.to_string()
 }
 
 /// The prefix of an `{"error": ...}` answer that means "not supported" (a skip); any other
 /// error text is a failure of the accountant on a query it supports.
 pub const UNSUPPORTED: &str = "unsupported: ";
+
+/// The prefix of an `unsupported` answer for a combination of declared parts that the
+/// accountant does not cover (a relation for one mechanism, a sampled inner event): a skip even
+/// when every part is declared ([`Declaration`]).
+pub const UNSUPPORTED_COMBINATION: &str = "unsupported: combination: ";
 
 fn parse_reply(line: &str, query: Query) -> Reply {
     let key = match query {
@@ -129,11 +169,14 @@ fn parse_reply(line: &str, query: Query) -> Reply {
         return Reply::Broken(format!("unreadable answer {line:?}"));
     };
     if let Some(e) = v.get("error") {
-        let text = e.as_str().map(str::to_string).unwrap_or_else(|| e.to_string());
+        let text = e
+            .as_str()
+            .map(str::to_string)
+            .unwrap_or_else(|| e.to_string());
         return if text.starts_with(UNSUPPORTED) {
             Reply::Refused(text)
         } else {
-            Reply::Broken(format!("the accountant answered an error: {text}"))
+            Reply::Error(format!("the accountant answered an error: {text}"))
         };
     }
     match v.get(key) {
@@ -181,23 +224,254 @@ fn bracket(req: &Request, opts: &PldOptions) -> Result<PldBracket, EventPldError
     }
 }
 
-/// Sends every request to `sh -c command` and collects one reply per request, through
-/// [`crate::line_protocol`]: a hang past `timeout` or a crash is a `Broken` reply to that
-/// request, and the command is started again on the ones after it.
-pub fn ask_command(command: &str, requests: &[Request], timeout: Duration) -> Vec<Reply> {
-    let lines: Vec<String> = requests
-        .iter()
-        .enumerate()
-        .map(|(i, r)| r.line(i))
-        .collect();
-    crate::line_protocol::ask_lines(command, &lines, timeout, false)
-        .into_iter()
-        .zip(requests)
-        .map(|(answer, r)| match answer {
-            Ok(line) => parse_reply(&line, r.query),
-            Err(why) => Reply::Broken(why),
+/// What an accountant declares it supports: event types, relations and query kinds
+/// (`CMD --supports`, or a Python accountant's `supports`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Declaration {
+    /// Event types (`"Gaussian"`, `"PoissonSampled"`, ...).
+    pub events: BTreeSet<String>,
+    /// Neighbouring relations (`"add-remove"`, `"replace-one"`).
+    pub relations: BTreeSet<String>,
+    /// What it answers: `"epsilon"` (ε at a δ), `"delta"` (δ at an ε).
+    pub queries: BTreeSet<String>,
+}
+
+impl Declaration {
+    /// Reads `{"events": [...], "relations": [...], "queries": [...]}` (a missing list declares
+    /// nothing of its kind; other keys are ignored).
+    pub fn parse(text: &str) -> Result<Declaration, String> {
+        let v: Value = serde_json::from_str(text.trim()).map_err(|e| {
+            let text = text.trim();
+            let cut: String = text.chars().take(80).collect();
+            format!("not a JSON declaration ({e}): {cut:?}")
+        })?;
+        Declaration::from_value(&v)
+    }
+
+    /// [`Declaration::parse`] of an already parsed value.
+    pub fn from_value(v: &Value) -> Result<Declaration, String> {
+        let obj = v
+            .as_object()
+            .ok_or_else(|| format!("the declaration is {v}, not an object"))?;
+        let list = |key: &str| -> Result<BTreeSet<String>, String> {
+            match obj.get(key) {
+                None => Ok(BTreeSet::new()),
+                Some(Value::Array(xs)) => xs
+                    .iter()
+                    .map(|x| {
+                        x.as_str()
+                            .map(str::to_string)
+                            .ok_or_else(|| format!("`{key}`: {x} is not a string"))
+                    })
+                    .collect(),
+                Some(x) => Err(format!("`{key}` is {x}, not a list")),
+            }
+        };
+        Ok(Declaration {
+            events: list("events")?,
+            relations: list("relations")?,
+            queries: list("queries")?,
         })
-        .collect()
+    }
+
+    /// Whether the request's event types (every type in its tree), relation and query kind
+    /// are all declared.
+    pub fn covers(&self, req: &Request) -> bool {
+        let relation = serde_json::to_value(req.doc.neighbouring).expect("relations serialize");
+        let query = match req.query {
+            Query::Epsilon { .. } => "epsilon",
+            Query::Delta { .. } => "delta",
+        };
+        let mut types = BTreeSet::new();
+        event_types(
+            &serde_json::to_value(&req.doc.event).expect("events serialize"),
+            &mut types,
+        );
+        relation
+            .as_str()
+            .is_some_and(|r| self.relations.contains(r))
+            && self.queries.contains(query)
+            && types.iter().all(|t| self.events.contains(t))
+    }
+
+    /// In words, for the outputs.
+    pub fn describe(&self) -> String {
+        let join = |s: &BTreeSet<String>| {
+            if s.is_empty() {
+                "none".to_string()
+            } else {
+                s.iter().cloned().collect::<Vec<_>>().join(", ")
+            }
+        };
+        format!(
+            "events {}; relations {}; queries {}",
+            join(&self.events),
+            join(&self.relations),
+            join(&self.queries)
+        )
+    }
+}
+
+/// Every `type` in a serialized event tree.
+fn event_types(v: &Value, out: &mut BTreeSet<String>) {
+    match v {
+        Value::Object(m) => {
+            if let Some(Value::String(t)) = m.get("type") {
+                out.insert(t.clone());
+            }
+            m.values().for_each(|x| event_types(x, out));
+        }
+        Value::Array(xs) => xs.iter().for_each(|x| event_types(x, out)),
+        _ => {}
+    }
+}
+
+/// The reply judged against a declaration: `unsupported` for a query the accountant declared
+/// it supports (all its parts) is an [`Reply::Error`], unless it is
+/// [`UNSUPPORTED_COMBINATION`]. Other replies, and every reply without a declaration, are
+/// kept.
+pub fn apply_declaration(declaration: Option<&Declaration>, req: &Request, reply: Reply) -> Reply {
+    match (declaration, reply) {
+        (Some(d), Reply::Refused(why))
+            if !why.starts_with(UNSUPPORTED_COMBINATION) && d.covers(req) =>
+        {
+            Reply::Error(format!("declared supported, answered unsupported: {why}"))
+        }
+        (_, reply) => reply,
+    }
+}
+
+/// What a line of the accountant's stdout is: an answer to the query with its `id`, an answer
+/// without an id (an object with `epsilon`, `delta` or `error`), or not an answer (not JSON,
+/// not an object, an object with none of these keys, an `id` that is not a non-negative
+/// integer). A line with the tokens NaN or Infinity is still an answer to its id (read as
+/// `broken` then).
+pub fn answer_tag(line: &str) -> Tag {
+    let parsed = serde_json::from_str::<Value>(line).or_else(|e| {
+        // Python's json writes NaN and Infinity: find the id all the same.
+        let lenient = line
+            .replace("-Infinity", "0")
+            .replace("Infinity", "0")
+            .replace("NaN", "0");
+        serde_json::from_str::<Value>(&lenient).map_err(|_| e)
+    });
+    let v = match parsed {
+        Ok(v) => v,
+        Err(_) => return Tag::Stray("not JSON".into()),
+    };
+    let Some(obj) = v.as_object() else {
+        return Tag::Stray("not a JSON object".into());
+    };
+    match obj.get("id") {
+        Some(id) => match id.as_u64() {
+            Some(k) => Tag::Answer(Some(k)),
+            None => Tag::Stray(format!("its id {id} is not a non-negative integer")),
+        },
+        None if ["epsilon", "delta", "error"]
+            .iter()
+            .any(|k| obj.contains_key(*k)) =>
+        {
+            Tag::Answer(None)
+        }
+        None => Tag::Stray("an object without `id`, `epsilon`, `delta` or `error`".into()),
+    }
+}
+
+/// The reply with the accountant's stderr while it answered, for a failure (an error or a
+/// broken answer): the traceback goes with the finding.
+fn with_stderr(reply: Reply, stderr: &str) -> Reply {
+    let stderr = stderr.trim_end();
+    if stderr.trim().is_empty() {
+        return reply;
+    }
+    let add = |m: String| format!("{m}\n--- the accountant's stderr ---\n{stderr}");
+    match reply {
+        Reply::Error(m) => Reply::Error(add(m)),
+        Reply::Broken(m) => Reply::Broken(add(m)),
+        other => other,
+    }
+}
+
+/// How long `CMD --supports` may take (at most the per-query timeout).
+pub const SUPPORTS_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// An accountant run as `sh -c CMD` (`conformance --command`): its declaration, asked once,
+/// and the protocol notes of every round asked so far.
+#[derive(Debug, Clone)]
+pub struct CommandAccountant {
+    /// The command.
+    pub command: String,
+    /// Seconds allowed per query.
+    pub timeout: Duration,
+    /// What `CMD --supports` declared, if it answered one.
+    pub declaration: Option<Declaration>,
+    /// Why there is no declaration (when `declaration` is `None`).
+    pub undeclared: Option<String>,
+    /// Lines skipped, answers without ids.
+    pub notes: Notes,
+}
+
+impl CommandAccountant {
+    /// The accountant `sh -c command`, its declaration asked with `sh -c "command --supports"`
+    /// (nothing on stdin; at most [`SUPPORTS_TIMEOUT`] or `timeout`). A command that does not
+    /// answer it with a JSON object declares nothing.
+    pub fn new(command: &str, timeout: Duration) -> CommandAccountant {
+        let probe = format!("{command} --supports");
+        let declared = line_protocol::run_once(&probe, timeout.min(SUPPORTS_TIMEOUT))
+            .and_then(|out| Declaration::parse(&out));
+        let (declaration, undeclared) = match declared {
+            Ok(d) => (Some(d), None),
+            Err(why) => (None, Some(format!("`{probe}`: {why}"))),
+        };
+        CommandAccountant {
+            command: command.into(),
+            timeout,
+            declaration,
+            undeclared,
+            notes: Notes::default(),
+        }
+    }
+
+    /// The accountant `sh -c command` without asking it for a declaration.
+    pub fn undeclared(command: &str, timeout: Duration) -> CommandAccountant {
+        CommandAccountant {
+            command: command.into(),
+            timeout,
+            declaration: None,
+            undeclared: None,
+            notes: Notes::default(),
+        }
+    }
+
+    /// Asks one batch (`ids[i]`: the id of `requests[i]`) through [`crate::line_protocol`]: a
+    /// hang past the timeout or a crash is a `Broken` reply to that request, and the command
+    /// is started again on the ones left; answers go to queries by id ([`answer_tag`]).
+    pub fn ask(&mut self, ids: &[usize], requests: &[Request]) -> Vec<Reply> {
+        let lines: Vec<String> = requests.iter().zip(ids).map(|(r, &i)| r.line(i)).collect();
+        let ids: Vec<u64> = ids.iter().map(|&i| i as u64).collect();
+        let x =
+            line_protocol::exchange(&self.command, &ids, &lines, self.timeout, false, answer_tag);
+        self.notes.extend(x.notes);
+        x.answers
+            .into_iter()
+            .zip(requests)
+            .map(|(answer, r)| {
+                let reply = match answer.line {
+                    Ok(line) => parse_reply(&line, r.query),
+                    Err(why) => Reply::Broken(why),
+                };
+                let reply = apply_declaration(self.declaration.as_ref(), r, reply);
+                with_stderr(reply, &answer.stderr)
+            })
+            .collect()
+    }
+}
+
+/// Sends every request to `sh -c command` and collects one reply per request (ids: their
+/// positions; no declaration asked): [`CommandAccountant::ask`].
+pub fn ask_command(command: &str, requests: &[Request], timeout: Duration) -> Vec<Reply> {
+    let ids: Vec<usize> = (0..requests.len()).collect();
+    CommandAccountant::undeclared(command, timeout).ask(&ids, requests)
 }
 
 /// Asks every request of the suite through `ask` (a batch of requests in, one reply each out),
@@ -208,6 +482,15 @@ pub fn ask_command(command: &str, requests: &[Request], timeout: Duration) -> Ve
 pub fn ask_in_rounds(
     suite: &mut Suite,
     mut ask: impl FnMut(&[Request]) -> Vec<Reply>,
+) -> Vec<Reply> {
+    ask_in_rounds_with_ids(suite, |_, batch| ask(batch))
+}
+
+/// [`ask_in_rounds`], with the requests' indices in the suite (their protocol ids, as in the
+/// reproducers) given to `ask` beside the batch.
+pub fn ask_in_rounds_with_ids(
+    suite: &mut Suite,
+    mut ask: impl FnMut(&[usize], &[Request]) -> Vec<Reply>,
 ) -> Vec<Reply> {
     let n = suite.requests.len();
     let source = |i: usize| {
@@ -256,7 +539,7 @@ pub fn ask_in_rounds(
         let got = if batch.is_empty() {
             Vec::new()
         } else {
-            ask(&batch)
+            ask(&asked, &batch)
         };
         for (i, r) in asked.into_iter().zip(got) {
             replies[i] = Some(r);
@@ -581,6 +864,9 @@ pub enum Verdict {
     Loose,
     /// The property does not hold (for `reference`: below the certified lower value).
     Finding,
+    /// The accountant answered an error on a query it supports (an exception; `unsupported`
+    /// for a query it declared supported).
+    Error,
     /// The accountant crashed, hung or answered garbage.
     Broken,
 }
@@ -631,14 +917,9 @@ pub fn judge(suite: &Suite, replies: &[Reply], tolerance: f64, opts: &PldOptions
                 detail: String::new(),
                 queries,
             };
-            if let Some(Reply::Broken(why)) = rs.iter().find(|r| matches!(r, Reply::Broken(_))) {
-                out.verdict = Verdict::Broken;
-                out.detail = why.clone();
-                return out;
-            }
-            if let Some(Reply::Refused(why)) = rs.iter().find(|r| matches!(r, Reply::Refused(_))) {
-                out.verdict = Verdict::Skipped;
-                out.detail = why.clone();
+            if let Some((verdict, why)) = unanswered(&rs) {
+                out.verdict = verdict;
+                out.detail = why;
                 return out;
             }
             let v: Vec<f64> = answers.iter().map(|a| a.unwrap_or(f64::NAN)).collect();
@@ -725,6 +1006,29 @@ pub fn judge(suite: &Suite, replies: &[Reply], tolerance: f64, opts: &PldOptions
         .collect()
 }
 
+/// The verdict of a check some of whose queries have no answer, and why: a broken answer
+/// first, then an error, then a refusal (a skip).
+fn unanswered(rs: &[&Reply]) -> Option<(Verdict, String)> {
+    let find = |f: fn(&Reply) -> Option<&String>| rs.iter().find_map(|r| f(r)).cloned();
+    if let Some(why) = find(|r| match r {
+        Reply::Broken(w) => Some(w),
+        _ => None,
+    }) {
+        return Some((Verdict::Broken, why));
+    }
+    if let Some(why) = find(|r| match r {
+        Reply::Error(w) => Some(w),
+        _ => None,
+    }) {
+        return Some((Verdict::Error, why));
+    }
+    find(|r| match r {
+        Reply::Refused(w) => Some(w),
+        _ => None,
+    })
+    .map(|why| (Verdict::Skipped, why))
+}
+
 /// A scorecard row: counts per property and regime.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Score {
@@ -740,6 +1044,8 @@ pub struct Score {
     pub loose: usize,
     /// Checks whose property does not hold.
     pub findings: usize,
+    /// Checks with an error answered on a supported query.
+    pub errors: usize,
     /// Checks with a crashed, hung or unreadable answer.
     pub broken: usize,
 }
@@ -768,26 +1074,159 @@ pub fn scorecard(outcomes: &[Outcome]) -> Vec<Score> {
             Verdict::Skipped => r.skipped += 1,
             Verdict::Loose => r.loose += 1,
             Verdict::Finding => r.findings += 1,
+            Verdict::Error => r.errors += 1,
             Verdict::Broken => r.broken += 1,
         }
     }
     rows
 }
 
+/// What the outputs say besides the checks: how to ask the accountant again, what it
+/// declared, and the protocol notes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Report {
+    /// The accountant's command: its reproducer is `echo '<query>' | command`.
+    pub command: String,
+    /// PLD grid spacing of dpclaims' reference: dpclaims' own answer is
+    /// `echo '<query>' | dpclaims epsilon --event - --interval <interval>`.
+    pub interval: f64,
+    /// The accountant's declaration, if any.
+    pub declaration: Option<Declaration>,
+    /// Why there is none, when one was asked for (`None`: not asked, nothing said).
+    pub undeclared: Option<String>,
+    /// Lines that were not answers, answers with ids not awaited, answers without ids.
+    pub notes: Notes,
+}
+
+impl Report {
+    /// A report for `command` with nothing declared nor noted.
+    pub fn new(command: &str) -> Report {
+        Report {
+            command: command.into(),
+            interval: PldOptions::default().interval,
+            declaration: None,
+            undeclared: None,
+            notes: Notes::default(),
+        }
+    }
+}
+
 /// The scorecard and every finding as text (Markdown with `markdown`); `command` goes into the
 /// reproducers.
 pub fn render(outcomes: &[Outcome], command: &str, markdown: bool) -> String {
+    render_report(outcomes, &Report::new(command), markdown)
+}
+
+/// The scorecard, the run's notes ([`render_notes`]), then every finding, error and broken
+/// answer with its detail (the accountant's stderr for an error or a broken answer) and its
+/// reproducers: the query to the accountant, and to dpclaims.
+pub fn render_report(outcomes: &[Outcome], report: &Report, markdown: bool) -> String {
     let mut s = render_scorecard(outcomes, markdown);
-    for o in outcomes
-        .iter()
-        .filter(|o| matches!(o.verdict, Verdict::Finding | Verdict::Broken))
-    {
+    s += &render_notes(outcomes, report, markdown);
+    for o in outcomes.iter().filter(|o| {
+        matches!(
+            o.verdict,
+            Verdict::Finding | Verdict::Error | Verdict::Broken
+        )
+    }) {
+        let mut lines = o.detail.lines();
         s += &format!(
             "\n{:?} {} ({}): {}\n",
-            o.verdict, o.property, o.regime, o.detail
+            o.verdict,
+            o.property,
+            o.regime,
+            lines.next().unwrap_or("")
         );
+        for l in lines {
+            s += &format!("    {l}\n");
+        }
         for q in &o.queries {
-            s += &format!("  reproduce: echo '{q}' | {command}\n");
+            let command = match Request::parse_line(q).map(|(_, r)| r.query) {
+                Ok(Query::Epsilon { .. }) => "epsilon",
+                Ok(Query::Delta { .. }) => "delta",
+                Err(_) => {
+                    // A follow-up whose parameter never came (`null`).
+                    s += &format!(
+                        "  not asked (its parameter is an answer that did not come): {q}\n"
+                    );
+                    continue;
+                }
+            };
+            s += &format!("  reproduce: echo '{q}' | {}\n", report.command);
+            s += &format!(
+                "  dpclaims:  echo '{q}' | dpclaims {command} --event - --interval {}\n",
+                report.interval
+            );
+        }
+    }
+    s
+}
+
+/// What the accountant declared (or that it declared nothing), the protocol notes, and the
+/// skipped checks by reason: a skip is never silent.
+pub fn render_notes(outcomes: &[Outcome], report: &Report, markdown: bool) -> String {
+    let mut s = String::new();
+    let item = if markdown { "- " } else { "  " };
+    let skips = outcomes
+        .iter()
+        .filter(|o| o.verdict == Verdict::Skipped)
+        .count();
+    match (&report.declaration, &report.undeclared) {
+        (Some(d), _) => {
+            s += &format!(
+                "\ndeclared supported: {} (an `unsupported` answer to a query within it is an error)\n",
+                d.describe()
+            )
+        }
+        (None, Some(why)) => {
+            s += &format!(
+                "\nno declaration ({why}): the {skips} skipped checks are counted, not checked against one\n"
+            )
+        }
+        (None, None) => {}
+    }
+    let n = &report.notes;
+    if !n.is_empty() {
+        s += &format!(
+            "\nprotocol: {} line(s) that are not answers skipped, {} answer(s) with an id not awaited skipped, {} answer(s) without an id taken in order{}\n",
+            n.stray,
+            n.misdirected,
+            n.in_order,
+            if n.in_order > 0 {
+                " (an accountant of the old protocol: answers carry the query's id since 2026-12)"
+            } else {
+                ""
+            }
+        );
+        for l in &n.lines {
+            s += &format!("{item}{l}\n");
+        }
+        let noted = n.stray + n.misdirected;
+        if noted > n.lines.len() {
+            s += &format!("{item}... ({} more)\n", noted - n.lines.len());
+        }
+    }
+    if skips > 0 {
+        let mut reasons: Vec<(String, usize)> = Vec::new();
+        for o in outcomes.iter().filter(|o| o.verdict == Verdict::Skipped) {
+            let why = o.detail.lines().next().unwrap_or("").to_string();
+            match reasons.iter_mut().find(|(r, _)| *r == why) {
+                Some((_, k)) => *k += 1,
+                None => reasons.push((why, 1)),
+            }
+        }
+        reasons.sort_by(|a, b| b.1.cmp(&a.1));
+        s += &format!("\nskipped checks by reason ({skips}):\n");
+        const SHOWN: usize = 15;
+        for (why, k) in reasons.iter().take(SHOWN) {
+            s += &format!("{item}{k} × {why}\n");
+        }
+        if reasons.len() > SHOWN {
+            let rest: usize = reasons[SHOWN..].iter().map(|(_, k)| k).sum();
+            s += &format!(
+                "{item}... {} more reasons ({rest} checks)\n",
+                reasons.len() - SHOWN
+            );
         }
     }
     s
@@ -798,7 +1237,7 @@ pub fn render_scorecard(outcomes: &[Outcome], markdown: bool) -> String {
     let rows = scorecard(outcomes);
     let mut s = String::new();
     let header = [
-        "property", "regime", "pass", "skipped", "loose", "findings", "broken",
+        "property", "regime", "pass", "skipped", "loose", "findings", "errors", "broken",
     ];
     let cells = |r: &Score| {
         vec![
@@ -808,6 +1247,7 @@ pub fn render_scorecard(outcomes: &[Outcome], markdown: bool) -> String {
             r.skipped.to_string(),
             r.loose.to_string(),
             r.findings.to_string(),
+            r.errors.to_string(),
             r.broken.to_string(),
         ]
     };
@@ -821,26 +1261,28 @@ pub fn render_scorecard(outcomes: &[Outcome], markdown: bool) -> String {
             s += &format!("| {} |\n", cells(r).join(" | "));
         }
     } else {
-        s += &format!(
-            "{:<18} {:<9} {:>6} {:>8} {:>6} {:>9} {:>7}\n",
-            header[0], header[1], header[2], header[3], header[4], header[5], header[6]
-        );
+        let row = |c: &[String]| {
+            format!(
+                "{:<24} {:<9} {:>6} {:>8} {:>6} {:>9} {:>7} {:>7}\n",
+                c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]
+            )
+        };
+        s += &row(&header.map(String::from));
         for r in &rows {
-            let c = cells(r);
-            s += &format!(
-                "{:<18} {:<9} {:>6} {:>8} {:>6} {:>9} {:>7}\n",
-                c[0], c[1], c[2], c[3], c[4], c[5], c[6]
-            );
+            s += &row(&cells(r));
         }
     }
     s
 }
 
-/// Whether the run found anything (exit code 1).
+/// Whether the run found anything (exit code 1): a finding, an error or a broken answer.
 pub fn failed(outcomes: &[Outcome]) -> bool {
-    outcomes
-        .iter()
-        .any(|o| matches!(o.verdict, Verdict::Finding | Verdict::Broken))
+    outcomes.iter().any(|o| {
+        matches!(
+            o.verdict,
+            Verdict::Finding | Verdict::Error | Verdict::Broken
+        )
+    })
 }
 
 #[cfg(test)]
@@ -855,15 +1297,15 @@ mod tests {
                 continue; // its parameter is set when it is asked
             }
             let (id, back) = Request::parse_line(&r.line(i)).unwrap();
-            assert_eq!((id, &back), (i, r));
+            assert_eq!((id, &back), (Some(i), r));
         }
         let q = Query::Epsilon { delta: 1e-5 };
         assert_eq!(
-            parse_reply(&reply_line(q, &Reply::Value(1.5)), q),
+            parse_reply(&reply_line(Some(7), q, &Reply::Value(1.5)), q),
             Reply::Value(1.5)
         );
         assert_eq!(
-            parse_reply(&reply_line(q, &Reply::Value(f64::INFINITY)), q),
+            parse_reply(&reply_line(None, q, &Reply::Value(f64::INFINITY)), q),
             Reply::Value(f64::INFINITY)
         );
         assert!(matches!(parse_reply("{\"eps\": 1}", q), Reply::Broken(_)));
@@ -874,14 +1316,167 @@ mod tests {
         // Any other error is a failure of the accountant on a query it supports.
         assert!(matches!(
             parse_reply("{\"error\": \"ZeroDivisionError: x\"}", q),
-            Reply::Broken(_)
+            Reply::Error(_)
         ));
         // dpclaims' own refusal goes out as "unsupported" and comes back a skip.
         let refused = Reply::Refused("`event`: not covered".into());
         assert!(matches!(
-            parse_reply(&reply_line(q, &refused), q),
+            parse_reply(&reply_line(None, q, &refused), q),
             Reply::Refused(_)
         ));
+    }
+
+    /// Every answer carries its query's id; a line that is not an answer is told apart.
+    #[test]
+    fn answers_carry_the_id() {
+        let q = Query::Delta { epsilon: 1.0 };
+        let line = reply_line(Some(7), q, &Reply::Value(0.25));
+        let v: Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(
+            (v["id"].as_u64(), v["delta"].as_f64()),
+            (Some(7), Some(0.25))
+        );
+        assert_eq!(answer_tag(&line), Tag::Answer(Some(7)));
+        let err = reply_line(Some(3), q, &Reply::Error("boom".into()));
+        assert_eq!(answer_tag(&err), Tag::Answer(Some(3)));
+        assert_eq!(answer_tag("{\"epsilon\": 1.0}"), Tag::Answer(None));
+        // Python's NaN: still the answer to its id (broken when read).
+        assert_eq!(
+            answer_tag("{\"epsilon\": NaN, \"id\": 4}"),
+            Tag::Answer(Some(4))
+        );
+        for stray in [
+            "Warning: something",
+            "[1, 2]",
+            "{\"warning\": \"x\"}",
+            "{\"id\": -1, \"epsilon\": 1}",
+            "{\"id\": \"7\", \"epsilon\": 1}",
+        ] {
+            assert!(matches!(answer_tag(stray), Tag::Stray(_)), "{stray}");
+        }
+        assert_eq!(line_id("{\"id\": 9, \"x\": [}"), None);
+        assert_eq!(line_id("{\"id\": 9, \"delta\": \"a\"}"), Some(9));
+        assert!(Request::parse_line("{\"id\": 1.5, \"delta\": 0.1}").is_err());
+    }
+
+    /// A declaration covers a query when every event type in its tree, its relation and its
+    /// query kind are declared; an `unsupported` answer within it is an error, except a
+    /// declared combination refusal.
+    #[test]
+    fn declarations_turn_refusals_within_them_into_errors() {
+        let d = Declaration::parse(
+            r#"{"events": ["SelfComposed", "PoissonSampled", "Gaussian"],
+                "relations": ["add-remove"], "queries": ["epsilon"], "settings": {}}"#,
+        )
+        .unwrap();
+        let req = |event: Event, neighbouring, query| Request {
+            doc: doc(neighbouring, event),
+            query,
+        };
+        let g = Event::PoissonSampled {
+            sampling_probability: 0.1,
+            event: Box::new(Event::Gaussian {
+                noise_multiplier: 1.0,
+            }),
+        };
+        let eps = Query::Epsilon { delta: 1e-5 };
+        let inside = req(self_composed(g.clone(), 3), Neighbouring::AddRemove, eps);
+        assert!(d.covers(&inside));
+        assert!(!d.covers(&req(g.clone(), Neighbouring::ReplaceOne, eps)));
+        assert!(!d.covers(&req(
+            g.clone(),
+            Neighbouring::AddRemove,
+            Query::Delta { epsilon: 1.0 }
+        )));
+        let laplace = Event::Laplace {
+            noise_multiplier: 1.0,
+        };
+        assert!(!d.covers(&req(
+            Event::Composed {
+                events: vec![g, laplace]
+            },
+            Neighbouring::AddRemove,
+            eps
+        )));
+        let refused = Reply::Refused("unsupported: no".into());
+        assert!(matches!(
+            apply_declaration(Some(&d), &inside, refused.clone()),
+            Reply::Error(e) if e.starts_with("declared supported, answered unsupported")
+        ));
+        assert_eq!(apply_declaration(None, &inside, refused.clone()), refused);
+        let combination = Reply::Refused(format!("{UNSUPPORTED_COMBINATION}not this one"));
+        assert_eq!(
+            apply_declaration(Some(&d), &inside, combination.clone()),
+            combination
+        );
+        for bad in [
+            "null",
+            "[]",
+            "{\"events\": \"Gaussian\"}",
+            "{\"events\": [1]}",
+            "usage: x",
+        ] {
+            assert!(Declaration::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    /// An error answer is its own verdict (a finding, counted in its column, shown with its
+    /// message), a refusal a skip listed by reason.
+    #[test]
+    fn errors_are_findings_and_skips_are_listed() {
+        let suite = generate(5, 2, false);
+        let mut replies = vec![Reply::Value(1.0); suite.requests.len()];
+        let valid = suite
+            .checks
+            .iter()
+            .position(|c| c.property == "valid")
+            .unwrap();
+        let q = suite.checks[valid].queries[0];
+        replies[q] = Reply::Error("the accountant answered an error: ValueError: f(a)\n--- the accountant's stderr ---\nTraceback (most recent call last):".into());
+        let sc = suite
+            .checks
+            .iter()
+            .position(|c| c.property == "self-composition")
+            .unwrap();
+        replies[suite.checks[sc].queries[0]] = Reply::Refused("unsupported: NoOp".into());
+        let opts = PldOptions {
+            interval: 1e-3,
+            ..PldOptions::default()
+        };
+        let outcomes = judge(&suite, &replies, 1e-3, &opts);
+        assert_eq!(outcomes[valid].verdict, Verdict::Error);
+        assert_eq!(outcomes[sc].verdict, Verdict::Skipped);
+        assert!(failed(&outcomes));
+        let row = scorecard(&outcomes)
+            .into_iter()
+            .find(|r| r.property == "valid")
+            .unwrap();
+        assert!(row.errors >= 1, "{row:?}");
+        let mut report = Report::new("my-accountant");
+        report.undeclared = Some("`my-accountant --supports`: it exited with 2".into());
+        for markdown in [false, true] {
+            let text = render_report(&outcomes, &report, markdown);
+            assert!(text.contains("errors"), "{text}");
+            assert!(text.contains("Error valid"), "{text}");
+            assert!(text.contains("ValueError: f(a)"), "{text}");
+            assert!(
+                text.contains("    Traceback (most recent call last):"),
+                "{text}"
+            );
+            assert!(
+                text.contains("no declaration (`my-accountant --supports`"),
+                "{text}"
+            );
+            assert!(text.contains("skipped checks by reason"), "{text}");
+            assert!(text.contains("unsupported: NoOp"), "{text}");
+            assert!(text.contains(" | my-accountant\n"), "{text}");
+            assert!(
+                text.contains(" | dpclaims epsilon --event - --interval 0.0001\n"),
+                "{text}"
+            );
+        }
+        let json = serde_json::to_value(&outcomes[valid]).unwrap();
+        assert_eq!(json["verdict"], "error");
     }
 
     /// An inequality between two equal answers holds whatever their sign (the slack once made

@@ -26,9 +26,14 @@ pub fn run(args: AnswerArgs) -> Result<u8, Error> {
         if line.trim().is_empty() {
             continue;
         }
+        // Every answer carries the query's id (none if it had none).
         let answer = match Request::parse_line(&line) {
-            Ok((_, req)) => reply_line(req.query, &self_reply(&req, &opts)),
-            Err(e) => reply_line(Query::Epsilon { delta: 0.0 }, &Reply::Refused(e)),
+            Ok((id, req)) => reply_line(id, req.query, &self_reply(&req, &opts)),
+            Err(e) => reply_line(
+                crate::conformance::line_id(&line),
+                Query::Epsilon { delta: 0.0 },
+                &Reply::Refused(e),
+            ),
         };
         let _ = writeln!(out, "{answer}");
         let _ = out.flush();

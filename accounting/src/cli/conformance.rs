@@ -28,8 +28,8 @@ pub struct ConformanceArgs {
     /// Relative tolerance of the equalities and of `tight`.
     #[arg(long, default_value_t = 1e-3)]
     pub tolerance: f64,
-    /// Seconds allowed per query (a query past it is a `hang` finding; the command is
-    /// started again on the queries after it).
+    /// Seconds allowed per query (a query past it is a `broken` answer; the command is
+    /// started again on the queries after it). `CMD --supports` gets at most 30 s of it.
     #[arg(long, default_value_t = 300.0)]
     pub timeout: f64,
     /// PLD grid spacing of dpclaims' reference (and of `--self`).
@@ -67,13 +67,22 @@ pub fn run(args: ConformanceArgs) -> Result<u8, Error> {
         ..PldOptions::default()
     };
     let mut suite = conformance::generate(seed, events, full);
-    let (replies, name) = match &command {
-        Some(cmd) if !self_check => (
-            conformance::ask_in_rounds(&mut suite, |batch| {
-                conformance::ask_command(cmd, batch, timeout)
-            }),
-            cmd.clone(),
-        ),
+    let (replies, report) = match &command {
+        Some(cmd) if !self_check => {
+            // The declaration first (`CMD --supports`), then the suite, in rounds.
+            let mut accountant = conformance::CommandAccountant::new(cmd, timeout);
+            let replies = conformance::ask_in_rounds_with_ids(&mut suite, |ids, batch| {
+                accountant.ask(ids, batch)
+            });
+            let report = conformance::Report {
+                command: cmd.clone(),
+                interval,
+                undeclared: accountant.undeclared.clone(),
+                declaration: accountant.declaration.clone(),
+                notes: accountant.notes.clone(),
+            };
+            (replies, report)
+        }
         _ => (
             conformance::ask_in_rounds(&mut suite, |batch| {
                 batch
@@ -81,7 +90,10 @@ pub fn run(args: ConformanceArgs) -> Result<u8, Error> {
                     .map(|r| conformance::self_reply(r, &opts))
                     .collect()
             }),
-            format!("dpclaims answer --interval {interval}"),
+            conformance::Report {
+                interval,
+                ..conformance::Report::new(&format!("dpclaims answer --interval {interval}"))
+            },
         ),
     };
     let outcomes = conformance::judge(&suite, &replies, tolerance, &opts);
@@ -93,12 +105,18 @@ pub fn run(args: ConformanceArgs) -> Result<u8, Error> {
                 serde_json::to_string(o).expect("outcomes serialize")
             );
         }
+        // Stdout stays one JSON object per check: what is said of the run goes to stderr.
+        let notes = conformance::render_notes(&outcomes, &report, false);
+        let notes = notes.trim();
+        if !notes.is_empty() {
+            eprintln!("{notes}");
+        }
     } else {
-        let _ = write!(out, "{}", conformance::render(&outcomes, &name, markdown));
+        let _ = write!(
+            out,
+            "{}",
+            conformance::render_report(&outcomes, &report, markdown)
+        );
     }
-    Ok(if conformance::failed(&outcomes) {
-        1
-    } else {
-        0
-    })
+    Ok(if conformance::failed(&outcomes) { 1 } else { 0 })
 }
