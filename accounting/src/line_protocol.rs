@@ -444,23 +444,40 @@ impl Run {
     }
 
     /// Kills the child's whole process group (its pid is the group's id), reaps the child,
-    /// and returns its exit status if it exits by itself within `grace`.
+    /// and returns its exit status if it exited by itself within `grace`. The child is reaped
+    /// only after its group is killed: until then its pid, hence the group's id, cannot be
+    /// another's.
     fn end(mut self, grace: Duration) -> Option<std::process::ExitStatus> {
+        let pid = self.child.id();
         let started = Instant::now();
         let exited = loop {
-            match self.child.try_wait() {
-                Ok(Some(s)) => break Some(s),
-                Ok(None) if started.elapsed() < grace => {
-                    std::thread::sleep(Duration::from_millis(5))
-                }
-                _ => break None,
+            if exited_unreaped(pid) {
+                break true;
             }
+            if started.elapsed() >= grace {
+                break false;
+            }
+            std::thread::sleep(Duration::from_millis(5));
         };
-        interrupt::kill_group(self.child.id());
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        interrupt::kill_group(pid);
+        let status = self.child.wait().ok();
         self.stop.store(true, Ordering::SeqCst);
-        exited
+        status.filter(|_| exited)
+    }
+}
+
+/// Whether the child `pid` has exited, without reaping it (`waitid` with `WNOWAIT`).
+fn exited_unreaped(pid: u32) -> bool {
+    // SAFETY: waitid on our own child with a zeroed siginfo it fills; WNOHANG: no blocking.
+    unsafe {
+        let mut info: libc::siginfo_t = std::mem::zeroed();
+        libc::waitid(
+            libc::P_PID,
+            pid as libc::id_t,
+            &mut info,
+            libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+        ) == 0
+            && info.si_pid() != 0
     }
 }
 
