@@ -4,12 +4,16 @@ protocol (docs/conformance.md: the properties, the verdicts, the regimes).
 
 The accountant is any object with `epsilon(document, delta)` and/or `delta(document,
 epsilon)`, where `document` is an event document dict (`{"version": 1, "neighbouring": ...,
-"event": {...}}`). Per query:
+"event": {...}}`), and optionally `supports`, its declaration (`{"events": [...],
+"relations": [...], "queries": [...]}`). Per query:
 
 - a number is its answer (`math.inf` for +∞; NaN, None or a non-number is `broken`);
 - `NotImplementedError` (or a missing method) means "not supported": the check is skipped,
-  and counted;
-- any other exception is a finding on that check (`broken`, with the exception and its
+  and counted, unless `supports` declares every event type, the relation and the query kind
+  of the query: then it is an `error` ("declared supported, answered unsupported"), except for
+  `dpclaims.adapters._protocol.UnsupportedCombination` (a combination of declared parts the
+  library does not cover: a skip);
+- any other exception is a finding on that check (`error`, with the exception and its
   traceback in the detail): an accountant that raises on a run it claims to support is broken
   for that run;
 - KeyboardInterrupt and SystemExit stop the run.
@@ -22,13 +26,13 @@ from dataclasses import dataclass, field
 from typing import List, Optional, Tuple
 
 from . import _dpclaims
-from .adapters._protocol import answer as _answer
+from .adapters._protocol import answer as _answer, refusal as _refusal
 
 
 @dataclass(frozen=True)
 class Outcome:
-    """One check: its property, regime, verdict (pass, skipped, loose, finding, broken), the
-    accountant's answers (None where it refused or broke), dpclaims' bracket for `reference`,
+    """One check: its property, regime, verdict (pass, skipped, loose, finding, error, broken),
+    the accountant's answers (None where it refused or failed), dpclaims' bracket for `reference`,
     the comparison in words, and the queries (protocol lines, with `id` and `delta` or
     `epsilon`)."""
 
@@ -43,8 +47,8 @@ class Outcome:
 
     @property
     def failed(self) -> bool:
-        """A finding or a broken answer."""
-        return self.verdict in ("finding", "broken")
+        """A finding, an error or a broken answer."""
+        return self.verdict in ("finding", "error", "broken")
 
     def reproducers(self, accountant_name="accountant") -> List[str]:
         """Python lines that ask the accountant the check's queries again."""
@@ -93,36 +97,37 @@ class Scorecard:
         return out
 
     def findings(self) -> List[Outcome]:
-        """The findings and broken answers."""
+        """The findings, errors and broken answers."""
         return [o for o in self.outcomes if o.failed]
 
 
 def _number(x):
-    """An answer as ("value", float), or ("error", why) when it is not a number: a bool (numpy's
-    too), a str or bytes, None, NaN, or a value a float cannot hold. numpy scalars, Decimal and
-    Fraction are numbers."""
+    """An answer as ("value", float), or ("broken", why) when it is not a number: a bool
+    (numpy's too), a str or bytes, None, NaN, or a value a float cannot hold. numpy scalars,
+    Decimal and Fraction are numbers."""
     if isinstance(x, (bool, str, bytes)) or x is None or type(x).__name__ == "bool_":
-        return ("error", f"answered {x!r}, not a number")
+        return ("broken", f"answered {x!r}, not a number")
     if not isinstance(x, numbers.Real) and not hasattr(x, "__float__"):
-        return ("error", f"answered {x!r}, not a number")
+        return ("broken", f"answered {x!r}, not a number")
     try:
         x = float(x)
     except (TypeError, ValueError, OverflowError) as e:
-        return ("error", f"answered {x!r}, not a float: {type(e).__name__}: {e}")
+        return ("broken", f"answered {x!r}, not a float: {type(e).__name__}: {e}")
     if math.isnan(x):
-        return ("error", "answered NaN")
+        return ("broken", "answered NaN")
     return ("value", x)
 
 
 def _asker(accountant):
-    """`ask(document, query, value)` for the Rust suite: ("value", x), ("refused", why) or
-    ("error", why)."""
+    """`ask(document, query, value)` for the Rust suite: ("value", x), ("refused", why) for a
+    NotImplementedError, ("error", why) for any other exception, ("broken", why) for an answer
+    that is not a number."""
 
     def ask(doc, query, at):
         try:
             x = _answer(accountant, doc, query, at)
         except NotImplementedError as e:
-            return ("refused", f"unsupported: {e}")
+            return ("refused", _refusal(e))
         except Exception as e:  # a failure of the accountant on this query: a finding
             tb = "".join(traceback.format_exception(type(e), e, e.__traceback__))
             return ("error", f"{type(e).__name__}: {e}\n{tb}")
@@ -144,9 +149,12 @@ def run(accountant, *, seed=1, events=30, full=False, tolerance=1e-3, interval=1
     The options are the CLI's: `seed` (which events and parameters), `events` (base events,
     about ten checks each), `full` (wider regimes: σ from 0.3, q from 1e-6, T up to 1e5, δ from
     1e-12), `tolerance` (relative, of the equalities and of `tight`), `interval` (PLD grid
-    spacing of dpclaims' reference). `name` labels the accountant in the reproducers."""
+    spacing of dpclaims' reference). `name` labels the accountant in the reproducers. The
+    accountant's `supports` attribute, if any, is its declaration (module documentation); a
+    `supports` that is not such a dict raises ValueError."""
     name = name or f"{type(accountant).__name__}()"
-    out = _dpclaims.conformance_run(_asker(accountant), seed, events, full, tolerance, interval)
+    out = _dpclaims.conformance_run(_asker(accountant), seed, events, full, tolerance, interval,
+                                    getattr(accountant, "supports", None))
     outcomes = [
         Outcome(index=i, property=o["property"], regime=o["regime"], verdict=o["verdict"],
                 answers=list(o["answers"]), bracket=o["bracket"], detail=o["detail"],

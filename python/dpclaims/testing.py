@@ -8,7 +8,7 @@
 
 pytest then collects one test per check, with ids naming the check's property, regime and
 event (`reference-ordinary-poisson-gaussian-x1000-add-remove-17`). The suite is run once, at
-the first test, and each test reports its check: a finding or a broken answer fails with the
+the first test, and each test reports its check: a finding, an error or a broken answer fails with the
 numbers and a reproducer (the accountant call to make again), a refused query is a skip with
 its reason, `pass` and `loose` (above dpclaims' certified upper value: sound but not tight)
 pass. `run_options` are those of `dpclaims.conformance.run`.

@@ -443,25 +443,36 @@ fn conformance_checks<'py>(py: Python<'py>, seed: u64, events: usize, full: bool
 }
 
 /// One request asked of the Python accountant through `ask(document, query, value)`, which
-/// returns `("value", x)`, `("refused", why)` or `("error", why)`; an exception out of `ask`
+/// returns `("value", x)`, `("refused", why)` (NotImplementedError: a skip, or an `error` if
+/// the accountant's declaration covers the query), `("error", why)` (an exception: a finding)
+/// or `("broken", why)` (an answer that is not a number); an exception out of `ask`
 /// (KeyboardInterrupt, SystemExit, a defect of the wrapper) stops the run.
-fn ask_python(py: Python<'_>, ask: &Bound<'_, PyAny>, r: &Request) -> PyResult<Reply> {
+fn ask_python(
+    py: Python<'_>,
+    ask: &Bound<'_, PyAny>,
+    r: &Request,
+    declaration: Option<&conformance::Declaration>,
+) -> PyResult<Reply> {
     let doc = serde_json::to_value(&r.doc).expect("events serialize");
     let (query, value) = r.query.parts();
     let got = ask.call1((to_py(py, &doc)?, query, value))?;
     let (kind, payload): (String, Bound<'_, PyAny>) = got.extract()?;
-    Ok(match kind.as_str() {
+    let reply = match kind.as_str() {
         "value" => Reply::Value(payload.extract()?),
         "refused" => Reply::Refused(payload.extract()?),
+        "error" => Reply::Error(payload.extract()?),
         _ => Reply::Broken(payload.extract()?),
-    })
+    };
+    Ok(conformance::apply_declaration(declaration, r, reply))
 }
 
 /// Runs a conformance suite through `ask` (see `ask_python`) and judges it: `{"outcomes":
 /// [...], "scorecard": text table, "scorecard_markdown": Markdown table, "failed": bool}` (the
 /// findings with their reproducers are written in Python, where the reproducer is a call).
+/// The tables are followed by the declaration (`supports`: the accountant's `supports` dict,
+/// or None for none) and the skipped checks by reason.
 #[pyfunction]
-#[pyo3(signature = (ask, seed = 1, events = 30, full = false, tolerance = 1e-3, interval = 1e-4))]
+#[pyo3(signature = (ask, seed = 1, events = 30, full = false, tolerance = 1e-3, interval = 1e-4, supports = None))]
 #[allow(clippy::too_many_arguments)]
 fn conformance_run<'py>(
     py: Python<'py>,
@@ -471,8 +482,16 @@ fn conformance_run<'py>(
     full: bool,
     tolerance: f64,
     interval: f64,
+    supports: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     dpclaims_accounting::error::non_negative("tolerance", tolerance).map_err(|e| param_error(py, "", &e))?;
+    let declaration = match supports.filter(|s| !s.is_none()) {
+        None => None,
+        Some(s) => Some(
+            conformance::Declaration::from_value(&to_json(s, "supports")?)
+                .map_err(|e| PyValueError::new_err(format!("supports: {e}")))?,
+        ),
+    };
     let opts = pld_options(py, interval, query::ANSWER_MAX_POINTS as i64)?;
     let mut suite = guarded(|| Ok(conformance::generate(seed, events, full)))?;
     let mut stop: Option<PyErr> = None;
@@ -484,7 +503,7 @@ fn conformance_run<'py>(
                     if stop.is_some() {
                         return Reply::Broken("not asked: the run was stopped".into());
                     }
-                    match py.check_signals().and_then(|()| ask_python(py, ask, r)) {
+                    match py.check_signals().and_then(|()| ask_python(py, ask, r, declaration.as_ref())) {
                         Ok(reply) => reply,
                         Err(e) => {
                             stop = Some(e);
@@ -514,8 +533,17 @@ fn conformance_run<'py>(
         list.append(d)?;
     }
     out.set_item("outcomes", list)?;
-    out.set_item("scorecard", conformance::render_scorecard(&judged, false))?;
-    out.set_item("scorecard_markdown", conformance::render_scorecard(&judged, true))?;
+    let report = conformance::Report {
+        interval,
+        undeclared: declaration.is_none().then(|| "the accountant has no `supports`".to_string()),
+        declaration,
+        ..conformance::Report::new("")
+    };
+    for markdown in [false, true] {
+        let text = conformance::render_scorecard(&judged, markdown)
+            + &conformance::render_notes(&judged, &report, markdown);
+        out.set_item(if markdown { "scorecard_markdown" } else { "scorecard" }, text)?;
+    }
     out.set_item("failed", conformance::failed(&judged))?;
     Ok(out)
 }

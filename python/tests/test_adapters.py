@@ -120,7 +120,7 @@ def test_parse_strips_id_and_reads_the_query():
 # --- _protocol.serve on a toy accountant ---------------------------------------------------
 
 TOY = '''
-from dpclaims.adapters._protocol import document, serve
+from dpclaims.adapters._protocol import UnsupportedCombination, document, serve
 
 
 class Toy:
@@ -139,6 +139,8 @@ class Toy:
             raise RuntimeError("boom")
         if e["type"] != "Gaussian":
             raise NotImplementedError(e["type"])
+        if delta > 0.9:
+            raise UnsupportedCombination("Gaussian at a large delta")
         return e["noise_multiplier"] + delta
 
 
@@ -164,6 +166,9 @@ TOY_LINES = [
      {"error": "unsupported: event: unknown event type 'Mystery'"}),
     ("{not json", None),
     (dict(doc(gaussian(2.0)), id=9, delta=0.25), {"epsilon": 2.25}),
+    (dict(doc(gaussian(2.0)), id=10, delta=0.95),
+     {"error": "unsupported: combination: Gaussian at a large delta"}),
+    (dict(doc(gaussian(2.0)), delta=0.25), {"epsilon": 2.25}),  # no id: none in the answer
 ]
 
 
@@ -172,14 +177,17 @@ def toy_input():
     return "\n".join(lines[:5] + [""] + lines[5:]) + "\n"  # a blank line is skipped
 
 
-def check_toy_answers(out):
+def check_toy_answers(out, err):
+    """Each answer carries its query's id; the RuntimeError's traceback is on stderr."""
     answers = [json.loads(x) for x in out.splitlines()]
     assert len(answers) == len(TOY_LINES)
     for (query, want), got in zip(TOY_LINES, answers):
         if want is None:
-            assert got["error"].startswith("JSONDecodeError: ")
+            assert got["error"].startswith("JSONDecodeError: ") and "id" not in got
         else:
+            want = dict(want, id=query["id"]) if "id" in query else want
             assert got == want, query
+    assert "Traceback (most recent call last):" in err and "RuntimeError: boom" in err
 
 
 @pytest.fixture
@@ -193,7 +201,7 @@ def test_serve_toy_through_a_subprocess(toy):
     run = subprocess.run([sys.executable, str(toy)], input=toy_input(), capture_output=True,
                          text=True, env=env(), timeout=60)
     assert run.returncode == 0, run.stderr
-    check_toy_answers(run.stdout)
+    check_toy_answers(run.stdout, run.stderr)
 
 
 def test_serve_supports_through_a_subprocess(toy):
@@ -207,9 +215,20 @@ def test_serve_supports_through_a_subprocess(toy):
 def test_serve_in_process(toy):
     namespace = {"__name__": "toy_accountant"}
     exec(compile(TOY, str(toy), "exec"), namespace)  # the toy module, not as __main__
-    out = io.StringIO()
-    _protocol.serve(namespace["Toy"](), argv=[], stdin=io.StringIO(toy_input()), stdout=out)
-    check_toy_answers(out.getvalue())
+    out, err = io.StringIO(), io.StringIO()
+    _protocol.serve(namespace["Toy"](), argv=[], stdin=io.StringIO(toy_input()), stdout=out,
+                    stderr=err)
+    check_toy_answers(out.getvalue(), err.getvalue())
+
+
+def test_query_id_and_refusal():
+    assert _protocol.query_id('{"id": 3, "delta": NaN}') == 3
+    for line in ("{not json", "[1]", '{"id": "3"}', '{"id": -1}', '{"id": true}', "{}"):
+        assert _protocol.query_id(line) is None, line
+    assert _protocol.refusal(NotImplementedError("x")) == "unsupported: x"
+    assert _protocol.refusal(_protocol.Unsupported("x")) == "unsupported: x"
+    assert (_protocol.refusal(_protocol.UnsupportedCombination("x"))
+            == "unsupported: combination: x")
 
 
 # --- ImportError when the library is missing -----------------------------------------------
@@ -443,7 +462,8 @@ def test_prv_accountant_accountant():
     assert acc.epsilon(EPS_DOC, 1e-5) == pytest.approx(4.387, abs=0.02)
     assert acc.epsilon(doc({"type": "NoOp"}), 1e-5) == 0.0
     assert 0 < acc.delta(EPS_DOC, 4.0) < 1e-3
-    with pytest.raises(NotImplementedError, match="under replace-one"):
+    # Every part declared, the combination not covered: a skip, not an error.
+    with pytest.raises(_protocol.UnsupportedCombination, match="under replace-one"):
         acc.epsilon(doc({"type": "PoissonSampled", "sampling_probability": 0.1,
                          "event": gaussian()}, "replace-one"), 1e-5)
 
@@ -467,7 +487,7 @@ def test_opacus_accountants():
     rdp = adapter.RdpAccountant().epsilon(dp_sgd, 1e-5)
     prv = adapter.PrvAccountant().epsilon(dp_sgd, 1e-5)
     assert 0 < prv < rdp
-    with pytest.raises(NotImplementedError, match="one constant"):
+    with pytest.raises(_protocol.UnsupportedCombination, match="one constant"):
         adapter.GdpAccountant().epsilon(doc({"type": "Composed", "events": [
             gaussian(1.0), gaussian(2.0)]}), 1e-5)
 

@@ -360,6 +360,31 @@ class SupportsNothing:
         raise NotImplementedError("not my kind of event")
 
 
+ALL_BUT_LAPLACE = {
+    "events": ["Composed", "EpsilonDelta", "Gaussian", "NoOp", "PoissonSampled",
+               "RandomizedResponse", "SampledWithoutReplacement", "SelfComposed"],
+    "relations": ["add-remove", "replace-one"], "queries": ["epsilon", "delta"]}
+
+
+class DeclaresButRefuses(Correct):
+    """Declares every event type but Laplace, then refuses Gaussians under replace-one as a
+    plain NotImplementedError (an error within its declaration) and EpsilonDelta as a
+    combination (a skip)."""
+
+    supports = ALL_BUT_LAPLACE
+
+    def epsilon(self, event, delta):
+        from dpclaims.adapters._protocol import UnsupportedCombination
+        text = json.dumps(event)
+        if "Laplace" in text:
+            raise NotImplementedError("no Laplace")
+        if "EpsilonDelta" in text:
+            raise UnsupportedCombination("EpsilonDelta with something")
+        if event["neighbouring"] == "replace-one" and "Gaussian" in text:
+            raise NotImplementedError("replace-one Gaussians")
+        return super().epsilon(event, delta)
+
+
 SMALL = dict(seed=3, events=3)
 
 
@@ -390,13 +415,40 @@ def test_a_negative_epsilon_is_found():
     assert any(o.property == "valid" and o.verdict == "finding" for o in s.outcomes)
 
 
-def test_an_exception_is_a_finding_with_its_traceback_and_not_implemented_is_a_skip():
+def test_an_exception_is_an_error_with_its_traceback_and_not_implemented_is_a_skip():
     s = conformance.run(Raises(), **SMALL)
-    broken = [o for o in s.outcomes if o.verdict == "broken"]
-    assert broken and all("ZeroDivisionError" in o.detail for o in broken)
-    assert "Traceback" in broken[0].detail
+    errors = [o for o in s.outcomes if o.verdict == "error"]
+    assert errors and all("ZeroDivisionError" in o.detail for o in errors)
+    assert "Traceback" in errors[0].detail
+    assert s.failed and all(o.failed for o in errors)
+    # Shown in the text and Markdown outputs with the message, and counted in its column.
+    assert "errors" in s.text and "ZeroDivisionError: the accountant's own bug" in s.text
+    assert "| errors |" in s.markdown and "ZeroDivisionError" in s.markdown
     s = conformance.run(SupportsNothing(), **SMALL)
     assert not s.failed and set(s.counts()) == {"skipped"}
+    # A skip is never silent: no declaration, and the skips by reason.
+    assert "no declaration (the accountant has no `supports`)" in s.text
+    assert "× unsupported: not my kind of event" in s.text
+
+
+def test_a_refusal_within_the_declaration_is_an_error_and_a_combination_a_skip():
+    s = conformance.run(DeclaresButRefuses(), **SMALL)
+    by = {}
+    for o in s.outcomes:
+        for q in o.queries:
+            by.setdefault(o.verdict, []).append(q)
+    errors = [o for o in s.outcomes if o.verdict == "error"]
+    assert errors and all(
+        "declared supported, answered unsupported: unsupported: replace-one Gaussians"
+        in o.detail for o in errors)
+    skipped = {o.detail.splitlines()[0] for o in s.outcomes if o.verdict == "skipped"}
+    assert "unsupported: no Laplace" in skipped, skipped
+    assert "unsupported: combination: EpsilonDelta with something" in skipped, skipped
+    assert "declared supported: events Composed, EpsilonDelta" in s.text
+    with pytest.raises(ValueError, match="supports"):
+        class BadDeclaration(Correct):
+            supports = {"events": "Gaussian"}
+        conformance.run(BadDeclaration(), **SMALL)
 
 
 def test_minus_infinity_is_invalid_but_not_a_monotonicity_finding():
@@ -451,11 +503,13 @@ def test_the_options_reach_the_suite():
         len(full.outcomes) != len(conformance.checks(seed=3, events=2))
 
 
-@pytest.mark.parametrize("toy,code", [("Correct", 0), ("Raises", 1), ("Negative", 1)])
+@pytest.mark.parametrize("toy,code", [("Correct", 0), ("Raises", 1), ("Negative", 1),
+                                      ("DeclaresButRefuses", 1)])
 def test_in_process_and_line_protocol_judge_alike(tmp_path, toy, code):
     """The same accountant through `dpclaims conformance --command` (the wheel's CLI and
-    `serve`) gets the same verdict on every check: a correct one, one that raises (broken
-    both ways, not skipped on the line protocol), one with findings."""
+    `serve`) gets the same verdict on every check: a correct one, one that raises (an error
+    both ways, not skipped on the line protocol), one with findings, one whose declaration
+    (`--supports` on the line protocol) makes some refusals errors."""
     script = tmp_path / "toy.py"
     script.write_text(textwrap.dedent(f"""
         import sys
@@ -469,9 +523,14 @@ def test_in_process_and_line_protocol_judge_alike(tmp_path, toy, code):
                           "--command", f"{sys.executable} {script}"],
                          capture_output=True, text=True)
     assert out.returncode == code, out.stdout + out.stderr
-    theirs = [json.loads(line)["verdict"] for line in out.stdout.splitlines()]
+    theirs = [json.loads(line) for line in out.stdout.splitlines()]
     mine = [o.verdict for o in conformance.run(globals()[toy](), **SMALL).outcomes]
-    assert theirs == mine and len(mine) > 20
+    assert [o["verdict"] for o in theirs] == mine and len(mine) > 20
+    if toy == "Raises":
+        # serve writes the traceback to stderr; dpclaims keeps it with the error.
+        detail = next(o["detail"] for o in theirs if o["verdict"] == "error")
+        assert "ZeroDivisionError: the accountant's own bug" in detail
+        assert "--- the accountant's stderr ---\nTraceback (most recent call last):" in detail
 
 
 def test_the_pytest_integration_gives_one_test_per_check(tmp_path):

@@ -9,18 +9,25 @@ An accountant, for the in-process conformance suite and for `serve`, is any obje
 where `event` is an event document `{"version": 1, "neighbouring": ..., "event": {...}}`
 (docs/accounting.md, "Events"; no `id`, `delta` or `epsilon` key). An event, relation or query
 it does not cover raises NotImplementedError (`Unsupported` is one); any other exception is a
-failure of the accountant. `document` validates a document against the format's whitelist of
-types and fields (ValueError naming the JSON path of the problem); no name from the input is
-ever imported or called.
+failure of the accountant. `supports` is a declaration: `dpclaims conformance` counts a
+NotImplementedError on a query whose event types, relation and query kind are all declared as
+an error, except `UnsupportedCombination` (a combination of declared parts the library does not
+cover, e.g. a relation for one mechanism). `document` validates a document against the
+format's whitelist of types and fields (ValueError naming the JSON path of the problem); no
+name from the input is ever imported or called.
 
 `serve(accountant)` runs the line protocol on stdin/stdout: each line is an event document with
 an `id` and `delta` (asking for epsilon) or `epsilon` (asking for delta); the answer is one
-line, {"epsilon": x} / {"delta": x} (null for +infinity), {"error": "unsupported: ..."} for a
-NotImplementedError, or {"error": "<Exception>: ..."} for any other failure of that line.
+line with the query's `id`: {"id": 7, "epsilon": x} / {"id": 7, "delta": x} (null for
++infinity), {"id": 7, "error": "unsupported: ..."} for a NotImplementedError
+("unsupported: combination: ..." for an UnsupportedCombination), or
+{"id": 7, "error": "<Exception>: ..."} for any other failure of that line, whose traceback
+goes to stderr (dpclaims shows it with the error).
 """
 import json
 import math
 import sys
+import traceback
 
 # type -> {field: kind}; kinds: "num" (a number), "int" (an integer), "event", "events".
 FIELDS = {
@@ -52,6 +59,22 @@ def missing_library(error, module, package):
 
 class Unsupported(NotImplementedError):
     """An event, relation or query the accountant does not cover: a skip, not a failure."""
+
+
+class UnsupportedCombination(Unsupported):
+    """A combination of event types, relation and query that are each declared in `supports`
+    but that the library does not cover together (a relation for one mechanism, a sampled
+    inner event): a skip even though every part is declared."""
+
+
+COMBINATION = "combination: "
+
+
+def refusal(e):
+    """The protocol's text for a NotImplementedError: "unsupported: ...", or
+    "unsupported: combination: ..." for an UnsupportedCombination."""
+    kind = COMBINATION if isinstance(e, UnsupportedCombination) else ""
+    return f"unsupported: {kind}{e}"
 
 
 def is_number(v):
@@ -154,13 +177,27 @@ def answer(accountant, doc, query, at):
     return method(doc, at)
 
 
-def serve(accountant, argv=None, stdin=None, stdout=None):
+def query_id(line):
+    """The `id` of a protocol line (a non-negative integer), or None when it has none or the
+    line is not a JSON object: an answer carries its query's id, even the error answer to a
+    line that does not parse."""
+    try:
+        v = json.loads(line)
+    except ValueError:
+        return None
+    i = v.get("id") if isinstance(v, dict) else None
+    return i if isinstance(i, int) and not isinstance(i, bool) and i >= 0 else None
+
+
+def serve(accountant, argv=None, stdin=None, stdout=None, stderr=None):
     """Runs the line protocol for `accountant` (an object with the interface above) on
-    stdin/stdout until end of input. With `--supports` in argv (default sys.argv[1:]) prints
-    the JSON of `accountant.supports` instead."""
+    stdin/stdout until end of input: one answer line per query, carrying its `id`; the
+    traceback of an exception goes to stderr before the error answer. With `--supports` in
+    argv (default sys.argv[1:]) prints the JSON of `accountant.supports` instead."""
     argv = sys.argv[1:] if argv is None else argv
     stdin = sys.stdin if stdin is None else stdin
     stdout = sys.stdout if stdout is None else stdout
+    stderr = sys.stderr if stderr is None else stderr
     if "--supports" in argv:
         stdout.write(json.dumps(getattr(accountant, "supports", None)) + "\n")
         stdout.flush()
@@ -173,8 +210,13 @@ def serve(accountant, argv=None, stdin=None, stdout=None):
             doc, key, at = parse(line)
             reply = {key: number(answer(accountant, doc, key, at))}
         except NotImplementedError as e:
-            reply = {"error": f"unsupported: {e}"}
+            reply = {"error": refusal(e)}
         except Exception as e:  # any failure of one query is that query's error, never a crash
+            traceback.print_exc(file=stderr)
+            stderr.flush()
             reply = {"error": f"{type(e).__name__}: {e}"}
+        i = query_id(line)
+        if i is not None:
+            reply = {"id": i, **reply}
         stdout.write(json.dumps(reply) + "\n")
         stdout.flush()
