@@ -77,7 +77,9 @@ class _DpAccountingAccountant:
             event, count = event["event"], event["count"]
         dp = build(event)
         if not accountant.supports(dp):
-            raise Unsupported(f"dp_accounting's {self.mode} accountant refuses it under {relation}")
+            # Every part is declared (BUILD): the library refuses the combination.
+            raise _protocol.UnsupportedCombination(
+                f"dp_accounting's {self.mode} accountant refuses it under {relation}")
         accountant.compose(dp, count)
         return accountant
 

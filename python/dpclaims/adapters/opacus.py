@@ -89,7 +89,8 @@ def history(e, relation, count=1, out=None):
     elif kind in ("Gaussian", "PoissonSampled"):
         q, g = (1.0, e) if kind == "Gaussian" else (e["sampling_probability"], e["event"])
         if g["type"] != "Gaussian":
-            raise Unsupported(f"PoissonSampled({g['type']})")
+            # PoissonSampled of another declared event (SelfComposed, Composed) at q < 1.
+            raise _protocol.UnsupportedCombination(f"PoissonSampled({g['type']})")
         if out and out[-1][:2] == (g["noise_multiplier"], q):
             out[-1] = (out[-1][0], q, out[-1][2] + count)
         else:
@@ -120,7 +121,8 @@ def prv_epsilon(steps, delta, eps_error=0.01):
 
 def gdp_epsilon(steps, delta):
     if len(steps) != 1:
-        raise Unsupported("Opacus' GDP accountant needs one constant (sigma, q)")
+        raise _protocol.UnsupportedCombination(
+            "Opacus' GDP accountant needs one constant (sigma, q)")
     (s, q, n), = steps
     return gdp.compute_eps_poisson(steps=n, noise_multiplier=s, sample_rate=q, delta=delta)
 

@@ -52,7 +52,11 @@ def flatten(e, relation, count=1):
     if kind == "PoissonSampled" and e["event"]["type"] == "Gaussian":
         kind = "PoissonGaussian"
     if (kind, relation) not in LEAF:
-        raise Unsupported(f"{e['type']} (of {e.get('event', {}).get('type', '-')}) under {relation}")
+        # PoissonSampled is declared, and so is its inner event if it is a Gaussian or a
+        # Laplace: only some of these combinations have a privacy random variable.
+        refused = (_protocol.UnsupportedCombination if e["type"] == "PoissonSampled"
+                   else Unsupported)
+        raise refused(f"{e['type']} (of {e.get('event', {}).get('type', '-')}) under {relation}")
     return [(LEAF[(kind, relation)](e), count)]
 
 
