@@ -559,12 +559,10 @@ pub enum Relation {
     Equal,
     /// The first is at most the second.
     AtMost,
-    /// One answer, valid (>= 0, not NaN; finite where `finite`).
-    Valid {
-        /// The answer must also be finite (a Gaussian event).
-        finite: bool,
-    },
-    /// One answer, compared with dpclaims' bracket.
+    /// One answer, valid: ε ≥ 0 (finite where dpclaims' pessimistic value is), δ in [0, 1];
+    /// not NaN.
+    Valid,
+    /// One answer, compared with dpclaims' bracket: below its optimistic end is unsound.
     Reference,
 }
 
@@ -573,8 +571,13 @@ pub enum Relation {
 pub struct Check {
     /// The property's name, e.g. `self-composition` (module documentation).
     pub property: &'static str,
-    /// `ordinary` or `extreme` (small σ, q or δ, or many steps).
+    /// `ordinary` or `extreme` (a scenario other than `ordinary`, or small σ, q or δ, or
+    /// many steps).
     pub regime: &'static str,
+    /// The base event's family ([`FAMILIES`]).
+    pub family: &'static str,
+    /// The base event's scenario ([`SCENARIOS`]).
+    pub scenario: &'static str,
     /// Indices into [`Suite::requests`], in the order the relation reads them.
     pub queries: Vec<usize>,
     /// How their answers must relate.
@@ -607,21 +610,6 @@ impl Suite {
         self.requests.push(Request { doc, query });
         self.requests.len() - 1
     }
-
-    fn check(
-        &mut self,
-        property: &'static str,
-        regime: &'static str,
-        queries: Vec<usize>,
-        relation: Relation,
-    ) {
-        self.checks.push(Check {
-            property,
-            regime,
-            queries,
-            relation,
-        });
-    }
 }
 
 fn doc(neighbouring: Neighbouring, event: Event) -> EventDoc {
@@ -643,92 +631,167 @@ fn log_uniform(rng: &mut TrialRng, lo: f64, hi: f64) -> f64 {
     (lo.ln() + rng.random::<f64>() * (hi.ln() - lo.ln())).exp()
 }
 
-/// A seeded suite of `n` base events (each giving ten checks or so). `full` widens the regimes
-/// to σ down to 0.3, q down to 1e-6, T up to 10^5 and δ down to 1e-12.
+/// The base event families of the suite, each under a relation: a run of at least
+/// `FAMILIES.len()` base events covers every one (and each asks ε and δ of it), so every
+/// mechanism is asked under replace-one as well as add/remove where dpclaims has a reference
+/// for it (randomized response and fixed-size batches are replace-one mechanisms; a
+/// Poisson-sampled Laplace is certified under add/remove only).
+pub const FAMILIES: [(&str, Neighbouring); 14] = [
+    ("poisson-gaussian", Neighbouring::AddRemove),
+    ("poisson-gaussian", Neighbouring::ReplaceOne),
+    ("gaussian", Neighbouring::AddRemove),
+    ("gaussian", Neighbouring::ReplaceOne),
+    ("poisson-laplace", Neighbouring::AddRemove),
+    ("laplace", Neighbouring::AddRemove),
+    ("laplace", Neighbouring::ReplaceOne),
+    ("randomized-response-2", Neighbouring::ReplaceOne),
+    ("randomized-response", Neighbouring::ReplaceOne),
+    ("epsilon-delta", Neighbouring::AddRemove),
+    ("epsilon-delta", Neighbouring::ReplaceOne),
+    ("pure-epsilon", Neighbouring::AddRemove),
+    ("pure-epsilon", Neighbouring::ReplaceOne),
+    ("fixed-size-gaussian", Neighbouring::ReplaceOne),
+];
+
+/// The parameter regimes the base events cycle through (`i mod 6`), each aimed at a kind of
+/// wrong answer released accountants have:
+/// - `ordinary`: σ in [0.7, 10], q in [1e-3, 0.5], T up to 300, δ in [1e-8, 1e-3];
+/// - `small-sigma`: σ in [0.4, 0.8], q in [1e-4, 1e-2], T up to 100 (central-limit accountants
+///   under-report here);
+/// - `large-sigma`: σ in [10, 100], q in [0.2, 0.9];
+/// - `large-delta`: δ in [0.5, 0.99] (a negative ε, or an exception);
+/// - `few-steps`: T in {1, 2, 3};
+/// - `large-epsilon`: σ in [0.5, 1], q in [0.1, 0.5], and δ asked at ε in [20, 200].
+///
+/// `full` widens `ordinary` to σ from 0.3, q from 1e-6, T up to 10^5, δ from 1e-12, and
+/// `small-sigma` to σ from 0.25 and q from 1e-6.
+pub const SCENARIOS: [&str; 6] = [
+    "ordinary",
+    "small-sigma",
+    "large-sigma",
+    "large-delta",
+    "few-steps",
+    "large-epsilon",
+];
+
+/// The unit event of a family (its mechanism, sampled or not) at the drawn parameters, and a
+/// noisier one (σ, b or the response noise raised, ε halved): the partner of
+/// `composition-order` and the variant of `monotone-sigma`.
+fn family_units(family: &str, sigma: f64, q: f64, rng: &mut TrialRng) -> (Event, Event) {
+    let gaussian = |s: f64| Event::Gaussian {
+        noise_multiplier: s,
+    };
+    let laplace = |b: f64| Event::Laplace {
+        noise_multiplier: b,
+    };
+    let poisson = |e: Event| Event::PoissonSampled {
+        sampling_probability: q,
+        event: Box::new(e),
+    };
+    // Draws happen whatever the family, in the same order: a family's parameters do not
+    // depend on which family came before.
+    let p = rng.random::<f64>().max(0.05);
+    let buckets = rng.random_range(3..8);
+    let eps = log_uniform(rng, 1e-3, 1.0);
+    let delta = log_uniform(rng, 1e-12, 1e-6);
+    match family {
+        "poisson-gaussian" => (poisson(gaussian(sigma)), poisson(gaussian(2.0 * sigma))),
+        "gaussian" => (gaussian(sigma), gaussian(2.0 * sigma)),
+        "poisson-laplace" => (poisson(laplace(sigma)), poisson(laplace(2.0 * sigma))),
+        "laplace" => (laplace(sigma), laplace(2.0 * sigma)),
+        "randomized-response-2" | "randomized-response" => {
+            let k = if family == "randomized-response-2" {
+                2
+            } else {
+                buckets
+            };
+            let rr = |p: f64| Event::RandomizedResponse {
+                noise_parameter: p,
+                num_buckets: k,
+            };
+            (rr(p), rr((1.0 + p) / 2.0))
+        }
+        "epsilon-delta" | "pure-epsilon" => {
+            let d = if family == "pure-epsilon" { 0.0 } else { delta };
+            let ed = |e: f64| Event::EpsilonDelta {
+                epsilon: e,
+                delta: d,
+            };
+            (ed(eps), ed(eps / 2.0))
+        }
+        _ => {
+            // Fixed-size batches: m of n without replacement, q = m / n.
+            let n = 10_000;
+            let m = ((q * n as f64).round() as u64).clamp(1, n - 1);
+            let swor = |s: f64| Event::SampledWithoutReplacement {
+                source_dataset_size: n,
+                sample_size: m,
+                event: Box::new(gaussian(s)),
+            };
+            (swor(sigma), swor(2.0 * sigma))
+        }
+    }
+}
+
+/// A seeded suite of `n` base events, cycling through [`FAMILIES`] (`i mod 14`) and
+/// [`SCENARIOS`] (`i mod 6`). Each base event gives about fifteen queries: the properties
+/// over them (module documentation), and `valid` and `reference` on every one of them (the
+/// follow-ups and variants too, not only the base query).
 pub fn generate(seed: u64, n: usize, full: bool) -> Suite {
     let key = StreamKey::new(seed, &["conformance"]);
     let mut s = Suite::default();
     for i in 0..n {
         let mut rng = key.trial(i as u64);
+        let (family, relation) = FAMILIES[i % FAMILIES.len()];
+        let scenario = SCENARIOS[i % SCENARIOS.len()];
         let (sigma_lo, q_lo, t_hi, delta_lo) = if full {
             (0.3, 1e-6, 1e5, 1e-12)
         } else {
             (0.7, 1e-3, 300.0, 1e-8)
         };
-        let sigma = log_uniform(&mut rng, sigma_lo, 10.0);
-        let q = log_uniform(&mut rng, q_lo, 0.5);
-        let steps = log_uniform(&mut rng, 1.0, t_hi).round().max(1.0) as u64;
-        let delta = log_uniform(&mut rng, delta_lo, 1e-3);
-        let extreme = sigma < 0.7 || q < 1e-4 || steps > 10_000 || delta < 1e-9;
+        let mut sigma = log_uniform(&mut rng, sigma_lo, 10.0);
+        let mut q = log_uniform(&mut rng, q_lo, 0.5);
+        let mut steps = log_uniform(&mut rng, 1.0, t_hi).round().max(1.0) as u64;
+        let mut delta = log_uniform(&mut rng, delta_lo, 1e-3);
+        // The scenario's own draws, made for every scenario (the same stream positions).
+        let small_sigma = log_uniform(&mut rng, if full { 0.25 } else { 0.4 }, 0.8);
+        let small_q = log_uniform(&mut rng, if full { 1e-6 } else { 1e-4 }, 1e-2);
+        let short = log_uniform(&mut rng, 1.0, 100.0).round().max(1.0) as u64;
+        let large_sigma = log_uniform(&mut rng, 10.0, 100.0);
+        let large_q = log_uniform(&mut rng, 0.2, 0.9);
+        let large_delta = 0.5 + 0.49 * rng.random::<f64>();
+        let few = rng.random_range(1..=3u64);
+        let large_eps = log_uniform(&mut rng, 20.0, 200.0);
+        let mid_eps = log_uniform(&mut rng, 0.1, 10.0);
+        let mid_sigma = log_uniform(&mut rng, 0.5, 1.0);
+        let mid_q = log_uniform(&mut rng, 0.1, 0.5);
+        let mut delta_at = mid_eps;
+        match scenario {
+            "small-sigma" => (sigma, q, steps) = (small_sigma, small_q, short),
+            "large-sigma" => (sigma, q) = (large_sigma, large_q),
+            "large-delta" => delta = large_delta,
+            "few-steps" => steps = few,
+            "large-epsilon" => (sigma, q, delta_at) = (mid_sigma, mid_q, large_eps),
+            _ => {}
+        }
+        let extreme = scenario != "ordinary"
+            || sigma < 0.7
+            || q < 1e-4
+            || steps > 10_000
+            || delta < 1e-9;
         let regime = if extreme { "extreme" } else { "ordinary" };
-        // The family of the unit event, and its relation.
-        let gaussian = |s: f64| Event::Gaussian {
-            noise_multiplier: s,
+        // Unsampled mechanisms have no amplification: ten times the noise, or (aimed at a
+        // small σ or a large ε) the drawn σ, or twice it, over at most 3 or 10 steps; their ε
+        // otherwise runs to hundreds, and the cost of a PLD with it.
+        let unsampled = matches!(family, "gaussian" | "laplace");
+        let (scale, steps) = match scenario {
+            "small-sigma" if unsampled => (1.0, steps.min(3)),
+            "large-epsilon" if unsampled => (2.0, steps.min(10)),
+            _ if unsampled => (10.0, steps),
+            _ => (1.0, steps),
         };
-        let (relation, unit, sigma_variant): (Neighbouring, Event, Option<Event>) = match i % 7 {
-            0 | 1 => (
-                if i % 2 == 0 {
-                    Neighbouring::AddRemove
-                } else {
-                    Neighbouring::ReplaceOne
-                },
-                Event::PoissonSampled {
-                    sampling_probability: q,
-                    event: Box::new(gaussian(sigma)),
-                },
-                Some(Event::PoissonSampled {
-                    sampling_probability: q,
-                    event: Box::new(gaussian(2.0 * sigma)),
-                }),
-            ),
-            2 => (
-                Neighbouring::AddRemove,
-                Event::PoissonSampled {
-                    sampling_probability: q,
-                    event: Box::new(Event::Laplace {
-                        noise_multiplier: sigma,
-                    }),
-                },
-                None,
-            ),
-            3 => (
-                Neighbouring::ReplaceOne,
-                Event::RandomizedResponse {
-                    noise_parameter: rng.random::<f64>().max(0.05),
-                    num_buckets: rng.random_range(2..8),
-                },
-                None,
-            ),
-            4 => (
-                Neighbouring::AddRemove,
-                Event::EpsilonDelta {
-                    epsilon: log_uniform(&mut rng, 1e-3, 1.0),
-                    delta: log_uniform(&mut rng, 1e-12, 1e-6),
-                },
-                None,
-            ),
-            5 => (
-                Neighbouring::AddRemove,
-                gaussian(sigma * 10.0),
-                Some(gaussian(sigma * 20.0)),
-            ),
-            _ => {
-                // Fixed-size batches: m of n without replacement, q = m / n (replace-one).
-                let n = 10_000;
-                let m = ((q * n as f64).round() as u64).clamp(1, n - 1);
-                let swor = |s: f64| Event::SampledWithoutReplacement {
-                    source_dataset_size: n,
-                    sample_size: m,
-                    event: Box::new(gaussian(s)),
-                };
-                (
-                    Neighbouring::ReplaceOne,
-                    swor(sigma),
-                    Some(swor(2.0 * sigma)),
-                )
-            }
-        };
-        // Randomized response and (eps, delta) compose linearly: keep their counts small.
+        let (unit, noisier) = family_units(family, sigma * scale, q, &mut rng);
+        // Randomized response and (ε, δ) compose linearly: keep their counts small.
         let steps = if matches!(
             unit,
             Event::RandomizedResponse { .. } | Event::EpsilonDelta { .. }
@@ -737,18 +800,28 @@ pub fn generate(seed: u64, n: usize, full: bool) -> Suite {
         } else {
             steps
         };
+        let first = s.requests.len();
+        let check = |s: &mut Suite,
+                     property: &'static str,
+                     queries: Vec<usize>,
+                     relation: Relation| {
+            s.checks.push(Check {
+                property,
+                regime,
+                family,
+                scenario,
+                queries,
+                relation,
+            })
+        };
         let base = self_composed(unit.clone(), steps);
         let eps_q = Query::Epsilon { delta };
         let b = s.push(doc(relation, base.clone()), eps_q);
-        s.check(
-            "valid",
-            regime,
-            vec![b],
-            Relation::Valid {
-                finite: sigma_variant.is_some(),
-            },
+        // δ at a drawn ε (in [20, 200] for `large-epsilon`): every family is asked δ too.
+        s.push(
+            doc(relation, base.clone()),
+            Query::Delta { epsilon: delta_at },
         );
-        s.check("reference", regime, vec![b], Relation::Reference);
         // delta at the answered epsilon, then epsilon at that delta (parameters set in rounds).
         let d_at = s.push(
             doc(relation, base.clone()),
@@ -766,9 +839,9 @@ pub fn generate(seed: u64, n: usize, full: bool) -> Suite {
             request: e_at,
             from: d_at,
         });
-        s.check(
+        check(
+            &mut s,
             "epsilon-delta-round-trip",
-            regime,
             vec![e_at, b, d_at],
             Relation::Equal,
         );
@@ -784,14 +857,9 @@ pub fn generate(seed: u64, n: usize, full: bool) -> Suite {
             ),
             eps_q,
         );
-        s.check(
-            "self-composition",
-            regime,
-            vec![sc, copies],
-            Relation::Equal,
-        );
+        check(&mut s, "self-composition", vec![sc, copies], Relation::Equal);
         let doubled = s.push(doc(relation, self_composed(unit.clone(), 2 * steps)), eps_q);
-        s.check("monotone-count", regime, vec![b, doubled], Relation::AtMost);
+        check(&mut s, "monotone-count", vec![b, doubled], Relation::AtMost);
         let noop = s.push(
             doc(
                 relation,
@@ -801,7 +869,7 @@ pub fn generate(seed: u64, n: usize, full: bool) -> Suite {
             ),
             eps_q,
         );
-        s.check("no-op", regime, vec![noop, b], Relation::Equal);
+        check(&mut s, "no-op", vec![noop, b], Relation::Equal);
         let q1 = s.push(
             doc(
                 relation,
@@ -812,40 +880,53 @@ pub fn generate(seed: u64, n: usize, full: bool) -> Suite {
             ),
             eps_q,
         );
-        s.check("poisson-q1", regime, vec![q1, b], Relation::Equal);
+        check(&mut s, "poisson-q1", vec![q1, b], Relation::Equal);
+        // A larger δ: ten times (up to 0.5), or half way to 1 for a δ already large.
+        let larger = if delta < 0.05 {
+            (10.0 * delta).min(0.5)
+        } else {
+            (1.0 + delta) / 2.0
+        };
         let looser = s.push(
             doc(relation, base.clone()),
-            Query::Epsilon {
-                delta: (delta * 10.0).min(0.5),
+            Query::Epsilon { delta: larger },
+        );
+        check(&mut s, "monotone-delta", vec![looser, b], Relation::AtMost);
+        // Composition in either order, with a partner of the same family (which an accountant
+        // supporting the base event supports too) and with a pure ε-DP Laplace partner (which
+        // RDP accountants support, where they have no (ε, δ) event).
+        for other in [
+            noisier.clone(),
+            Event::Laplace {
+                noise_multiplier: 20.0,
             },
-        );
-        s.check("monotone-delta", regime, vec![looser, b], Relation::AtMost);
-        let other = Event::EpsilonDelta {
-            epsilon: 0.05,
-            delta: 1e-9,
-        };
-        let ab = s.push(
-            doc(
-                relation,
-                Event::Composed {
-                    events: vec![base.clone(), other.clone()],
-                },
-            ),
-            eps_q,
-        );
-        let ba = s.push(
-            doc(
-                relation,
-                Event::Composed {
-                    events: vec![other, base.clone()],
-                },
-            ),
-            eps_q,
-        );
-        s.check("composition-order", regime, vec![ab, ba], Relation::Equal);
-        if let Some(v) = sigma_variant {
-            let noisier = s.push(doc(relation, self_composed(v, steps)), eps_q);
-            s.check("monotone-sigma", regime, vec![noisier, b], Relation::AtMost);
+        ] {
+            let ab = s.push(
+                doc(
+                    relation,
+                    Event::Composed {
+                        events: vec![base.clone(), other.clone()],
+                    },
+                ),
+                eps_q,
+            );
+            let ba = s.push(
+                doc(
+                    relation,
+                    Event::Composed {
+                        events: vec![other, base.clone()],
+                    },
+                ),
+                eps_q,
+            );
+            check(&mut s, "composition-order", vec![ab, ba], Relation::Equal);
+        }
+        let quieter = s.push(doc(relation, self_composed(noisier, steps)), eps_q);
+        check(&mut s, "monotone-sigma", vec![quieter, b], Relation::AtMost);
+        // Every answer judged: valid, and against the certified bracket.
+        for r in first..s.requests.len() {
+            check(&mut s, "valid", vec![r], Relation::Valid);
+            check(&mut s, "reference", vec![r], Relation::Reference);
         }
     }
     s
@@ -855,13 +936,18 @@ pub fn generate(seed: u64, n: usize, full: bool) -> Suite {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Verdict {
-    /// The property holds (for `reference`: within the bracket, or above it by at most the
-    /// tolerance).
+    /// The property holds (for `reference`: within a bracket narrow enough to judge, or above
+    /// it by at most the tolerance).
     Pass,
-    /// Some query was refused by the accountant.
+    /// Some query was refused by the accountant (or dpclaims has no reference for it).
     Skipped,
     /// `reference` only: above the certified upper value by more than the tolerance.
     Loose,
+    /// `reference` only: the answer lies inside dpclaims' bracket, which is too wide to judge
+    /// it ([`too_wide`]) even on grids refined [`REFINEMENTS`] times; for
+    /// `--self`, dpclaims' own bracket is that wide. A limit of dpclaims' precision, shown,
+    /// never folded into a pass.
+    Imprecise,
     /// The property does not hold (for `reference`: below the certified lower value).
     Finding,
     /// The accountant answered an error on a query it supports (an exception; `unsupported`
@@ -878,11 +964,15 @@ pub struct Outcome {
     pub property: &'static str,
     /// The check's regime ([`Check::regime`]).
     pub regime: &'static str,
+    /// The base event's family ([`Check::family`]).
+    pub family: &'static str,
+    /// The base event's scenario ([`Check::scenario`]).
+    pub scenario: &'static str,
     /// The verdict.
     pub verdict: Verdict,
     /// The accountant's answers, one per query (`None`: refused or broken).
     pub answers: Vec<Option<f64>>,
-    /// `reference`: dpclaims' [optimistic, pessimistic].
+    /// `reference`: dpclaims' [optimistic, pessimistic] (the narrowest one computed).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bracket: Option<[f64; 2]>,
     /// The comparison made, or why the check was skipped or broken, in words.
@@ -891,8 +981,146 @@ pub struct Outcome {
     pub queries: Vec<String>,
 }
 
+/// Relative width $(\text{hi}-\text{lo})/\text{hi}$ of an ε bracket above which it cannot
+/// judge an answer that lies inside it ([`too_wide`]): a bracket of [0, 4.34] passes any
+/// answer in it.
+pub const WIDE: f64 = 0.01;
+
+/// [`WIDE`] for a δ bracket: δ moves by a factor $e^{c\,\Delta\epsilon}$ over a grid step
+/// $\Delta\epsilon$ ($c$ the slope of $\ln\delta(\epsilon)$, tens at a small δ), so its
+/// brackets are relatively wider than ε's.
+pub const WIDE_DELTA: f64 = 0.05;
+
+/// How many times a reference too wide to judge is computed again, each time on a grid 4
+/// times finer, before the check is `imprecise`.
+pub const REFINEMENTS: u32 = 3;
+
+/// The point budget of one FFT of a refined reference (its memory: a few buffers of this
+/// many complex numbers per composition running).
+pub const REFINED_MAX_POINTS: usize = 1 << 22;
+
+/// Whether the bracket is too wide to judge an answer inside it: wider than [`WIDE`] (ε) or
+/// [`WIDE_DELTA`] (δ) times its upper end plus a floor, twice the grid spacing `interval` for ε (a PLD bracket is
+/// about one grid step wide whatever ε) and $10^{-13}$ for δ (about the tail mass a PLD
+/// carries as $+\infty$).
+pub fn too_wide(bracket: [f64; 2], query: Query, interval: f64) -> bool {
+    let [lo, hi] = bracket;
+    if lo == hi {
+        return false; // exact (an infinite value included)
+    }
+    if !hi.is_finite() {
+        return true; // a finite lower end, or NaN
+    }
+    let (wide, floor) = match query {
+        Query::Epsilon { .. } => (WIDE, 2.0 * interval),
+        Query::Delta { .. } => (WIDE_DELTA, 1e-13),
+    };
+    !(hi - lo <= wide * hi.abs() + floor)
+}
+
+/// dpclaims' reference for one query.
+#[derive(Debug, Clone, PartialEq)]
+enum Reference {
+    /// The certified bracket (the intersection of those computed: each contains the truth),
+    /// and the grid spacing of the last one.
+    Certified([f64; 2], f64),
+    /// The reply is dpclaims' own bracket (`--self`): it is its own reference.
+    Own([f64; 2]),
+    /// No reference: why.
+    None(String),
+}
+
+/// Whether `x` lies where a bracket cannot tell under- from over-reporting: at or above the
+/// optimistic end, at most the pessimistic end widened by the tolerance.
+fn inside(x: f64, [lo, hi]: [f64; 2], tolerance: f64, query: Query) -> bool {
+    !below(x, lo) && !above(x, hi, tolerance, query)
+}
+
+fn below(x: f64, lo: f64) -> bool {
+    x < lo * (1.0 - 1e-9) || x.is_nan()
+}
+
+fn above(x: f64, hi: f64, tolerance: f64, query: Query) -> bool {
+    let floor = match query {
+        Query::Epsilon { .. } => 1e-9,
+        Query::Delta { .. } => 0.0,
+    };
+    x > hi * (1.0 + tolerance) + floor
+}
+
+/// dpclaims' bracket for `req` (`start`, if already computed at `opts`), refined
+/// ([`REFINEMENTS`] times, grids 4 times finer each) while `answer` lies inside it and it is
+/// [`too_wide`]; a grid the point budget refuses ends the refinement with the bracket so far.
+fn certified(
+    req: &Request,
+    start: Option<[f64; 2]>,
+    answer: f64,
+    tolerance: f64,
+    opts: &PldOptions,
+) -> Reference {
+    let mut b = match start.map(Ok).unwrap_or_else(|| bracket(req, opts).map(|b| [b.optimistic, b.pessimistic])) {
+        Ok(b) => b,
+        Err(e) => return Reference::None(format!("no reference: {e}")),
+    };
+    let mut interval = opts.interval;
+    for _ in 0..REFINEMENTS {
+        if !(too_wide(b, req.query, interval) && inside(answer, b, tolerance, req.query)) {
+            break;
+        }
+        let finer = PldOptions {
+            interval: interval / 4.0,
+            max_points: opts.max_points.min(REFINED_MAX_POINTS),
+            ..*opts
+        };
+        match bracket(req, &finer) {
+            Ok(r) => {
+                b = [b[0].max(r.optimistic), b[1].min(r.pessimistic)];
+                interval = finer.interval;
+            }
+            Err(_) => break,
+        }
+    }
+    Reference::Certified(b, interval)
+}
+
+/// The references of every query a `valid` or `reference` check reads (in parallel): the
+/// certified bracket for a value answer, the reply itself for a bracket.
+fn references(
+    suite: &Suite,
+    replies: &[Reply],
+    tolerance: f64,
+    opts: &PldOptions,
+) -> Vec<Option<Reference>> {
+    use rayon::prelude::*;
+    let mut wanted = vec![false; suite.requests.len()];
+    for c in &suite.checks {
+        if matches!(c.relation, Relation::Valid | Relation::Reference) {
+            wanted[c.queries[0]] = true;
+        }
+    }
+    (0..suite.requests.len())
+        .into_par_iter()
+        .map(|i| {
+            if !wanted[i] {
+                return None;
+            }
+            match &replies[i] {
+                Reply::Value(x) => Some(certified(&suite.requests[i], None, *x, tolerance, opts)),
+                // dpclaims' own bracket is its own reference, unless too wide: then refined
+                // grids judge its upper end (its answer) like any other.
+                Reply::Bracket(b) if too_wide(*b, suite.requests[i].query, opts.interval) => {
+                    Some(certified(&suite.requests[i], Some(*b), b[1], tolerance, opts))
+                }
+                Reply::Bracket(b) => Some(Reference::Own(*b)),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
 /// Judges the replies (one per request) against every check.
 pub fn judge(suite: &Suite, replies: &[Reply], tolerance: f64, opts: &PldOptions) -> Vec<Outcome> {
+    let refs = references(suite, replies, tolerance, opts);
     suite
         .checks
         .iter()
@@ -911,6 +1139,8 @@ pub fn judge(suite: &Suite, replies: &[Reply], tolerance: f64, opts: &PldOptions
             let mut out = Outcome {
                 property: c.property,
                 regime: c.regime,
+                family: c.family,
+                scenario: c.scenario,
                 verdict: Verdict::Pass,
                 answers: answers.clone(),
                 bracket: None,
@@ -956,43 +1186,99 @@ pub fn judge(suite: &Suite, replies: &[Reply], tolerance: f64, opts: &PldOptions
                             <= intervals[1][1] + 1e-6 * intervals[1][1].abs() + 1e-12,
                     format!("{} should be at most {}", v[0], v[1]),
                 ),
-                Relation::Valid { finite } => (
-                    v[0] >= 0.0 && (!finite || v[0].is_finite()),
-                    format!(
-                        "{} should be >= 0{}",
-                        v[0],
-                        if finite { " and finite" } else { "" }
-                    ),
-                ),
+                Relation::Valid => {
+                    let query = suite.requests[c.queries[0]].query;
+                    let x = v[0];
+                    match query {
+                        Query::Epsilon { .. } => {
+                            // Finite where the truth is: where dpclaims' pessimistic value is.
+                            let finite = match &refs[c.queries[0]] {
+                                Some(Reference::Certified([_, hi], _) | Reference::Own([_, hi])) => {
+                                    hi.is_finite()
+                                }
+                                _ => false,
+                            };
+                            (
+                                x >= 0.0 && (!finite || x.is_finite()),
+                                format!(
+                                    "ε = {x} should be >= 0{}",
+                                    if finite {
+                                        " and finite (dpclaims' upper value is)"
+                                    } else {
+                                        ""
+                                    }
+                                ),
+                            )
+                        }
+                        Query::Delta { .. } => (
+                            (0.0..=1.0).contains(&x),
+                            format!("δ = {x} should be in [0, 1]"),
+                        ),
+                    }
+                }
                 Relation::Reference => {
-                    let req = &suite.requests[c.queries[0]];
-                    match bracket(req, opts) {
-                        Err(e) => {
+                    let query = suite.requests[c.queries[0]].query;
+                    let x = v[0];
+                    match refs[c.queries[0]].clone() {
+                        None | Some(Reference::None(_)) => {
                             out.verdict = Verdict::Skipped;
-                            out.detail = format!("no reference: {e}");
+                            out.detail = match refs[c.queries[0]].clone() {
+                                Some(Reference::None(why)) => why,
+                                _ => "no reference".into(),
+                            };
                             return out;
                         }
-                        Ok(b) => {
-                            out.bracket = Some([b.optimistic, b.pessimistic]);
-                            let below = v[0] < b.optimistic * (1.0 - 1e-9);
-                            if !below && v[0] > b.pessimistic * (1.0 + tolerance) + 1e-9 {
-                                out.verdict = Verdict::Loose;
+                        Some(Reference::Own(b)) => {
+                            out.bracket = Some(b);
+                            (
+                                true,
+                                format!(
+                                    "dpclaims' own bracket [{}, {}]: its own reference (consistent by construction; judged for its width, {WIDE} relative for ε, {WIDE_DELTA} for δ)",
+                                    b[0], b[1]
+                                ),
+                            )
+                        }
+                        Some(Reference::Certified(b, interval)) => {
+                            out.bracket = Some(b);
+                            let own = match rs[0] {
+                                Reply::Bracket(o) => {
+                                    format!("dpclaims' own bracket [{}, {}] at interval {:e} is too wide; refined: ", o[0], o[1], opts.interval)
+                                }
+                                _ => String::new(),
+                            };
+                            if above(x, b[1], tolerance, query) {
+                                // dpclaims' own answer above its refined bracket: imprecise.
+                                out.verdict = if own.is_empty() {
+                                    Verdict::Loose
+                                } else {
+                                    Verdict::Imprecise
+                                };
                                 out.detail = format!(
-                                    "ratio {:.4} to the certified upper value",
-                                    v[0] / b.pessimistic
+                                    "{own}ratio {:.4} to the certified upper value {} (interval {interval:e})",
+                                    x / b[1],
+                                    b[1]
                                 );
                                 return out;
                             }
-                            let inverted = b.optimistic > b.pessimistic;
-                            let detail = if inverted {
-                                format!(
-                                    "dpclaims' own bracket is inverted: [{}, {}]",
-                                    b.optimistic, b.pessimistic
-                                )
+                            if !below(x, b[0]) && too_wide(b, query, interval) {
+                                out.verdict = Verdict::Imprecise;
+                                out.detail = format!(
+                                    "{own}{x} lies in [{}, {}], too wide to judge it (relative width {:.3e}) on grids down to interval {interval:e}",
+                                    b[0],
+                                    b[1],
+                                    (b[1] - b[0]) / b[1].abs()
+                                );
+                                return out;
+                            }
+                            let side = if below(x, b[0]) {
+                                "below the certified lower value: unsound"
                             } else {
-                                format!("{} against [{}, {}]", v[0], b.optimistic, b.pessimistic)
+                                "within"
                             };
-                            (!below, detail)
+                            (
+                                !below(x, b[0]),
+                                format!("{own}{x} against [{}, {}] ({side})", b[0], b[1]),
+                            )
                         }
                     }
                 }
@@ -1042,6 +1328,8 @@ pub struct Score {
     pub skipped: usize,
     /// `reference` checks above the certified upper value by more than the tolerance.
     pub loose: usize,
+    /// `reference` checks whose bracket was too wide to judge the answer ([`Verdict::Imprecise`]).
+    pub imprecise: usize,
     /// Checks whose property does not hold.
     pub findings: usize,
     /// Checks with an error answered on a supported query.
@@ -1073,6 +1361,7 @@ pub fn scorecard(outcomes: &[Outcome]) -> Vec<Score> {
             Verdict::Pass => r.pass += 1,
             Verdict::Skipped => r.skipped += 1,
             Verdict::Loose => r.loose += 1,
+            Verdict::Imprecise => r.imprecise += 1,
             Verdict::Finding => r.findings += 1,
             Verdict::Error => r.errors += 1,
             Verdict::Broken => r.broken += 1,
@@ -1122,6 +1411,7 @@ pub fn render(outcomes: &[Outcome], command: &str, markdown: bool) -> String {
 /// reproducers: the query to the accountant, and to dpclaims.
 pub fn render_report(outcomes: &[Outcome], report: &Report, markdown: bool) -> String {
     let mut s = render_scorecard(outcomes, markdown);
+    s += &render_coverage(outcomes, markdown);
     s += &render_notes(outcomes, report, markdown);
     for o in outcomes.iter().filter(|o| {
         matches!(
@@ -1157,6 +1447,85 @@ pub fn render_report(outcomes: &[Outcome], report: &Report, markdown: bool) -> S
                 "  dpclaims:  echo '{q}' | dpclaims {command} --event - --interval {}\n",
                 report.interval
             );
+        }
+    }
+    s
+}
+
+/// Which base event families, relations and query kinds the run asked and had answered: the
+/// `valid` checks (one per query), per [`FAMILIES`] entry, as `answered/asked` for ε and δ
+/// queries. A family never asked shows `0/0`: a run too small to cover it.
+pub fn render_coverage(outcomes: &[Outcome], markdown: bool) -> String {
+    let mut counts = vec![[[0usize; 2]; 2]; FAMILIES.len()];
+    for o in outcomes.iter().filter(|o| o.property == "valid") {
+        let Some(v) = o
+            .queries
+            .first()
+            .and_then(|q| serde_json::from_str::<Value>(q).ok())
+        else {
+            continue;
+        };
+        let relation = v["neighbouring"].as_str().unwrap_or("");
+        let Some(f) = FAMILIES.iter().position(|(name, r)| {
+            *name == o.family
+                && serde_json::to_value(r).ok().as_ref().and_then(Value::as_str) == Some(relation)
+        }) else {
+            continue;
+        };
+        let kind = usize::from(v.get("epsilon").is_some());
+        counts[f][kind][1] += 1;
+        if o.verdict != Verdict::Skipped {
+            counts[f][kind][0] += 1;
+        }
+    }
+    let mut s = String::from(
+        "\ncoverage (answered / asked, one `valid` check per query, by base event family and relation):\n",
+    );
+    let cell = |c: [usize; 2]| format!("{}/{}", c[0], c[1]);
+    if markdown {
+        s += "\n| family | relation | ε queries | δ queries |\n|---|---|---|---|\n";
+    } else {
+        s += &format!(
+            "  {:<22} {:<12} {:>10} {:>10}\n",
+            "family", "relation", "epsilon", "delta"
+        );
+    }
+    for (f, (name, r)) in FAMILIES.iter().enumerate() {
+        let relation = serde_json::to_value(r).expect("relations serialize");
+        let relation = relation.as_str().unwrap_or("");
+        let [e, d] = counts[f];
+        if markdown {
+            s += &format!("| {name} | {relation} | {} | {} |\n", cell(e), cell(d));
+        } else {
+            s += &format!(
+                "  {name:<22} {relation:<12} {:>10} {:>10}\n",
+                cell(e),
+                cell(d)
+            );
+        }
+    }
+    let imprecise: Vec<&Outcome> = outcomes
+        .iter()
+        .filter(|o| o.verdict == Verdict::Imprecise)
+        .collect();
+    if !imprecise.is_empty() {
+        let item = if markdown { "- " } else { "  " };
+        s += &format!(
+            "\nimprecise ({}): dpclaims' bracket too wide to judge the answer, neither passed nor a finding:\n",
+            imprecise.len()
+        );
+        const SHOWN: usize = 10;
+        for o in imprecise.iter().take(SHOWN) {
+            s += &format!(
+                "{item}{} ({}): {}\n{item}  {}\n",
+                o.family,
+                o.scenario,
+                o.detail,
+                o.queries.first().map(String::as_str).unwrap_or("")
+            );
+        }
+        if imprecise.len() > SHOWN {
+            s += &format!("{item}... ({} more)\n", imprecise.len() - SHOWN);
         }
     }
     s
@@ -1237,7 +1606,15 @@ pub fn render_scorecard(outcomes: &[Outcome], markdown: bool) -> String {
     let rows = scorecard(outcomes);
     let mut s = String::new();
     let header = [
-        "property", "regime", "pass", "skipped", "loose", "findings", "errors", "broken",
+        "property",
+        "regime",
+        "pass",
+        "skipped",
+        "loose",
+        "imprecise",
+        "findings",
+        "errors",
+        "broken",
     ];
     let cells = |r: &Score| {
         vec![
@@ -1246,6 +1623,7 @@ pub fn render_scorecard(outcomes: &[Outcome], markdown: bool) -> String {
             r.pass.to_string(),
             r.skipped.to_string(),
             r.loose.to_string(),
+            r.imprecise.to_string(),
             r.findings.to_string(),
             r.errors.to_string(),
             r.broken.to_string(),
@@ -1263,8 +1641,8 @@ pub fn render_scorecard(outcomes: &[Outcome], markdown: bool) -> String {
     } else {
         let row = |c: &[String]| {
             format!(
-                "{:<24} {:<9} {:>6} {:>8} {:>6} {:>9} {:>7} {:>7}\n",
-                c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]
+                "{:<24} {:<9} {:>6} {:>8} {:>6} {:>9} {:>9} {:>7} {:>7}\n",
+                c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8]
             )
         };
         s += &row(&header.map(String::from));
@@ -1511,12 +1889,15 @@ mod tests {
             ..PldOptions::default()
         };
         // Everything answers 1.0 except the first query of each check, which answers 2.0 (or -1
-        // for validity, 0 for the reference).
+        // for validity and the reference: below any certified lower value).
         for c in &suite.checks {
+            let follow_up = suite.follow_ups.iter().any(|f| f.request == c.queries[0]);
+            if follow_up && c.relation == Relation::Reference {
+                continue; // its parameter is set when asked (judged in the round-trip tests)
+            }
             let mut replies = vec![Reply::Value(1.0); suite.requests.len()];
             replies[c.queries[0]] = Reply::Value(match c.relation {
-                Relation::Valid { .. } => -1.0,
-                Relation::Reference => 0.0,
+                Relation::Valid | Relation::Reference => -1.0,
                 _ => 2.0,
             });
             let one = Suite {
@@ -1585,4 +1966,187 @@ mod tests {
             assert_eq!(o.verdict, want, "{x}: {o:?}");
         }
     }
+
+    /// Every answer is judged (`valid` and `reference` on every query, follow-ups and variants
+    /// included), and a run of 14 base events covers every family × relation, both query
+    /// kinds, and the regimes that reach released accountants' bugs.
+    #[test]
+    fn every_answer_is_judged_and_the_regimes_are_covered() {
+        let suite = generate(1, FAMILIES.len(), false);
+        for i in 0..suite.requests.len() {
+            for relation in [Relation::Valid, Relation::Reference] {
+                assert!(
+                    suite
+                        .checks
+                        .iter()
+                        .any(|c| c.queries == [i] && c.relation == relation),
+                    "request {i} has no {relation:?} check"
+                );
+            }
+        }
+        for (family, relation) in FAMILIES {
+            for delta_query in [false, true] {
+                assert!(
+                    suite.checks.iter().any(|c| {
+                        let r = &suite.requests[c.queries[0]];
+                        c.family == family
+                            && r.doc.neighbouring == relation
+                            && matches!(r.query, Query::Delta { .. }) == delta_query
+                    }),
+                    "{family} {relation:?} delta query {delta_query}"
+                );
+            }
+        }
+        let queries: Vec<Query> = suite.requests.iter().map(|r| r.query).collect();
+        assert!(
+            queries
+                .iter()
+                .any(|q| matches!(q, Query::Delta { epsilon } if *epsilon >= 20.0))
+        );
+        assert!(
+            queries
+                .iter()
+                .any(|q| matches!(q, Query::Epsilon { delta } if *delta >= 0.5))
+        );
+        let lines: Vec<String> = suite.requests.iter().map(|r| r.line(0)).collect();
+        assert!(lines.iter().any(|l| l.contains("\"num_buckets\":2")));
+        assert!(lines.iter().any(|l| l.contains("\"delta\":0.0,\"epsilon\"")));
+        assert!(lines.iter().any(|l| l.contains("\"count\":1,")));
+        for scenario in SCENARIOS {
+            assert!(suite.checks.iter().any(|c| c.scenario == scenario));
+        }
+        // composition-order has a same-family partner and a pure ε-DP (Laplace) one.
+        let orders = suite
+            .checks
+            .iter()
+            .filter(|c| c.property == "composition-order")
+            .count();
+        assert_eq!(orders, 2 * FAMILIES.len());
+    }
+
+    /// The bugs of the kinds are caught on follow-ups too: a negative ε only at a δ
+    /// above 0.1 (the 10δ query and the large-δ scenario), a δ above 1, an infinite ε where
+    /// the truth is finite.
+    #[test]
+    fn follow_ups_and_variants_are_judged() {
+        let mut suite = generate(1, FAMILIES.len(), false);
+        let opts = PldOptions {
+            interval: 1e-3,
+            ..PldOptions::default()
+        };
+        let caught = |suite: &mut Suite, f: &dyn Fn(&Request, Reply) -> Reply| {
+            let replies = ask_in_rounds(suite, |batch| {
+                batch
+                    .iter()
+                    .map(|r| f(r, self_reply(r, &opts)))
+                    .collect()
+            });
+            judge(suite, &replies, 1e-3, &opts)
+                .into_iter()
+                .filter(|o| o.verdict == Verdict::Finding && o.property == "valid")
+                .count()
+        };
+        let value = |r: Reply| r.value().map(Reply::Value).unwrap_or(r);
+        assert_eq!(caught(&mut suite, &|_, r| value(r)), 0);
+        let negative = |r: &Request, reply: Reply| match r.query {
+            Query::Epsilon { delta } if delta > 0.1 => Reply::Value(-0.5),
+            _ => value(reply),
+        };
+        assert!(caught(&mut suite, &negative) > 0);
+        let above_one = |r: &Request, reply: Reply| match r.query {
+            Query::Delta { .. } => Reply::Value(1.5),
+            _ => value(reply),
+        };
+        assert!(caught(&mut suite, &above_one) > 0);
+        let infinite = |r: &Request, reply: Reply| match r.query {
+            Query::Epsilon { .. } => Reply::Value(f64::INFINITY),
+            _ => value(reply),
+        };
+        assert!(caught(&mut suite, &infinite) > 0);
+    }
+
+    /// A bracket too wide to judge an answer inside it is refined, and `imprecise` if it stays
+    /// so: never a pass. dpclaims' own bracket widened (a precision regression) is
+    /// `imprecise`; an answer below the refined bracket is a finding.
+    #[test]
+    fn a_reference_too_wide_is_refined_then_imprecise() {
+        let eps = Query::Epsilon { delta: 1e-5 };
+        assert!(too_wide([0.0, 4.34], eps, 1e-4));
+        assert!(!too_wide([1.0, 1.005], eps, 1e-4));
+        assert!(!too_wide([f64::INFINITY, f64::INFINITY], eps, 1e-4));
+        assert!(too_wide([1.0, f64::INFINITY], eps, 1e-4));
+        assert!(too_wide([f64::NAN, 1.0], eps, 1e-4));
+        let dq = Query::Delta { epsilon: 1.0 };
+        assert!(!too_wide([1e-6, 1.04e-6], dq, 1e-4));
+        assert!(too_wide([1e-6, 1.2e-6], dq, 1e-4));
+        let req = Request {
+            doc: doc(
+                Neighbouring::AddRemove,
+                self_composed(
+                    Event::PoissonSampled {
+                        sampling_probability: 0.01,
+                        event: Box::new(Event::Gaussian {
+                            noise_multiplier: 1.0,
+                        }),
+                    },
+                    100,
+                ),
+            ),
+            query: eps,
+        };
+        let fine = PldOptions {
+            interval: 1e-3,
+            ..PldOptions::default()
+        };
+        let b = bracket(&req, &fine).unwrap();
+        let truth = 0.5 * (b.optimistic + b.pessimistic);
+        let judge_one = |reply: Reply, opts: &PldOptions| {
+            let suite = Suite {
+                requests: vec![req.clone()],
+                checks: vec![Check {
+                    property: "reference",
+                    regime: "ordinary",
+                    family: "poisson-gaussian",
+                    scenario: "ordinary",
+                    queries: vec![0],
+                    relation: Relation::Reference,
+                }],
+                follow_ups: vec![],
+            };
+            judge(&suite, &[reply], 1e-3, opts).remove(0)
+        };
+        // A coarse grid (a bracket several times too wide) is refined to a narrow one.
+        let coarse = PldOptions {
+            interval: 0.05,
+            ..PldOptions::default()
+        };
+        let o = judge_one(Reply::Value(truth), &coarse);
+        assert_eq!(o.verdict, Verdict::Pass, "{o:?}");
+        let [lo, hi] = o.bracket.unwrap();
+        assert!(!too_wide([lo, hi], eps, 0.05 / 64.0), "{o:?}");
+        let o = judge_one(Reply::Value(b.optimistic * 0.99), &coarse);
+        assert_eq!(o.verdict, Verdict::Finding, "{o:?}");
+        // Refinement refused by the point budget: the wide bracket is `imprecise`.
+        let starved = PldOptions {
+            interval: 0.05,
+            max_points: 1 << 9,
+            ..PldOptions::default()
+        };
+        if let Ok(c) = bracket(&req, &starved) {
+            if too_wide([c.optimistic, c.pessimistic], eps, 0.05) {
+                let o = judge_one(Reply::Value(truth), &starved);
+                assert_eq!(o.verdict, Verdict::Imprecise, "{o:?}");
+            }
+        }
+        // dpclaims' own bracket, widened: imprecise, not a pass.
+        let own = judge_one(Reply::Bracket([b.optimistic, b.pessimistic]), &fine);
+        assert_eq!(own.verdict, Verdict::Pass, "{own:?}");
+        let widened = judge_one(Reply::Bracket([0.0, 2.0 * b.pessimistic]), &fine);
+        assert_eq!(widened.verdict, Verdict::Imprecise, "{widened:?}");
+        let row = &scorecard(&[widened.clone()])[0];
+        assert_eq!(row.imprecise, 1);
+        let text = render_report(&[widened], &Report::new("x"), false);
+        assert!(text.contains("imprecise (1)"), "{text}");
+    }
+
 }

@@ -31,7 +31,8 @@ from .adapters._protocol import answer as _answer, refusal as _refusal
 
 @dataclass(frozen=True)
 class Outcome:
-    """One check: its property, regime, verdict (pass, skipped, loose, finding, error, broken),
+    """One check: its property, regime, verdict (pass, skipped, loose, imprecise, finding,
+    error, broken; `imprecise`: dpclaims' bracket too wide to judge the answer, even refined),
     the accountant's answers (None where it refused or failed), dpclaims' bracket for `reference`,
     the comparison in words, and the queries (protocol lines, with `id` and `delta` or
     `epsilon`)."""
@@ -44,6 +45,8 @@ class Outcome:
     bracket: Optional[Tuple[float, float]]
     detail: str
     queries: List[str]
+    family: str = ""
+    scenario: str = ""
 
     @property
     def failed(self) -> bool:
@@ -66,7 +69,8 @@ class Outcome:
 
     def explain(self, accountant_name="accountant") -> str:
         """The verdict, the numbers and the reproducers, in words."""
-        s = f"{self.verdict}: {self.property} ({self.regime}): {self.detail}\n"
+        s = (f"{self.verdict}: {self.property} ({self.regime}; {self.family}, {self.scenario}): "
+             f"{self.detail}\n")
         s += f"  answers: {self.answers}\n"
         if self.bracket is not None:
             s += f"  dpclaims' certified bracket: [{self.bracket[0]}, {self.bracket[1]}]\n"
@@ -137,8 +141,8 @@ def _asker(accountant):
 
 
 def checks(*, seed=1, events=30, full=False):
-    """The suite's checks without asking anything: dicts with `property`, `regime` and
-    `queries` (protocol lines), in the order `run` reports them. Cheap: for test collection."""
+    """The suite's checks without asking anything: dicts with `property`, `regime`, `family`,
+    `scenario` and `queries` (protocol lines), in the order `run` reports them. Cheap: for test collection."""
     return _dpclaims.conformance_checks(seed, events, full)
 
 
@@ -147,8 +151,8 @@ def run(accountant, *, seed=1, events=30, full=False, tolerance=1e-3, interval=1
     """Runs the suite against `accountant` in-process and judges it (module documentation).
 
     The options are the CLI's: `seed` (which events and parameters), `events` (base events,
-    about ten checks each), `full` (wider regimes: σ from 0.3, q from 1e-6, T up to 1e5, δ from
-    1e-12), `tolerance` (relative, of the equalities and of `tight`), `interval` (PLD grid
+    about forty checks each: every answer is judged by `valid` and `reference`), `full` (wider
+    regimes: σ from 0.3, q from 1e-6, T up to 1e5, δ from 1e-12), `tolerance` (relative, of the equalities and of `tight`), `interval` (PLD grid
     spacing of dpclaims' reference). `name` labels the accountant in the reproducers. The
     accountant's `supports` attribute, if any, is its declaration (module documentation); a
     `supports` that is not such a dict raises ValueError."""
@@ -158,7 +162,7 @@ def run(accountant, *, seed=1, events=30, full=False, tolerance=1e-3, interval=1
     outcomes = [
         Outcome(index=i, property=o["property"], regime=o["regime"], verdict=o["verdict"],
                 answers=list(o["answers"]), bracket=o["bracket"], detail=o["detail"],
-                queries=list(o["queries"]))
+                queries=list(o["queries"]), family=o["family"], scenario=o["scenario"])
         for i, o in enumerate(out["outcomes"])
     ]
     options = dict(seed=seed, events=events, full=full, tolerance=tolerance, interval=interval)

@@ -435,6 +435,8 @@ fn conformance_checks<'py>(py: Python<'py>, seed: u64, events: usize, full: bool
         let d = PyDict::new(py);
         d.set_item("property", c.property)?;
         d.set_item("regime", c.regime)?;
+        d.set_item("family", c.family)?;
+        d.set_item("scenario", c.scenario)?;
         let lines: Vec<String> = c.queries.iter().map(|&i| suite.requests[i].line(i)).collect();
         d.set_item("queries", lines)?;
         out.append(d)?;
@@ -524,6 +526,8 @@ fn conformance_run<'py>(
         let d = PyDict::new(py);
         d.set_item("property", o.property)?;
         d.set_item("regime", o.regime)?;
+        d.set_item("family", o.family)?;
+        d.set_item("scenario", o.scenario)?;
         // The verdict's name as the CLI's JSON spells it (its serde name).
         d.set_item("verdict", to_py(py, &serde_json::to_value(&o.verdict).expect("verdicts serialize"))?)?;
         d.set_item("answers", o.answers.clone())?;
@@ -541,6 +545,7 @@ fn conformance_run<'py>(
     };
     for markdown in [false, true] {
         let text = conformance::render_scorecard(&judged, markdown)
+            + &conformance::render_coverage(&judged, markdown)
             + &conformance::render_notes(&judged, &report, markdown);
         out.set_item(if markdown { "scorecard_markdown" } else { "scorecard" }, text)?;
     }
