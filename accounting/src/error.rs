@@ -71,7 +71,11 @@ impl ParamError {
     pub fn cancelled() -> Self {
         Self {
             kind: ParamErrorKind::Cancelled,
-            ..Self::new("computation", "cancelled", "not cancelled (an interrupt stopped it)")
+            ..Self::new(
+                "computation",
+                "cancelled",
+                "not cancelled (an interrupt stopped it)",
+            )
         }
     }
 

@@ -44,7 +44,8 @@ pub fn run(
         max_trials,
     } = args;
     use crate::detection::{self, DetectOptions, DetectionFile};
-    dpclaims_accounting::cli::validate::confidence(confidence).map_err(|_| crate::Error::Confidence(confidence))?;
+    dpclaims_accounting::cli::validate::confidence(confidence)
+        .map_err(|_| crate::Error::Confidence(confidence))?;
     let selected = crate::claims::select(claims, &patterns)?;
     let opts = DetectOptions {
         seed,

@@ -30,7 +30,6 @@ pub mod proofs;
 pub mod report;
 pub mod search;
 
-
 use crate::claims::{self, Claim};
 use crate::harness::{self, CheckOptions};
 use crate::verdict::Outcome;

@@ -61,7 +61,11 @@ impl AuditOptions {
     pub fn check(&self) -> Result<(), crate::ParamError> {
         use crate::ParamError;
         if !(self.tolerance >= 0.0 && self.tolerance.is_finite()) {
-            return Err(ParamError::new("tolerance", self.tolerance, "a number >= 0"));
+            return Err(ParamError::new(
+                "tolerance",
+                self.tolerance,
+                "a number >= 0",
+            ));
         }
         if !(self.confidence > 0.0 && self.confidence < 1.0) {
             return Err(ParamError::new(
@@ -71,7 +75,11 @@ impl AuditOptions {
             ));
         }
         if self.max_steps < 1000 {
-            return Err(ParamError::new("max_steps", self.max_steps, "at least 1000"));
+            return Err(ParamError::new(
+                "max_steps",
+                self.max_steps,
+                "at least 1000",
+            ));
         }
         if let Some(n) = self.trials.filter(|n| *n < 200) {
             return Err(ParamError::new("trials", n, "at least 200"));

@@ -197,9 +197,8 @@ fn audit(
                 .collect();
             let path = dir.join(format!("line-{}-{safe}.svg", a.line));
             let svg = crate::audit::svg(a).map_err(Error::Input)?;
-            std::fs::write(&path, svg).map_err(|e| {
-                Error::Input(format!("cannot write {}: {e}", path.display()))
-            })?;
+            std::fs::write(&path, svg)
+                .map_err(|e| Error::Input(format!("cannot write {}: {e}", path.display())))?;
             if progress {
                 eprintln!("wrote {}", path.display());
             }

@@ -269,12 +269,7 @@ impl Pld {
         let (b_lo, b_hi) = grid_range(&reverse, d, opts.tail_mass);
         let (lo, hi) = (a_lo.min(b_lo), a_hi.max(b_hi));
         single_points(lo, hi, opts)?;
-        let pld = connect_the_dots(
-            &|l| pair.profile(l).max(reverse.profile(l)),
-            lo,
-            hi,
-            d,
-        );
+        let pld = connect_the_dots(&|l| pair.profile(l).max(reverse.profile(l)), lo, hi, d);
         // A cancelled `connect_the_dots` has NaN points: never an answer.
         crate::cancel::check()?;
         Ok(pld)
