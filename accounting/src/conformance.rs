@@ -56,8 +56,12 @@ use dpclaims_empirical::rng::{StreamKey, TrialRng};
 use rand::RngExt;
 use serde::Serialize;
 use serde_json::Value;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
+
+/// An accountant's settings for one query (`"settings"` on the protocol line): name → value,
+/// among those it declares ([`Declaration::settings`]). Empty: its defaults.
+pub type Settings = serde_json::Map<String, Value>;
 
 /// One query of the suite.
 #[derive(Debug, Clone, PartialEq)]
@@ -66,6 +70,10 @@ pub struct Request {
     pub doc: EventDoc,
     /// ε at a δ, or δ at an ε.
     pub query: Query,
+    /// The accountant's settings for this query (empty: its defaults). dpclaims' reference
+    /// does not depend on them: the truth is the truth whatever the accountant's orders or
+    /// grid.
+    pub settings: Settings,
 }
 
 impl Request {
@@ -78,6 +86,9 @@ impl Request {
             Query::Epsilon { delta } => obj.insert("delta".into(), delta.into()),
             Query::Delta { epsilon } => obj.insert("epsilon".into(), epsilon.into()),
         };
+        if !self.settings.is_empty() {
+            obj.insert("settings".into(), Value::Object(self.settings.clone()));
+        }
         v.to_string()
     }
 
@@ -99,8 +110,20 @@ impl Request {
             },
             _ => return Err("exactly one of `delta` and `epsilon`".into()),
         };
+        let settings = match obj.remove("settings") {
+            None => Settings::new(),
+            Some(Value::Object(m)) => m,
+            Some(x) => return Err(format!("`settings` is {x}, not an object")),
+        };
         let doc = EventDoc::from_value(&v).map_err(|e| e.to_string())?;
-        Ok((id, Request { doc, query }))
+        Ok((
+            id,
+            Request {
+                doc,
+                query,
+                settings,
+            },
+        ))
     }
 }
 
@@ -242,6 +265,95 @@ pub struct Declaration {
     pub relations: BTreeSet<String>,
     /// What it answers: `"epsilon"` (ε at a δ), `"delta"` (δ at an ε).
     pub queries: BTreeSet<String>,
+    /// The settings it takes per query, and the values the suite may draw for each.
+    pub settings: BTreeMap<String, SettingSpace>,
+}
+
+/// The values of one declared setting: `{"choices": [v, ...]}` (any JSON values: an RDP
+/// order list, a grid spacing), or `{"min": a, "max": b}` with `"log": true` (log-uniform)
+/// and `"integer": true` (rounded) as options.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum SettingSpace {
+    /// One of these values.
+    Choices {
+        /// The values.
+        choices: Vec<Value>,
+    },
+    /// A number in `[min, max]`.
+    Range {
+        /// Least value.
+        min: f64,
+        /// Greatest value.
+        max: f64,
+        /// Drawn log-uniformly (`min > 0`).
+        log: bool,
+        /// Rounded to an integer.
+        integer: bool,
+    },
+}
+
+impl SettingSpace {
+    fn parse(name: &str, v: &Value) -> Result<SettingSpace, String> {
+        let bad = |why: &str| format!("`settings.{name}`: {why}");
+        let obj = v.as_object().ok_or_else(|| bad("not an object"))?;
+        if let Some(c) = obj.get("choices") {
+            let choices = c
+                .as_array()
+                .filter(|c| !c.is_empty())
+                .ok_or_else(|| bad("`choices` must be a non-empty list"))?;
+            return Ok(SettingSpace::Choices {
+                choices: choices.clone(),
+            });
+        }
+        let num = |k: &str| {
+            obj.get(k)
+                .and_then(Value::as_f64)
+                .filter(|x| x.is_finite())
+                .ok_or_else(|| {
+                    bad(&format!(
+                        "`{k}` must be a finite number (or give `choices`)"
+                    ))
+                })
+        };
+        let flag = |k: &str| obj.get(k).and_then(Value::as_bool).unwrap_or(false);
+        let (min, max, log) = (num("min")?, num("max")?, flag("log"));
+        if min > max || (log && min <= 0.0) {
+            return Err(bad("needs min <= max (and min > 0 with `log`)"));
+        }
+        Ok(SettingSpace::Range {
+            min,
+            max,
+            log,
+            integer: flag("integer"),
+        })
+    }
+
+    /// One value, drawn from `rng`.
+    fn draw(&self, rng: &mut TrialRng) -> Value {
+        match self {
+            SettingSpace::Choices { choices } => {
+                choices[rng.random_range(0..choices.len())].clone()
+            }
+            SettingSpace::Range {
+                min,
+                max,
+                log,
+                integer,
+            } => {
+                let x = if *log {
+                    log_uniform(rng, *min, *max)
+                } else {
+                    min + rng.random::<f64>() * (max - min)
+                };
+                if *integer {
+                    Value::from(x.round() as i64)
+                } else {
+                    Value::from(x)
+                }
+            }
+        }
+    }
 }
 
 impl Declaration {
@@ -275,10 +387,19 @@ impl Declaration {
                 Some(x) => Err(format!("`{key}` is {x}, not a list")),
             }
         };
+        let settings = match obj.get("settings") {
+            None | Some(Value::Null) => BTreeMap::new(),
+            Some(Value::Object(m)) => m
+                .iter()
+                .map(|(k, v)| Ok((k.clone(), SettingSpace::parse(k, v)?)))
+                .collect::<Result<_, String>>()?,
+            Some(x) => return Err(format!("`settings` is {x}, not an object")),
+        };
         Ok(Declaration {
             events: list("events")?,
             relations: list("relations")?,
             queries: list("queries")?,
+            settings,
         })
     }
 
@@ -311,11 +432,13 @@ impl Declaration {
                 s.iter().cloned().collect::<Vec<_>>().join(", ")
             }
         };
+        let settings: BTreeSet<String> = self.settings.keys().cloned().collect();
         format!(
-            "events {}; relations {}; queries {}",
+            "events {}; relations {}; queries {}; settings {}",
             join(&self.events),
             join(&self.relations),
-            join(&self.queries)
+            join(&self.queries),
+            join(&settings)
         )
     }
 }
@@ -615,7 +738,11 @@ pub struct Suite {
 
 impl Suite {
     fn push(&mut self, doc: EventDoc, query: Query) -> usize {
-        self.requests.push(Request { doc, query });
+        self.requests.push(Request {
+            doc,
+            query,
+            settings: Settings::new(),
+        });
         self.requests.len() - 1
     }
 }
@@ -974,6 +1101,80 @@ pub fn generate(seed: u64, n: usize, full: bool) -> Suite {
         }
     }
     s
+}
+
+/// The suite asked again under drawn settings: `samples` copies of every request and check
+/// (regime `settings`), each group of queries that a check or a follow-up ties together
+/// (a base event's properties, its round trip) under one draw from the declared spaces,
+/// seeded by `seed` (stream `conformance/settings`). Empty without declared settings.
+pub fn with_settings(
+    suite: &Suite,
+    declared: &BTreeMap<String, SettingSpace>,
+    seed: u64,
+    samples: usize,
+) -> Suite {
+    let mut out = suite.clone();
+    if declared.is_empty() || samples == 0 {
+        return out;
+    }
+    let n = suite.requests.len();
+    // Groups: union-find over the queries each check reads and each follow-up's pair.
+    let mut parent: Vec<usize> = (0..n).collect();
+    fn root(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    let join = |a: usize, b: usize, parent: &mut Vec<usize>| {
+        let (ra, rb) = (root(parent, a), root(parent, b));
+        parent[ra.max(rb)] = ra.min(rb);
+    };
+    for c in &suite.checks {
+        for w in c.queries.windows(2) {
+            join(w[0], w[1], &mut parent);
+        }
+    }
+    for f in &suite.follow_ups {
+        join(f.request, f.from, &mut parent);
+    }
+    let key = StreamKey::new(seed, &["conformance", "settings"]);
+    for k in 0..samples {
+        let offset = out.requests.len();
+        let mut drawn: BTreeMap<usize, Settings> = BTreeMap::new();
+        for i in 0..n {
+            let group = root(&mut parent, i);
+            let settings = drawn
+                .entry(group)
+                .or_insert_with(|| {
+                    let mut rng = key.trial((k * n + group) as u64);
+                    declared
+                        .iter()
+                        .map(|(name, space)| (name.clone(), space.draw(&mut rng)))
+                        .collect()
+                })
+                .clone();
+            out.requests.push(Request {
+                settings,
+                ..suite.requests[i].clone()
+            });
+        }
+        for c in &suite.checks {
+            out.checks.push(Check {
+                regime: "settings",
+                queries: c.queries.iter().map(|&i| i + offset).collect(),
+                ..c.clone()
+            });
+        }
+        for f in &suite.follow_ups {
+            out.follow_ups.push(FollowUp {
+                request: f.request + offset,
+                from: f.from + offset,
+            });
+        }
+    }
+    out
 }
 
 /// The outcome of one check.
@@ -1790,6 +1991,7 @@ mod tests {
         let req = |event: Event, neighbouring, query| Request {
             doc: doc(neighbouring, event),
             query,
+            settings: Settings::new(),
         };
         let g = Event::PoissonSampled {
             sampling_probability: 0.1,
@@ -2134,6 +2336,7 @@ mod tests {
                 ),
             ),
             query: eps,
+            settings: Settings::new(),
         };
         let fine = PldOptions {
             interval: 1e-3,

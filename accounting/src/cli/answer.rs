@@ -6,21 +6,63 @@ use super::*;
 /// The arguments of `dpclaims answer` (the help text is on [`AccountingCommand::Answer`](super::AccountingCommand::Answer)).
 #[derive(clap::Args)]
 pub struct AnswerArgs {
-    /// PLD grid spacing.
+    /// PLD grid spacing (a query's `"settings": {"interval": x}` overrides it).
     #[arg(long, default_value_t = 1e-4)]
     pub interval: f64,
+    /// Print the declaration (event types, relations, queries, settings) and exit.
+    #[arg(long)]
+    pub supports: bool,
+}
+
+/// What `dpclaims answer` supports: every event type, both relations, both queries, and the
+/// setting `interval` (the grid spacing; the suite draws 1e-3 or 3e-4).
+pub fn declaration() -> serde_json::Value {
+    serde_json::json!({
+        "events": crate::privacy::event::TYPES,
+        "relations": ["add-remove", "replace-one"],
+        "queries": ["epsilon", "delta"],
+        "settings": {"interval": {"choices": [1e-3, 3e-4]}},
+    })
+}
+
+/// The grid options of one query: `interval`, or its `settings.interval` (a number in
+/// (0, 1]; any other setting is an error naming it).
+fn query_options(
+    interval: f64,
+    settings: &crate::conformance::Settings,
+) -> Result<PldOptions, String> {
+    let mut opts = PldOptions {
+        interval,
+        ..PldOptions::default()
+    };
+    for (name, v) in settings {
+        match (name.as_str(), v.as_f64()) {
+            ("interval", Some(x)) if x > 0.0 && x <= 1.0 => opts.interval = x,
+            ("interval", _) => {
+                return Err(format!(
+                    "setting `interval` = {v}: expected a number in (0, 1]"
+                ));
+            }
+            _ => {
+                return Err(format!(
+                    "unknown setting `{name}` (dpclaims answer takes `interval`)"
+                ));
+            }
+        }
+    }
+    Ok(opts)
 }
 
 /// Runs `dpclaims answer`.
 pub fn run(args: AnswerArgs) -> Result<u8, Error> {
-    let AnswerArgs { interval } = args;
+    let AnswerArgs { interval, supports } = args;
     let mut out = std::io::stdout().lock();
+    if supports {
+        let _ = writeln!(out, "{}", declaration());
+        return Ok(0);
+    }
     use crate::conformance::{Reply, Request, reply_line, self_reply};
     use std::io::BufRead;
-    let opts = PldOptions {
-        interval,
-        ..PldOptions::default()
-    };
     for line in std::io::stdin().lock().lines() {
         let Ok(line) = line else { break };
         if line.trim().is_empty() {
@@ -28,7 +70,10 @@ pub fn run(args: AnswerArgs) -> Result<u8, Error> {
         }
         // Every answer carries the query's id (none if it had none).
         let answer = match Request::parse_line(&line) {
-            Ok((id, req)) => reply_line(id, req.query, &self_reply(&req, &opts)),
+            Ok((id, req)) => match query_options(interval, &req.settings) {
+                Ok(opts) => reply_line(id, req.query, &self_reply(&req, &opts)),
+                Err(e) => reply_line(id, req.query, &Reply::Error(e)),
+            },
             Err(e) => reply_line(
                 crate::conformance::line_id(&line),
                 Query::Epsilon { delta: 0.0 },

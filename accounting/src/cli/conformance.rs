@@ -35,6 +35,11 @@ pub struct ConformanceArgs {
     /// PLD grid spacing of dpclaims' reference (and of `--self`).
     #[arg(long, default_value_t = 1e-4)]
     pub interval: f64,
+    /// Copies of the suite asked under settings drawn from those the accountant declares
+    /// (`"settings"` in `CMD --supports`: RDP orders, error budgets, a grid), beside the
+    /// defaults; 0: the defaults only.
+    #[arg(long, default_value_t = 1)]
+    pub settings_samples: usize,
     /// One JSON object per check.
     #[arg(long)]
     pub json: bool,
@@ -54,6 +59,7 @@ pub fn run(args: ConformanceArgs) -> Result<u8, Error> {
         tolerance,
         timeout,
         interval,
+        settings_samples,
         json,
         markdown,
     } = args;
@@ -71,6 +77,9 @@ pub fn run(args: ConformanceArgs) -> Result<u8, Error> {
         Some(cmd) if !self_check => {
             // The declaration first (`CMD --supports`), then the suite, in rounds.
             let mut accountant = conformance::CommandAccountant::new(cmd, timeout);
+            if let Some(d) = &accountant.declaration {
+                suite = conformance::with_settings(&suite, &d.settings, seed, settings_samples);
+            }
             let replies = conformance::ask_in_rounds_with_ids(&mut suite, |ids, batch| {
                 accountant.ask(ids, batch)
             });

@@ -95,7 +95,7 @@ pub fn asked(run: RunArgs, asked: Asked) -> Result<u8, Error> {
 }
 
 /// The event document and the query of an `--event` input: a document, or a conformance
-/// query line as the suite prints it (its `id` is ignored; its `delta` or `epsilon` field is
+/// query line as the suite prints it (its `id` and `settings` are ignored; its `delta` or `epsilon` field is
 /// the value asked at when the flag is not given, and must equal the flag when both are). A
 /// `delta` field asks for ε (`dpclaims epsilon`), an `epsilon` field for δ (`dpclaims delta`):
 /// the other command is an error naming both.
@@ -117,6 +117,9 @@ pub fn event_query(
     let (mut delta, mut epsilon) = (None, None);
     if let Some(obj) = v.as_object_mut() {
         obj.remove("id");
+        // An accountant's settings (a conformance query's `settings`): the truth, and
+        // dpclaims' bracket of it, do not depend on them.
+        obj.remove("settings");
         let number = |x: serde_json::Value, name: &str| {
             x.as_f64().ok_or_else(|| {
                 Error::Input(format!("the document's `{name}` is {x}, not a number"))

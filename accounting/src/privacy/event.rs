@@ -320,7 +320,8 @@ impl<'a> Fields<'a> {
     }
 }
 
-const TYPES: [&str; 9] = [
+/// The event types of the format.
+pub const TYPES: [&str; 9] = [
     "NoOp",
     "Gaussian",
     "Laplace",
