@@ -1165,6 +1165,203 @@ mod tests {
         }
     }
 
+    fn dlap(a: f64, sensitivity: u64) -> Box<Event> {
+        Box::new(Event::DiscreteLaplace {
+            noise_parameter: a,
+            sensitivity,
+        })
+    }
+
+    fn tree(sigma: f64, step_counts: &[u64]) -> Box<Event> {
+        Box::new(Event::SingleEpochTreeAggregation {
+            noise_multiplier: sigma,
+            step_counts: step_counts.to_vec(),
+        })
+    }
+
+    /// Discrete Laplace events against direct sums over the integers: one release under
+    /// add-remove (shift Delta) and replace-one (shift 2 Delta), and two releases composed
+    /// (a double sum over the pairs of outputs).
+    #[test]
+    fn discrete_laplace_events_against_direct_sums() {
+        let opts = PldOptions::default();
+        let direct = |a: f64, shifts: &[i64], eps: f64| -> f64 {
+            let c = (a / 2.0).tanh();
+            let dens = |y: i64| c * (-a * y.abs() as f64).exp();
+            let m = 80;
+            match *shifts {
+                [s] => (-m..=s + m)
+                    .map(|y| (dens(y - s) - eps.exp() * dens(y)).max(0.0))
+                    .sum(),
+                [s, t] => (-m..=s + m)
+                    .flat_map(|y| (-m..=t + m).map(move |z| (y, z)))
+                    .map(|(y, z)| {
+                        (dens(y - s) * dens(z - t) - eps.exp() * dens(y) * dens(z)).max(0.0)
+                    })
+                    .sum(),
+                _ => unreachable!(),
+            }
+        };
+        for (a, delta_1) in [(0.5, 1u64), (1.2, 2)] {
+            let s = delta_1 as i64;
+            for (relation, shift) in [
+                (Neighbouring::AddRemove, s),
+                (Neighbouring::ReplaceOne, 2 * s),
+            ] {
+                let one = doc(relation, *dlap(a, delta_1));
+                let two = doc(relation, self_composed(dlap(a, delta_1), 2));
+                for eps in [0.0, 0.3, 1.0, 2.0] {
+                    for (d, shifts) in [(&one, vec![shift]), (&two, vec![shift, shift])] {
+                        let want = direct(a, &shifts, eps);
+                        let b = delta(d, eps, &opts).unwrap();
+                        assert!(
+                            b.optimistic <= want + 1e-12 && want <= b.pessimistic + 1e-12,
+                            "{d:?} eps {eps}: {b:?} vs {want}"
+                        );
+                        assert!(b.pessimistic - b.optimistic <= 1e-3, "{b:?}");
+                    }
+                }
+            }
+        }
+        // Sensitivity 0 releases nothing.
+        let none = delta(&doc(Neighbouring::AddRemove, *dlap(1.0, 0)), 0.0, &opts).unwrap();
+        assert_eq!((none.optimistic, none.pessimistic), (0.0, 0.0));
+    }
+
+    /// The depth a record can reach, counted by brute force over the dyadic intervals inside
+    /// [1, T] for every step t, is the bit length [`tree_depth`] uses (dp_accounting's
+    /// ceil(log2(T + 1))).
+    #[test]
+    fn tree_depth_is_the_most_nodes_a_step_enters() {
+        for t_max in 0u64..=300 {
+            let nodes_of = |t: u64| {
+                (0..20)
+                    .filter(|&j| t.div_ceil(1 << j) * (1 << j) <= t_max)
+                    .count() as u64
+            };
+            let brute = (1..=t_max).map(nodes_of).max().unwrap_or(0);
+            assert_eq!(tree_depth(&[t_max]), brute, "T = {t_max}");
+            assert_eq!(
+                tree_depth(&[t_max]),
+                ((t_max + 1) as f64).log2().ceil() as u64,
+                "T = {t_max}"
+            );
+        }
+        assert_eq!(tree_depth(&[3, 100, 7]), 7);
+        assert_eq!(tree_depth(&[0]), 0);
+    }
+
+    /// A tree event is the Gaussian mechanism with mu = sqrt(depth) s / sigma: its bracket holds
+    /// the closed form delta(eps) = Phi(mu/2 - eps/mu) - e^eps Phi(-mu/2 - eps/mu) (Balle & Wang
+    /// 2018, Thm 8), and SelfComposed(tree, k) is SelfComposed(Gaussian, k depth).
+    #[test]
+    fn tree_events_are_gaussian_over_the_depth() {
+        let opts = PldOptions::default();
+        let phi = |x: f64| 0.5 * libm::erfc(-x / std::f64::consts::SQRT_2);
+        for (sigma, steps, relation, s) in [
+            (2.0, vec![10u64], Neighbouring::AddRemove, 1.0),
+            (5.0, vec![3, 100], Neighbouring::AddRemove, 1.0),
+            (8.0, vec![64], Neighbouring::ReplaceOne, 2.0),
+        ] {
+            let depth = tree_depth(&steps) as f64;
+            let mu = depth.sqrt() * s / sigma;
+            let d = doc(relation, *tree(sigma, &steps));
+            for eps in [0.0, 0.5, 1.0, 2.0] {
+                let want = phi(mu / 2.0 - eps / mu) - eps.exp() * phi(-mu / 2.0 - eps / mu);
+                let b = delta(&d, eps, &opts).unwrap();
+                assert!(
+                    b.optimistic <= want + 1e-12 && want <= b.pessimistic + 1e-12,
+                    "{steps:?} eps {eps}: {b:?} vs {want}"
+                );
+            }
+            let k = 7;
+            let repeated = doc(relation, self_composed(tree(sigma, &steps), k));
+            let gauss = doc(
+                relation,
+                self_composed(gaussian(sigma), k * tree_depth(&steps)),
+            );
+            assert_same(
+                epsilon(&repeated, 1e-6, &opts).unwrap(),
+                epsilon(&gauss, 1e-6, &opts).unwrap(),
+            );
+        }
+        // Trees of no steps release nothing.
+        let none = delta(
+            &doc(Neighbouring::AddRemove, *tree(1.0, &[0, 0])),
+            0.0,
+            &opts,
+        )
+        .unwrap();
+        assert_eq!((none.optimistic, none.pessimistic), (0.0, 0.0));
+    }
+
+    /// The five types without a certified reference are refused, at their path, with
+    /// "metamorphic checks only" and the reason; inside PoissonSampled too.
+    #[test]
+    fn metamorphic_only_events_say_so() {
+        let opts = PldOptions::default();
+        let cases: Vec<Event> = vec![
+            Event::ZCDp { rho: 0.5, xi: 0.0 },
+            Event::MixtureOfGaussians {
+                standard_deviation: 1.0,
+                sensitivities: vec![0.0, 1.0],
+                sampling_probs: vec![0.9, 0.1],
+            },
+            Event::TruncatedSubsampledGaussian {
+                dataset_size: 1000,
+                sampling_probability: 0.01,
+                truncated_batch_size: 15,
+                noise_multiplier: 1.0,
+            },
+            Event::SampledWithReplacement {
+                source_dataset_size: 1000,
+                sample_size: 10,
+                event: gaussian(1.0),
+            },
+            Event::RepeatAndSelect {
+                event: gaussian(1.0),
+                mean: 3.0,
+                shape: 1.0,
+            },
+        ];
+        for e in cases {
+            for relation in [Neighbouring::AddRemove, Neighbouring::ReplaceOne] {
+                for (d, path) in [
+                    (
+                        doc(
+                            relation,
+                            Event::Composed {
+                                events: vec![*gaussian(1.0), e.clone()],
+                            },
+                        ),
+                        "event.events[1]",
+                    ),
+                    (
+                        doc(relation, *poisson(0.1, Box::new(e.clone()))),
+                        "event.event",
+                    ),
+                ] {
+                    match plds(&d, &opts) {
+                        Err(err @ EventPldError::Unsupported { .. }) => {
+                            let EventPldError::Unsupported {
+                                path: p,
+                                event,
+                                reason,
+                                ..
+                            } = &err
+                            else {
+                                unreachable!()
+                            };
+                            assert_eq!((p.as_str(), *event), (path, e.type_name()), "{err}");
+                            assert!(reason.starts_with("metamorphic checks only: "), "{err}");
+                        }
+                        other => panic!("{d:?}: {:?}", other.map(|_| ())),
+                    }
+                }
+            }
+        }
+    }
+
     /// Events without privacy cost give delta(0) = 0, and adding one changes nothing.
     #[test]
     fn no_ops_change_nothing() {

@@ -559,6 +559,80 @@ mod tests {
         }
     }
 
+    /// delta(eps) of the shift-`s` discrete Laplace pair by direct summation of
+    /// (P(y) - e^eps Q(y))_+ over the integers y in [-m, s + m] (the tails beyond hold less than
+    /// 2 u^m).
+    fn dlap_delta_by_sum(a: f64, s: i64, eps: f64, m: i64) -> f64 {
+        let c = (a / 2.0).tanh();
+        (-m..=s + m)
+            .map(|y| {
+                let p = c * (-a * (y - s).abs() as f64).exp();
+                let q = c * (-a * y.abs() as f64).exp();
+                (p - eps.exp() * q).max(0.0)
+            })
+            .sum()
+    }
+
+    /// The atoms' profile is the directly summed one, and the two roundings bracket it.
+    #[test]
+    fn discrete_laplace_atoms_match_direct_summation() {
+        for a in [0.2, 1.0, 3.0] {
+            for s in [1u64, 2, 5] {
+                let atoms = discrete_laplace_atoms(a, s).unwrap();
+                let total: f64 = atoms.iter().map(|x| x.1).sum();
+                assert!((total - 1.0).abs() <= 1e-14, "{a} {s}: mass {total}");
+                let pair = place_atoms(&atoms, 0.0, 1e-4).unwrap();
+                for eps in [-1.0, -0.1, 0.0, 0.05, 0.3, 1.0, 2.5] {
+                    let want = dlap_delta_by_sum(a, s as i64, eps, 400);
+                    let exact: f64 = atoms
+                        .iter()
+                        .map(|&(l, m)| m * -(eps - l).exp_m1().min(0.0))
+                        .sum();
+                    assert!(
+                        (exact - want).abs() <= 1e-13,
+                        "{a} {s} {eps}: {exact} vs {want}"
+                    );
+                    let (opt, pess) = (pair.optimistic.delta(eps), pair.pessimistic.delta(eps));
+                    assert!(
+                        opt <= want + 1e-14 && want <= pess + 1e-14,
+                        "{a} {s} {eps}: [{opt}, {pess}] vs {want}"
+                    );
+                }
+            }
+        }
+        assert_eq!(discrete_laplace_atoms(1.0, 0).unwrap(), vec![(0.0, 1.0)]);
+        assert!(discrete_laplace_atoms(0.0, 1).is_err());
+        assert!(discrete_laplace_atoms(1.0, 1 << 25).is_err());
+    }
+
+    /// The worst case of the rustdoc's lemma, checked by direct double sums: a shift spread over
+    /// two coordinates, (s1, s2), never has a larger delta(eps) than the shift s1 + s2 on one.
+    #[test]
+    fn discrete_laplace_one_coordinate_is_the_worst_case() {
+        for a in [0.3f64, 1.0, 2.0] {
+            let c = (a / 2.0).tanh();
+            let dens = |y: i64| c * (-a * y.abs() as f64).exp();
+            for (s1, s2) in [(1i64, 1i64), (2, 1), (1, 3), (2, 2)] {
+                let m = 60;
+                for eps in [-1.5f64, -0.5, 0.0, 0.2, 0.7, 1.5, 3.0] {
+                    let mut spread = 0.0;
+                    for y1 in -m..=s1 + m {
+                        for y2 in -m..=s2 + m {
+                            let p = dens(y1 - s1) * dens(y2 - s2);
+                            let q = dens(y1) * dens(y2);
+                            spread += (p - eps.exp() * q).max(0.0);
+                        }
+                    }
+                    let one = dlap_delta_by_sum(a, s1 + s2, eps, m);
+                    assert!(
+                        spread <= one + 1e-12,
+                        "a {a} ({s1}, {s2}) eps {eps}: {spread} > {one}"
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn too_fine_a_grid_is_refused() {
         let e = laplace(1e-3, 1.0, 1.0, Direction::Remove, 1e-5).unwrap_err();
