@@ -27,6 +27,9 @@
 //! | `PoissonSampled(e, 0)`, `SampledWithoutReplacement(e, n, 0)`, `SelfComposed(e, 0)`, `Composed([])`, `NoOp` | no privacy cost | the same |
 //! | `SelfComposed(e, k)` | $k$-fold FFT composition ([`Pld::compose`]); a Gaussian unit goes through [`pld::composed`] with $T=k$ | the same |
 //! | `Composed(e₁, …)` | convolution of the components ([`Pld::convolve`]) | the same |
+//! | `DiscreteLaplace` | exact atoms, shift $\Delta$ ([`mechanism_pld::discrete_laplace_atoms`], which derives the worst case) | exact atoms, shift $2\Delta$ |
+//! | `SingleEpochTreeAggregation` | `SelfComposed(Gaussian, d)`, $d$ the deepest tree's depth ([`tree_depth`], which derives it) | the same |
+//! | `ZCDp`, `MixtureOfGaussians`, `TruncatedSubsampledGaussian`, `SampledWithReplacement`, `RepeatAndSelect` | `Unsupported`, "metamorphic checks only: …" ([`metamorphic_only`] says why) | the same |
 //!
 //! The Gaussian events go through [`DpSgd::new`], [`Dominating::of`] and [`pld::composed`], so
 //! the choice of dominating pairs lives in [`super::dominating`] only.
