@@ -72,7 +72,12 @@ fn event_and_flags_agree_on_dp_sgd() {
 /// Every example answers with a bracket that is a bracket, for epsilon and for delta.
 #[test]
 fn examples_answer_with_brackets() {
-    for name in ["dp_sgd.json", "mixed.json", "randomized_response.json"] {
+    for name in [
+        "dp_sgd.json",
+        "mixed.json",
+        "randomized_response.json",
+        "dp_ftrl_tree.json",
+    ] {
         for (cmd, flag, value) in [
             ("epsilon", "--delta", "1e-6"),
             ("delta", "--epsilon", "1.5"),
@@ -106,6 +111,14 @@ fn refusals_name_the_json_path() {
         (
             r#"{"version": 1, "neighbouring": "add-remove", "event": {"type": "Gaussian", "noise_multiplier": 1, "count": 3}}"#,
             "event.count",
+        ),
+        (
+            r#"{"version": 1, "neighbouring": "add-remove", "event": {"type": "Composed", "events": [{"type": "NoOp"}, {"type": "ZCDp", "rho": 0.5}]}}"#,
+            "`event.events[1]`: ZCDp is not covered by the PLD accountant under add-remove: metamorphic checks only: ",
+        ),
+        (
+            r#"{"version": 1, "neighbouring": "replace-one", "event": {"type": "SingleEpochTreeAggregation", "noise_multiplier": 1, "step_counts": [4, -2]}}"#,
+            "event.step_counts[1]",
         ),
     ];
     for (doc, want) in cases {

@@ -28,6 +28,13 @@ CLASSES = {
     "SampledWithoutReplacementDpEvent": "SampledWithoutReplacement",
     "SelfComposedDpEvent": "SelfComposed",
     "ComposedDpEvent": "Composed",
+    "ZCDpEvent": "ZCDp",
+    "DiscreteLaplaceDpEvent": "DiscreteLaplace",
+    "MixtureOfGaussiansDpEvent": "MixtureOfGaussians",
+    "TruncatedSubsampledGaussianDpEvent": "TruncatedSubsampledGaussian",
+    "SampledWithReplacementDpEvent": "SampledWithReplacement",
+    "SingleEpochTreeAggregationDpEvent": "SingleEpochTreeAggregation",
+    "RepeatAndSelectDpEvent": "RepeatAndSelect",
 }
 # dp_accounting's classes that have no counterpart on purpose -> why.
 REFUSED = {
@@ -72,6 +79,20 @@ def _integer(v, path):
     raise DpEventError(path, f"expected an integer >= 0, got {v!r}")
 
 
+def _sequence(v, path, what):
+    if isinstance(v, (str, bytes)) or not isinstance(v, collections.abc.Sequence) or not v:
+        raise DpEventError(path, f"expected a non-empty list of {what}, got {v!r}")
+    return list(v)
+
+
+def _shape(v, path):
+    """RepeatAndSelect's shape: a finite number, or "inf" for dp_accounting's `numpy.inf`
+    (the Poisson law), which JSON cannot write."""
+    if isinstance(v, numbers.Real) and not isinstance(v, bool) and float(v) == math.inf:
+        return "inf"
+    return _number(v, path)
+
+
 def _convert(obj, path, depth):
     if depth > MAX_DEPTH:
         raise DpEventError(path, f"nested more than {MAX_DEPTH} deep")
@@ -90,10 +111,22 @@ def _convert(obj, path, depth):
             v = getattr(obj, field)
         except AttributeError:
             raise DpEventError(where, f"{name} has no attribute {field!r}") from None
-        if want == "num":
+        if want in ("num", "num=0"):
             v = _number(v, where)
         elif want == "int":
             v = _integer(v, where)
+        elif want == "nums":
+            v = [_number(x, f"{where}[{i}]")
+                 for i, x in enumerate(_sequence(v, where, "numbers"))]
+        elif want == "counts":
+            # dp_accounting takes one integer or a list (SingleEpochTreeAggregation's
+            # step_counts); the format writes a list.
+            if isinstance(v, numbers.Integral) and not isinstance(v, bool):
+                v = [v]
+            v = [_integer(x, f"{where}[{i}]")
+                 for i, x in enumerate(_sequence(v, where, "integers"))]
+        elif want == "shape":
+            v = _shape(v, where)
         elif want == "event":
             v = _convert(v, where, depth + 1)
         elif want == "events":

@@ -88,9 +88,44 @@ def test_nesting_is_bounded():
 
 
 def test_unknown_type_is_not_implemented_with_its_path():
-    e = {"type": "Composed", "events": [gaussian(), {"type": "ZCDp", "rho": 1}]}
-    with pytest.raises(NotImplementedError, match=r"event\.events\[1\]: unknown event type 'ZCDp'"):
+    # (dp_accounting's RandomAllocationDpEvent is not in its 0.6.0 release, nor in the format.)
+    e = {"type": "Composed", "events": [gaussian(), {"type": "RandomAllocation"}]}
+    with pytest.raises(NotImplementedError,
+                       match=r"event\.events\[1\]: unknown event type 'RandomAllocation'"):
         _protocol.document(doc(e))
+
+
+def test_dp_accounting_060_types_with_their_defaults():
+    tree = {"type": "SingleEpochTreeAggregation", "noise_multiplier": 2.0, "step_counts": 8}
+    ras = {"type": "RepeatAndSelect", "event": gaussian(), "mean": 4, "shape": "inf"}
+    e = {"type": "Composed", "events": [{"type": "ZCDp", "rho": 0.5}, tree, ras]}
+    _, got = _protocol.document(doc(e))
+    assert got["events"][0] == {"type": "ZCDp", "rho": 0.5, "xi": 0.0}
+    assert got["events"][1]["step_counts"] == [8]
+    assert got["events"][2]["shape"] == "inf"
+
+
+@pytest.mark.parametrize("bad, message", [
+    ({"type": "ZCDp", "rho": "1"}, r"event\.rho: expected a finite number"),
+    ({"type": "DiscreteLaplace", "noise_parameter": 1.0, "sensitivity": 1.5},
+     r"event\.sensitivity: expected an integer"),
+    ({"type": "MixtureOfGaussians", "standard_deviation": 1.0, "sensitivities": [0, "1"],
+      "sampling_probs": [0.5, 0.5]}, r"event\.sensitivities\[1\]: expected a finite number"),
+    ({"type": "MixtureOfGaussians", "standard_deviation": 1.0, "sensitivities": [],
+      "sampling_probs": []}, r"event\.sensitivities: expected a non-empty list"),
+    ({"type": "SingleEpochTreeAggregation", "noise_multiplier": 1.0, "step_counts": [3, -1]},
+     r"event\.step_counts\[1\]: expected an integer"),
+    ({"type": "RepeatAndSelect", "event": gaussian(), "mean": 2, "shape": "Infinity"},
+     r"event\.shape: expected a finite number or \"inf\""),
+    ({"type": "SampledWithReplacement", "source_dataset_size": 10, "sample_size": 2},
+     r"event\.event: missing"),
+    ({"type": "TruncatedSubsampledGaussian", "dataset_size": 10, "sampling_probability": 0.1,
+      "truncated_batch_size": 2, "noise_multiplier": 1.0, "sensitivity": 1},
+     r"event: unknown field"),
+])
+def test_dp_accounting_060_types_bad_fields(bad, message):
+    with pytest.raises(ValueError, match=message):
+        _protocol.document(doc(bad))
 
 
 @pytest.mark.parametrize("bad, message", [
@@ -324,8 +359,47 @@ class ComposedDpEvent(DpEvent):
 
 
 class ZCDpEvent(DpEvent):
-    def __init__(self, rho):
-        self.rho = rho
+    def __init__(self, rho, xi=0.0):
+        self.rho, self.xi = rho, xi
+
+
+class DiscreteLaplaceDpEvent(DpEvent):
+    def __init__(self, noise_parameter, sensitivity):
+        self.noise_parameter, self.sensitivity = noise_parameter, sensitivity
+
+
+class MixtureOfGaussiansDpEvent(DpEvent):
+    def __init__(self, standard_deviation, sensitivities, sampling_probs):
+        self.standard_deviation, self.sensitivities, self.sampling_probs = (
+            standard_deviation, sensitivities, sampling_probs)
+
+
+class TruncatedSubsampledGaussianDpEvent(DpEvent):
+    def __init__(self, dataset_size, sampling_probability, truncated_batch_size,
+                 noise_multiplier):
+        self.dataset_size, self.sampling_probability = dataset_size, sampling_probability
+        self.truncated_batch_size, self.noise_multiplier = truncated_batch_size, noise_multiplier
+
+
+class SampledWithReplacementDpEvent(DpEvent):
+    def __init__(self, source_dataset_size, sample_size, event):
+        self.source_dataset_size, self.sample_size, self.event = (
+            source_dataset_size, sample_size, event)
+
+
+class SingleEpochTreeAggregationDpEvent(DpEvent):
+    def __init__(self, noise_multiplier, step_counts):
+        self.noise_multiplier, self.step_counts = noise_multiplier, step_counts
+
+
+class RepeatAndSelectDpEvent(DpEvent):
+    def __init__(self, event, mean, shape):
+        self.event, self.mean, self.shape = event, mean, shape
+
+
+class RandomAllocationDpEvent(DpEvent):
+    def __init__(self, event, num_selected, num_steps):
+        self.event, self.num_selected, self.num_steps = event, num_selected, num_steps
 
 
 def test_from_dp_event_converts_every_class():
@@ -352,9 +426,59 @@ def test_from_dp_event_converts_every_class():
     assert json.loads(json.dumps(got)) == want
 
 
+def test_from_dp_event_converts_dp_accounting_060_classes():
+    g = GaussianDpEvent(1.0)
+    obj = ComposedDpEvent([
+        ZCDpEvent(0.5), ZCDpEvent(0.25, 0.1),
+        DiscreteLaplaceDpEvent(0.7, 3),
+        MixtureOfGaussiansDpEvent(2.0, (0.0, 1.0), [0.9, 0.1]),
+        TruncatedSubsampledGaussianDpEvent(60000, 0.01, 700, 1.1),
+        SampledWithReplacementDpEvent(1000, 10, g),
+        SingleEpochTreeAggregationDpEvent(4.0, 100),
+        SingleEpochTreeAggregationDpEvent(4.0, [100, 37]),
+        RepeatAndSelectDpEvent(g, 10, math.inf),
+        RepeatAndSelectDpEvent(g, 3.0, 1),
+    ])
+    gd = {"type": "Gaussian", "noise_multiplier": 1.0}
+    want = {"type": "Composed", "events": [
+        {"type": "ZCDp", "rho": 0.5, "xi": 0.0}, {"type": "ZCDp", "rho": 0.25, "xi": 0.1},
+        {"type": "DiscreteLaplace", "noise_parameter": 0.7, "sensitivity": 3},
+        {"type": "MixtureOfGaussians", "standard_deviation": 2.0, "sensitivities": [0.0, 1.0],
+         "sampling_probs": [0.9, 0.1]},
+        {"type": "TruncatedSubsampledGaussian", "dataset_size": 60000,
+         "sampling_probability": 0.01, "truncated_batch_size": 700, "noise_multiplier": 1.1},
+        {"type": "SampledWithReplacement", "source_dataset_size": 1000, "sample_size": 10,
+         "event": gd},
+        {"type": "SingleEpochTreeAggregation", "noise_multiplier": 4.0, "step_counts": [100]},
+        {"type": "SingleEpochTreeAggregation", "noise_multiplier": 4.0,
+         "step_counts": [100, 37]},
+        {"type": "RepeatAndSelect", "event": gd, "mean": 10.0, "shape": "inf"},
+        {"type": "RepeatAndSelect", "event": gd, "mean": 3.0, "shape": 1.0},
+    ]}
+    got = events.from_dp_event(obj)
+    assert got == want
+    assert _protocol.check_event(got) == want
+    assert json.loads(json.dumps(got)) == want  # "inf" keeps the document JSON
+
+
+@pytest.mark.parametrize("obj, path", [
+    (MixtureOfGaussiansDpEvent(1.0, [0.0, "1"], [0.5, 0.5]),
+     r"event\.sensitivities\[1\]: expected a finite number"),
+    (MixtureOfGaussiansDpEvent(1.0, "01", [0.5, 0.5]), r"event\.sensitivities: expected a non-empty"),
+    (SingleEpochTreeAggregationDpEvent(1.0, [4, 2.5]), r"event\.step_counts\[1\]: expected an integer"),
+    (SingleEpochTreeAggregationDpEvent(1.0, []), r"event\.step_counts: expected a non-empty"),
+    (RepeatAndSelectDpEvent(NoOpDpEvent(), 2.0, -math.inf), r"event\.shape: expected a finite"),
+    (DiscreteLaplaceDpEvent(1.0, True), r"event\.sensitivity: expected an integer"),
+])
+def test_from_dp_event_060_bad_fields(obj, path):
+    with pytest.raises(ValueError, match=f"^{path}"):
+        events.from_dp_event(obj)
+
+
 def test_from_dp_event_unknown_class_names_path_and_class():
-    obj = ComposedDpEvent([NoOpDpEvent(), GaussianDpEvent(1.0), ZCDpEvent(0.5)])
-    with pytest.raises(ValueError, match=r"^event\.events\[2\]: ZCDpEvent "):
+    obj = ComposedDpEvent([NoOpDpEvent(), GaussianDpEvent(1.0),
+                           RandomAllocationDpEvent(GaussianDpEvent(1.0), 1, 10)])
+    with pytest.raises(ValueError, match=r"^event\.events\[2\]: RandomAllocationDpEvent "):
         events.from_dp_event(obj)
 
 
@@ -450,8 +574,17 @@ def test_from_dp_event_on_dp_accounting_objects():
         e.SampledWithoutReplacementDpEvent(100, 10, e.GaussianDpEvent(3.0))])
     assert events.is_dp_event(obj)
     assert build(events.from_dp_event(obj)) == obj  # round trip through the adapter's BUILD
-    with pytest.raises(ValueError, match=r"^event\.events\[1\]: ZCDpEvent"):
-        events.from_dp_event(e.ComposedDpEvent([e.NoOpDpEvent(), e.ZCDpEvent(1.0)]))
+    g = e.GaussianDpEvent(1.0)
+    newer = e.ComposedDpEvent([
+        e.ZCDpEvent(0.5), e.ZCDpEvent(0.25, 0.1), e.DiscreteLaplaceDpEvent(0.7, 3),
+        e.MixtureOfGaussiansDpEvent(2.0, [0.0, 1.0], [0.9, 0.1]),
+        e.TruncatedSubsampledGaussianDpEvent(60000, 0.01, 700, 1.1),
+        e.SampledWithReplacementDpEvent(1000, 10, g),
+        e.SingleEpochTreeAggregationDpEvent(4.0, [100, 37]),
+        e.RepeatAndSelectDpEvent(g, 10.0, math.inf), e.RepeatAndSelectDpEvent(g, 3.0, 1.0)])
+    assert build(events.from_dp_event(newer)) == newer
+    with pytest.raises(ValueError, match=r"^event\.events\[1\]: NonPrivateDpEvent"):
+        events.from_dp_event(e.ComposedDpEvent([e.NoOpDpEvent(), e.NonPrivateDpEvent()]))
 
 
 def test_prv_accountant_accountant():

@@ -14,11 +14,26 @@ pub struct AnswerArgs {
     pub supports: bool,
 }
 
-/// What `dpclaims answer` supports: every event type, both relations, both queries, and the
-/// setting `interval` (the grid spacing; the suite draws 1e-3 or 3e-4).
+/// Event types of the format with no certified dpclaims reference ("metamorphic checks only":
+/// [`crate::privacy::event_pld`] refuses them).
+pub const METAMORPHIC_ONLY: [&str; 5] = [
+    "ZCDp",
+    "MixtureOfGaussians",
+    "TruncatedSubsampledGaussian",
+    "SampledWithReplacement",
+    "RepeatAndSelect",
+];
+
+/// What `dpclaims answer` supports: every event type it certifies (all but
+/// [`METAMORPHIC_ONLY`]), both relations, both queries, and the setting `interval` (the grid
+/// spacing; the suite draws 1e-3 or 3e-4).
 pub fn declaration() -> serde_json::Value {
+    let events: Vec<&str> = crate::privacy::event::TYPES
+        .into_iter()
+        .filter(|t| !METAMORPHIC_ONLY.contains(t))
+        .collect();
     serde_json::json!({
-        "events": crate::privacy::event::TYPES,
+        "events": events,
         "relations": ["add-remove", "replace-one"],
         "queries": ["epsilon", "delta"],
         "settings": {"interval": {"choices": [1e-3, 3e-4]}},

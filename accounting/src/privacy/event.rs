@@ -22,6 +22,21 @@
 //! | `SampledWithoutReplacement` | `source_dataset_size` $n\ge1$, `sample_size` $0\le m\le n$, `event` | a uniform subset of $m$ of the $n$ records, then `event` |
 //! | `SelfComposed` | `event`, `count` $\ge0$ | `count` adaptive repetitions of `event` |
 //! | `Composed` | `events` (a list) | the events one after the other, adaptively |
+//! | `ZCDp` | `rho` $\ge0$, `xi` $\ge0$ (default 0) | some mechanism with $(\alpha,\xi+\rho\alpha)$-RDP for all $\alpha>1$ |
+//! | `DiscreteLaplace` | `noise_parameter` $a>0$, `sensitivity` $\Delta\ge0$ (an integer) | $\sum_iv_i+z$, $z$ coordinate-wise with mass $\propto e^{-a\vert z\vert}$ on $\mathbb Z$, integer $v_i$ with $\Vert v_i\Vert_1\le\Delta$ |
+//! | `MixtureOfGaussians` | `standard_deviation` $\sigma>0$, `sensitivities` $c_i\ge0$, `sampling_probs` $p_i\in\[0,1\]$ (same length $\ge1$, $\sum_ip_i=1$) | $\mathcal N(0,\sigma^2)$ on one dataset, $\sum_ip_i\mathcal N(c_i,\sigma^2)$ on its neighbour |
+//! | `TruncatedSubsampledGaussian` | `dataset_size` $n\ge0$, `sampling_probability` $q\in\[0,1\]$, `truncated_batch_size` $B\ge0$, `noise_multiplier` $>0$ | Poisson sample with rate $q$ of $n$ records, cut to a uniform subset of $B$ if larger, then `Gaussian` |
+//! | `SampledWithReplacement` | `source_dataset_size` $n\ge1$, `sample_size` $m\ge0$, `event` | $m$ records drawn uniformly with replacement, then `event` |
+//! | `SingleEpochTreeAggregation` | `noise_multiplier` $>0$, `step_counts` (an integer $\ge0$ or a non-empty list of them) | tree aggregation of one epoch over trees of the given numbers of steps, each record in at most one step of one tree, Gaussian noise on every node |
+//! | `RepeatAndSelect` | `event`, `mean` $\ge1$, `shape` $\ge0$ or `"inf"` | `event` run a random number of times (truncated negative binomial of that mean and shape; `"inf"`: Poisson), the best run released |
+//!
+//! The seven types after `Composed` are dp_accounting 0.6.0's `ZCDpEvent`,
+//! `DiscreteLaplaceDpEvent`, `MixtureOfGaussiansDpEvent`, `TruncatedSubsampledGaussianDpEvent`,
+//! `SampledWithReplacementDpEvent`, `SingleEpochTreeAggregationDpEvent` and
+//! `RepeatAndSelectDpEvent`, with their field names. dp_accounting's defaults and alternatives
+//! are read as it reads them: `xi` may be left out (0), `step_counts` may be one integer (a list
+//! of one), and its Poisson shape `numpy.inf`, which JSON cannot write, is the string `"inf"`.
+//! Which of them the PLD accountant certifies is in [`super::event_pld`].
 //!
 //! dp_accounting names the Laplace scale `noise_multiplier` (its `LaplaceDpEvent`); its PLD
 //! constructor calls it `parameter`, and that name is accepted on input as a synonym.
@@ -103,6 +118,83 @@ pub enum Event {
         /// The events, in order.
         events: Vec<Event>,
     },
+    /// Some mechanism satisfying $(\alpha,\xi+\rho\alpha)$-RDP for every $\alpha>1$
+    /// ($(\xi,\rho)$-zCDP; Bun & Steinke 2016).
+    ZCDp {
+        /// $\rho\ge0$.
+        rho: f64,
+        /// $\xi\ge0$ (0 when left out).
+        xi: f64,
+    },
+    /// The discrete Laplace mechanism $\sum_iv_i+z$ on integer values with
+    /// $\Vert v_i\Vert_1\le\Delta$, $z$ coordinate-wise with mass $\tanh(a/2)\thinspace e^{-a|z|}$ at
+    /// $z\in\mathbb Z$.
+    DiscreteLaplace {
+        /// $a>0$.
+        noise_parameter: f64,
+        /// $\Delta\ge0$.
+        sensitivity: u64,
+    },
+    /// $\mathcal N(0,\sigma^2)$ on one dataset against $\sum_ip_i\mathcal N(c_i,\sigma^2)$ on its
+    /// neighbour (Choquette-Choo, Ganesh, Steinke & Thakurta 2023).
+    MixtureOfGaussians {
+        /// $\sigma>0$, in the units of the sensitivities.
+        standard_deviation: f64,
+        /// $c_i\ge0$.
+        sensitivities: Vec<f64>,
+        /// $p_i\in\[0,1\]$, summing to 1, as many as the sensitivities.
+        sampling_probs: Vec<f64>,
+    },
+    /// Poisson sampling with rate $q$ from $n$ records, the sample cut to a uniform subset of
+    /// $B$ records when larger, then the Gaussian mechanism.
+    TruncatedSubsampledGaussian {
+        /// $n\ge0$.
+        dataset_size: u64,
+        /// $q\in\[0,1\]$.
+        sampling_probability: f64,
+        /// $B\ge0$.
+        truncated_batch_size: u64,
+        /// $\sigma/C>0$.
+        noise_multiplier: f64,
+    },
+    /// $m$ records drawn uniformly with replacement from $n$, then `event` on the sample.
+    SampledWithReplacement {
+        /// $n\ge1$.
+        source_dataset_size: u64,
+        /// $m\ge0$.
+        sample_size: u64,
+        /// The event run on the sample.
+        event: Box<Event>,
+    },
+    /// Tree aggregation over one epoch (Kairouz et al. 2021, appendix D): trees of the given
+    /// numbers of steps, each record in at most one step of one tree, Gaussian noise of
+    /// `noise_multiplier` times the clipping norm on every node.
+    SingleEpochTreeAggregation {
+        /// $\sigma/C>0$ per node.
+        noise_multiplier: f64,
+        /// The number of steps of each tree (one integer is read as a list of one).
+        step_counts: Vec<u64>,
+    },
+    /// `event` run a random number of times, the best run released (Papernot & Steinke 2022).
+    RepeatAndSelect {
+        /// The repeated event.
+        event: Box<Event>,
+        /// The mean number of runs, $\ge1$.
+        mean: f64,
+        /// The shape of the number of runs' law: $\ge0$, $+\infty$ (`"inf"` in JSON) for Poisson.
+        #[serde(serialize_with = "shape_json")]
+        shape: f64,
+    },
+}
+
+/// A `RepeatAndSelect` shape as JSON: the number, or `"inf"` for $+\infty$ (dp_accounting's
+/// Poisson shape, which JSON cannot write as a number).
+fn shape_json<S: serde::Serializer>(shape: &f64, s: S) -> Result<S::Ok, S::Error> {
+    if *shape == f64::INFINITY {
+        s.serialize_str("inf")
+    } else {
+        s.serialize_f64(*shape)
+    }
 }
 
 /// A versioned event document: the relation and the event.
@@ -318,10 +410,133 @@ impl<'a> Fields<'a> {
             )),
         }
     }
+
+    /// An optional number: `default` when the field is absent, else as [`Fields::number`].
+    fn number_or(
+        &self,
+        name: &str,
+        default: f64,
+        ok: impl Fn(f64) -> bool,
+        expected: &'static str,
+    ) -> Result<f64, EventError> {
+        if self.map.contains_key(name) {
+            self.number(name, ok, expected)
+        } else {
+            Ok(default)
+        }
+    }
+
+    /// The items of a non-empty JSON list, each with its path (`name[i]`).
+    fn list(
+        &self,
+        name: &str,
+        expected: &'static str,
+    ) -> Result<Vec<(&'a Value, String)>, EventError> {
+        let v = self.get(name)?;
+        let Value::Array(items) = v else {
+            return Err(err(
+                &self.path(name),
+                EventErrorKind::WrongType {
+                    expected,
+                    found: json_kind(v),
+                },
+            ));
+        };
+        if items.is_empty() {
+            return Err(err(
+                &self.path(name),
+                EventErrorKind::OutOfRange {
+                    value: "[]".into(),
+                    expected: "a non-empty list",
+                },
+            ));
+        }
+        Ok(items
+            .iter()
+            .enumerate()
+            .map(|(i, x)| (x, format!("{}[{i}]", self.path(name))))
+            .collect())
+    }
+
+    /// A non-empty list of numbers, each checked by `ok`.
+    fn numbers(
+        &self,
+        name: &str,
+        ok: impl Fn(f64) -> bool,
+        expected: &'static str,
+    ) -> Result<Vec<f64>, EventError> {
+        self.list(name, "a list of numbers")?
+            .into_iter()
+            .map(|(v, path)| {
+                let x = v.as_f64().ok_or_else(|| {
+                    err(
+                        &path,
+                        EventErrorKind::WrongType {
+                            expected: "a number",
+                            found: json_kind(v),
+                        },
+                    )
+                })?;
+                if x.is_finite() && ok(x) {
+                    Ok(x)
+                } else {
+                    Err(err(
+                        &path,
+                        EventErrorKind::OutOfRange {
+                            value: x.to_string(),
+                            expected,
+                        },
+                    ))
+                }
+            })
+            .collect()
+    }
+
+    /// One non-negative integer (read as a list of one) or a non-empty list of them.
+    fn counts(&self, name: &str) -> Result<Vec<u64>, EventError> {
+        if !matches!(self.get(name)?, Value::Array(_)) {
+            return Ok(vec![self.integer(name, 0, "an integer >= 0")?]);
+        }
+        self.list(name, "a list of integers")?
+            .into_iter()
+            .map(|(v, path)| match v {
+                Value::Number(n) if n.as_u64().is_some() => Ok(n.as_u64().unwrap_or_default()),
+                Value::Number(n) if n.as_i64().is_some() => Err(err(
+                    &path,
+                    EventErrorKind::OutOfRange {
+                        value: n.to_string(),
+                        expected: "an integer >= 0",
+                    },
+                )),
+                _ => Err(err(
+                    &path,
+                    EventErrorKind::WrongType {
+                        expected: "an integer",
+                        found: json_kind(v),
+                    },
+                )),
+            })
+            .collect()
+    }
+
+    /// A number $\ge0$, or the string `"inf"` for $+\infty$.
+    fn shape(&self, name: &str) -> Result<f64, EventError> {
+        match self.get(name)? {
+            Value::String(s) if s == "inf" => Ok(f64::INFINITY),
+            Value::String(s) => Err(err(
+                &self.path(name),
+                EventErrorKind::OutOfRange {
+                    value: format!("{s:?}"),
+                    expected: "a number >= 0 or \"inf\"",
+                },
+            )),
+            _ => self.number(name, |x| x >= 0.0, "a number >= 0 or \"inf\""),
+        }
+    }
 }
 
 /// The event types of the format.
-pub const TYPES: [&str; 9] = [
+pub const TYPES: [&str; 16] = [
     "NoOp",
     "Gaussian",
     "Laplace",
@@ -331,6 +546,13 @@ pub const TYPES: [&str; 9] = [
     "SampledWithoutReplacement",
     "SelfComposed",
     "Composed",
+    "ZCDp",
+    "DiscreteLaplace",
+    "MixtureOfGaussians",
+    "TruncatedSubsampledGaussian",
+    "SampledWithReplacement",
+    "SingleEpochTreeAggregation",
+    "RepeatAndSelect",
 ];
 
 impl Event {
@@ -346,6 +568,13 @@ impl Event {
             Event::SampledWithoutReplacement { .. } => "SampledWithoutReplacement",
             Event::SelfComposed { .. } => "SelfComposed",
             Event::Composed { .. } => "Composed",
+            Event::ZCDp { .. } => "ZCDp",
+            Event::DiscreteLaplace { .. } => "DiscreteLaplace",
+            Event::MixtureOfGaussians { .. } => "MixtureOfGaussians",
+            Event::TruncatedSubsampledGaussian { .. } => "TruncatedSubsampledGaussian",
+            Event::SampledWithReplacement { .. } => "SampledWithReplacement",
+            Event::SingleEpochTreeAggregation { .. } => "SingleEpochTreeAggregation",
+            Event::RepeatAndSelect { .. } => "RepeatAndSelect",
         }
     }
 
@@ -483,6 +712,115 @@ impl Event {
                     })
                     .collect::<Result<_, _>>()?;
                 Event::Composed { events }
+            }
+            "ZCDp" => {
+                let f = Fields::new(v, path, &["type", "rho", "xi"])?;
+                Event::ZCDp {
+                    rho: f.number("rho", |x| x >= 0.0, "a number >= 0")?,
+                    xi: f.number_or("xi", 0.0, |x| x >= 0.0, "a number >= 0")?,
+                }
+            }
+            "DiscreteLaplace" => {
+                let f = Fields::new(v, path, &["type", "noise_parameter", "sensitivity"])?;
+                Event::DiscreteLaplace {
+                    noise_parameter: f.number("noise_parameter", positive, "a number > 0")?,
+                    sensitivity: f.integer("sensitivity", 0, "an integer >= 0")?,
+                }
+            }
+            "MixtureOfGaussians" => {
+                let f = Fields::new(
+                    v,
+                    path,
+                    &[
+                        "type",
+                        "standard_deviation",
+                        "sensitivities",
+                        "sampling_probs",
+                    ],
+                )?;
+                let standard_deviation =
+                    f.number("standard_deviation", positive, "a number > 0")?;
+                let sensitivities = f.numbers("sensitivities", |x| x >= 0.0, "a number >= 0")?;
+                let sampling_probs =
+                    f.numbers("sampling_probs", unit, "a probability in [0, 1]")?;
+                if sampling_probs.len() != sensitivities.len() {
+                    return Err(err(
+                        &f.path("sampling_probs"),
+                        EventErrorKind::OutOfRange {
+                            value: format!("a list of {}", sampling_probs.len()),
+                            expected: "as many probabilities as sensitivities",
+                        },
+                    ));
+                }
+                let total: f64 = sampling_probs.iter().sum();
+                if (total - 1.0).abs() > 1e-9 {
+                    return Err(err(
+                        &f.path("sampling_probs"),
+                        EventErrorKind::OutOfRange {
+                            value: format!("a list summing to {total}"),
+                            expected: "probabilities summing to 1 (within 1e-9)",
+                        },
+                    ));
+                }
+                Event::MixtureOfGaussians {
+                    standard_deviation,
+                    sensitivities,
+                    sampling_probs,
+                }
+            }
+            "TruncatedSubsampledGaussian" => {
+                let f = Fields::new(
+                    v,
+                    path,
+                    &[
+                        "type",
+                        "dataset_size",
+                        "sampling_probability",
+                        "truncated_batch_size",
+                        "noise_multiplier",
+                    ],
+                )?;
+                Event::TruncatedSubsampledGaussian {
+                    dataset_size: f.integer("dataset_size", 0, "an integer >= 0")?,
+                    sampling_probability: f.number(
+                        "sampling_probability",
+                        unit,
+                        "a probability in [0, 1]",
+                    )?,
+                    truncated_batch_size: f.integer(
+                        "truncated_batch_size",
+                        0,
+                        "an integer >= 0",
+                    )?,
+                    noise_multiplier: f.number("noise_multiplier", positive, "a number > 0")?,
+                }
+            }
+            "SampledWithReplacement" => {
+                let f = Fields::new(
+                    v,
+                    path,
+                    &["type", "source_dataset_size", "sample_size", "event"],
+                )?;
+                Event::SampledWithReplacement {
+                    source_dataset_size: f.integer("source_dataset_size", 1, "an integer >= 1")?,
+                    sample_size: f.integer("sample_size", 0, "an integer >= 0")?,
+                    event: nested(&f, "event")?,
+                }
+            }
+            "SingleEpochTreeAggregation" => {
+                let f = Fields::new(v, path, &["type", "noise_multiplier", "step_counts"])?;
+                Event::SingleEpochTreeAggregation {
+                    noise_multiplier: f.number("noise_multiplier", positive, "a number > 0")?,
+                    step_counts: f.counts("step_counts")?,
+                }
+            }
+            "RepeatAndSelect" => {
+                let f = Fields::new(v, path, &["type", "event", "mean", "shape"])?;
+                Event::RepeatAndSelect {
+                    mean: f.number("mean", |x| x >= 1.0, "a number >= 1")?,
+                    shape: f.shape("shape")?,
+                    event: nested(&f, "event")?,
+                }
             }
             other => {
                 return Err(err(
@@ -684,6 +1022,97 @@ mod tests {
                 "",
                 |k| matches!(k, EventErrorKind::Syntax(_)),
             ),
+            // dp_accounting 0.6.0's further types
+            (
+                doc(r#"{"type": "ZCDp", "rho": -0.5}"#),
+                "event.rho",
+                |k| matches!(k, EventErrorKind::OutOfRange { value, .. } if value == "-0.5"),
+            ),
+            (
+                doc(r#"{"type": "ZCDp", "rho": 0.5, "xi": "0"}"#),
+                "event.xi",
+                |k| matches!(k, EventErrorKind::WrongType { .. }),
+            ),
+            (
+                doc(r#"{"type": "DiscreteLaplace", "noise_parameter": 0, "sensitivity": 1}"#),
+                "event.noise_parameter",
+                |k| matches!(k, EventErrorKind::OutOfRange { .. }),
+            ),
+            (
+                doc(r#"{"type": "DiscreteLaplace", "noise_parameter": 1, "sensitivity": 1.5}"#),
+                "event.sensitivity",
+                |k| matches!(k, EventErrorKind::WrongType { expected: "an integer", .. }),
+            ),
+            (
+                doc(r#"{"type": "MixtureOfGaussians", "standard_deviation": 1, "sensitivities": [0, 1], "sampling_probs": [0.5, 0.6]}"#),
+                "event.sampling_probs",
+                |k| matches!(k, EventErrorKind::OutOfRange { expected, .. } if expected.contains("summing to 1")),
+            ),
+            (
+                doc(r#"{"type": "MixtureOfGaussians", "standard_deviation": 1, "sensitivities": [0, 1], "sampling_probs": [1]}"#),
+                "event.sampling_probs",
+                |k| matches!(k, EventErrorKind::OutOfRange { expected, .. } if expected.contains("as many")),
+            ),
+            (
+                doc(r#"{"type": "MixtureOfGaussians", "standard_deviation": 1, "sensitivities": [0, -1], "sampling_probs": [0.5, 0.5]}"#),
+                "event.sensitivities[1]",
+                |k| matches!(k, EventErrorKind::OutOfRange { value, .. } if value == "-1"),
+            ),
+            (
+                doc(r#"{"type": "MixtureOfGaussians", "standard_deviation": 1, "sensitivities": [], "sampling_probs": []}"#),
+                "event.sensitivities",
+                |k| matches!(k, EventErrorKind::OutOfRange { expected: "a non-empty list", .. }),
+            ),
+            (
+                doc(r#"{"type": "MixtureOfGaussians", "standard_deviation": 1, "sensitivities": 1, "sampling_probs": [1]}"#),
+                "event.sensitivities",
+                |k| matches!(k, EventErrorKind::WrongType { expected: "a list of numbers", .. }),
+            ),
+            (
+                doc(r#"{"type": "TruncatedSubsampledGaussian", "dataset_size": 100, "sampling_probability": 1.5, "truncated_batch_size": 10, "noise_multiplier": 1}"#),
+                "event.sampling_probability",
+                |k| matches!(k, EventErrorKind::OutOfRange { .. }),
+            ),
+            (
+                doc(r#"{"type": "TruncatedSubsampledGaussian", "dataset_size": 100, "sampling_probability": 0.1, "noise_multiplier": 1}"#),
+                "event.truncated_batch_size",
+                |k| matches!(k, EventErrorKind::Missing),
+            ),
+            (
+                doc(&format!(r#"{{"type": "SampledWithReplacement", "source_dataset_size": 0, "sample_size": 3, "event": {gauss}}}"#)),
+                "event.source_dataset_size",
+                |k| matches!(k, EventErrorKind::OutOfRange { .. }),
+            ),
+            (
+                doc(r#"{"type": "SingleEpochTreeAggregation", "noise_multiplier": 1, "step_counts": [4, -1]}"#),
+                "event.step_counts[1]",
+                |k| matches!(k, EventErrorKind::OutOfRange { value, .. } if value == "-1"),
+            ),
+            (
+                doc(r#"{"type": "SingleEpochTreeAggregation", "noise_multiplier": 1, "step_counts": []}"#),
+                "event.step_counts",
+                |k| matches!(k, EventErrorKind::OutOfRange { .. }),
+            ),
+            (
+                doc(r#"{"type": "SingleEpochTreeAggregation", "noise_multiplier": 1, "step_counts": "4"}"#),
+                "event.step_counts",
+                |k| matches!(k, EventErrorKind::WrongType { .. }),
+            ),
+            (
+                doc(&format!(r#"{{"type": "RepeatAndSelect", "event": {gauss}, "mean": 0.5, "shape": 1}}"#)),
+                "event.mean",
+                |k| matches!(k, EventErrorKind::OutOfRange { .. }),
+            ),
+            (
+                doc(&format!(r#"{{"type": "RepeatAndSelect", "event": {gauss}, "mean": 2, "shape": "Infinity"}}"#)),
+                "event.shape",
+                |k| matches!(k, EventErrorKind::OutOfRange { .. }),
+            ),
+            (
+                doc(r#"{"type": "RepeatAndSelect", "event": {"type": "Gausian"}, "mean": 2, "shape": 0}"#),
+                "event.event.type",
+                |k| matches!(k, EventErrorKind::UnknownType { .. }),
+            ),
         ];
         for (text, path, kind) in cases {
             let e = error_of(&text);
@@ -754,6 +1183,41 @@ mod tests {
                     delta: 1e-9,
                 },
                 Event::Composed { events: vec![] },
+                Event::ZCDp { rho: 0.5, xi: 0.1 },
+                Event::DiscreteLaplace {
+                    noise_parameter: 0.7,
+                    sensitivity: 3,
+                },
+                Event::MixtureOfGaussians {
+                    standard_deviation: 2.0,
+                    sensitivities: vec![0.0, 1.0, 2.0],
+                    sampling_probs: vec![0.81, 0.18, 0.01],
+                },
+                Event::TruncatedSubsampledGaussian {
+                    dataset_size: 60000,
+                    sampling_probability: 0.01,
+                    truncated_batch_size: 700,
+                    noise_multiplier: 1.1,
+                },
+                Event::SampledWithReplacement {
+                    source_dataset_size: 1000,
+                    sample_size: 10,
+                    event: g(1.0),
+                },
+                Event::SingleEpochTreeAggregation {
+                    noise_multiplier: 4.0,
+                    step_counts: vec![100, 37],
+                },
+                Event::RepeatAndSelect {
+                    event: g(2.0),
+                    mean: 10.0,
+                    shape: f64::INFINITY,
+                },
+                Event::RepeatAndSelect {
+                    event: g(2.0),
+                    mean: 3.0,
+                    shape: 0.5,
+                },
             ],
         };
         for neighbouring in [Neighbouring::AddRemove, Neighbouring::ReplaceOne] {
@@ -775,6 +1239,26 @@ mod tests {
             }
         );
         assert!(d.to_json().contains("noise_multiplier"));
+        // dp_accounting's defaults and alternatives: `xi` left out is 0, one step count is a
+        // list of one, and the Poisson shape is the string "inf" (written back as such).
+        let d = EventDoc::parse(&doc(r#"{"type": "ZCDp", "rho": 0.25}"#)).unwrap();
+        assert_eq!(d.event, Event::ZCDp { rho: 0.25, xi: 0.0 });
+        let d = EventDoc::parse(&doc(
+            r#"{"type": "SingleEpochTreeAggregation", "noise_multiplier": 1.5, "step_counts": 8}"#,
+        ))
+        .unwrap();
+        assert_eq!(
+            d.event,
+            Event::SingleEpochTreeAggregation {
+                noise_multiplier: 1.5,
+                step_counts: vec![8]
+            }
+        );
+        let d = EventDoc::parse(&doc(
+            r#"{"type": "RepeatAndSelect", "event": {"type": "NoOp"}, "mean": 4, "shape": "inf"}"#,
+        ))
+        .unwrap();
+        assert!(d.to_json().contains(r#""shape":"inf""#), "{}", d.to_json());
         // serde's entry point reports the same path.
         let e = serde_json::from_str::<EventDoc>(&doc(r#"{"type": "Gaussian"}"#)).unwrap_err();
         assert!(e.to_string().contains("event.noise_multiplier"), "{e}");

@@ -27,6 +27,9 @@
 //! | `PoissonSampled(e, 0)`, `SampledWithoutReplacement(e, n, 0)`, `SelfComposed(e, 0)`, `Composed([])`, `NoOp` | no privacy cost | the same |
 //! | `SelfComposed(e, k)` | $k$-fold FFT composition ([`Pld::compose`]); a Gaussian unit goes through [`pld::composed`] with $T=k$ | the same |
 //! | `Composed(e₁, …)` | convolution of the components ([`Pld::convolve`]) | the same |
+//! | `DiscreteLaplace` | exact atoms, shift $\Delta$ ([`mechanism_pld::discrete_laplace_atoms`], which derives the worst case) | exact atoms, shift $2\Delta$ |
+//! | `SingleEpochTreeAggregation` | `SelfComposed(Gaussian, d)`, $d$ the deepest tree's depth ([`tree_depth`], which derives it) | the same |
+//! | `ZCDp`, `MixtureOfGaussians`, `TruncatedSubsampledGaussian`, `SampledWithReplacement`, `RepeatAndSelect` | `Unsupported`, "metamorphic checks only: …" ([`metamorphic_only`] says why) | the same |
 //!
 //! The Gaussian events go through [`DpSgd::new`], [`Dominating::of`] and [`pld::composed`], so
 //! the choice of dominating pairs lives in [`super::dominating`] only.
@@ -250,7 +253,9 @@ fn compositions(event: &Event) -> usize {
             compositions(event)
         }
         Event::SelfComposed { event, .. } => {
-            if Walker::gaussian_unit(event).is_some() {
+            if Walker::gaussian_unit(event).is_some()
+                || matches!(**event, Event::SingleEpochTreeAggregation { .. })
+            {
                 1
             } else {
                 1 + compositions(event)
@@ -263,6 +268,8 @@ fn compositions(event: &Event) -> usize {
                 _ => 2 + real.iter().map(|e| compositions(e)).sum::<usize>(),
             }
         }
+        // The Gaussian composed over the tree's depth (one composition, tilted by itself).
+        Event::SingleEpochTreeAggregation { .. } => 1,
         _ => 0,
     }
 }
@@ -275,6 +282,7 @@ fn runs(event: &Event) -> f64 {
         }
         Event::SelfComposed { event, count } => *count as f64 * runs(event),
         Event::Composed { events } => events.iter().map(runs).sum(),
+        Event::SingleEpochTreeAggregation { step_counts, .. } => tree_depth(step_counts) as f64,
         Event::NoOp => 0.0,
         _ => 1.0,
     }
@@ -290,8 +298,84 @@ fn is_trivial(event: &Event) -> bool {
             event,
         } => *sampling_probability == 0.0 || is_trivial(event),
         Event::Composed { events } => events.iter().all(is_trivial),
+        Event::SingleEpochTreeAggregation { step_counts, .. } => tree_depth(step_counts) == 0,
+        Event::DiscreteLaplace { sensitivity, .. } => *sensitivity == 0,
         _ => false,
     }
+}
+
+/// The most tree nodes one record enters in [`Event::SingleEpochTreeAggregation`]: over trees
+/// of $T_1,T_2,\dots$ steps, $\max_k\lceil\log_2(T_k+1)\rceil$ (the bit length of $T_k$).
+///
+/// # Derivation (the tree event is exactly a Gaussian mechanism)
+/// *The tree.* A tree over the steps $1..T$ has a node for every dyadic interval
+/// $\lbrace k2^j+1,\dots,(k+1)2^j\rbrace\subseteq\lbrace1,\dots,T\rbrace$ ($j\ge0$), whose value is the sum
+/// of the clipped values ($\Vert g\Vert_2\le C$) of its steps plus fresh
+/// $\mathcal N(0,\sigma^2C^2I)$ noise; every node is released once complete (the online tree
+/// aggregation of Kairouz, McMahan, Song, Thakkar, Thakurta & Xu 2021, appendix D, whose
+/// depth dp_accounting 0.6.0's RDP accountant uses: `ceil(log2(max(step_counts) + 1))`).
+/// Step $t$ lies in the level-$j$ node $\lbrace\lceil t/2^j\rceil2^j-2^j+1,\dots,\lceil
+/// t/2^j\rceil2^j\rbrace$, which exists iff $\lceil t/2^j\rceil2^j\le T$; as
+/// $\lceil t/2^j\rceil2^j\ge2^j$ with equality at $t=1$, the number $d_t$ of nodes holding $t$ is
+/// at most $\#\lbrace j:2^j\le T\rbrace=\lfloor\log_2T\rfloor+1=\lceil\log_2(T+1)\rceil$, reached at $t=1$.
+///
+/// *Upper bound.* Each record is in at most one step $t$ of one tree. Given the transcript
+/// before step $t$ (equal in law on both datasets: no node released before $t$ holds it), the
+/// record's value $g_t$ is fixed, and each of the $d_t$ later nodes holding $t$ has its mean
+/// moved by $g_t$ (by $g_t$ against nothing under add/remove, the other records keeping their
+/// steps — dp_accounting's `REPLACE_SPECIAL`; by $g_t-g_t'$, norm $\le2C$, under replace-one),
+/// all other nodes having the same conditional law on both datasets. The loss of the transcript
+/// is then exactly that of a Gaussian pair with $\mu_t=\sqrt{d_t}\Vert g_t\Vert/(\sigma C)\le
+/// \sqrt d\thinspace s/\sigma$ ($s=1$ or $2$), and a mixture over the prefix of pairs dominated
+/// by $G_\mu$ is dominated by $G_\mu$ (the hockey-stick divergence is an average over the
+/// prefix). *Realised* by the record at step 1 of the deepest tree with $\Vert g\Vert=C$ (and
+/// $-g$ under replace-one). So the tree event is exactly the Gaussian mechanism with
+/// $\mu=\sqrt d\thinspace s/\sigma$, i.e. `SelfComposed(Gaussian(noise_multiplier), d)` under
+/// the same relation, with no rounding of $\sigma/\sqrt d$.
+///
+/// (A record in one step of each of several trees is `SelfComposed`/`Composed` of tree events,
+/// as dp_accounting documents. Were only the prefix sums released, a post-processing of the
+/// nodes, this pair would be an upper bound only.)
+pub fn tree_depth(step_counts: &[u64]) -> u64 {
+    step_counts
+        .iter()
+        .map(|t| u64::from(u64::BITS - t.leading_zeros()))
+        .max()
+        .unwrap_or(0)
+}
+
+/// Why an event type has metamorphic checks only (no certified PLD bracket), if it is one.
+pub fn metamorphic_only(event: &Event) -> Option<&'static str> {
+    Some(match event {
+        Event::ZCDp { .. } => {
+            "metamorphic checks only: a zCDP event stands for every mechanism with \
+             (alpha, xi + rho alpha)-RDP, and dpclaims has no dominating pair of that class: the \
+             Gaussian with mu = sqrt(2 rho) is one member (a lower end, not the worst case) and an \
+             RDP conversion bounds epsilon from above only, neither composes as a certified PLD"
+        }
+        Event::MixtureOfGaussians { .. } => {
+            "metamorphic checks only: the privacy loss of sum_i p_i N(c_i, sigma^2) against \
+             N(0, sigma^2) has no closed-form inverse for several sensitivities, and dpclaims has \
+             no certified discretisation of it (nor a derivation of the vector-valued case's \
+             reduction to norms, Choquette-Choo et al. 2023, Cor. 4.7)"
+        }
+        Event::TruncatedSubsampledGaussian { .. } => {
+            "metamorphic checks only: no dominating pair of truncated Poisson sampling is derived \
+             in dpclaims (dp_accounting's PLD is a mixture of a sensitivity-1 and a \
+             sensitivity-2 pair that it calls a slightly loose upper bound, with no lower end)"
+        }
+        Event::SampledWithReplacement { .. } => {
+            "metamorphic checks only: a record drawn k ~ Binomial(m, 1/n) times and the change of \
+             n under add/remove give no dominating pair derived in dpclaims (dp_accounting's \
+             accountants do not cover it either)"
+        }
+        Event::RepeatAndSelect { .. } => {
+            "metamorphic checks only: only RDP upper bounds of repeat-and-select are known \
+             (Papernot & Steinke 2022, Thms 2 and 6), no privacy loss distribution, so no \
+             certified lower end"
+        }
+        _ => return None,
+    })
 }
 
 /// $\epsilon(\delta)$ of an event document: [optimistic, pessimistic] (composed with the focus
@@ -472,9 +556,44 @@ impl Walker<'_> {
         if let Some(unit) = Self::gaussian_unit(event) {
             return self.gaussian(&unit, 1, path, event);
         }
+        if let Some(why) = metamorphic_only(event) {
+            return Err(self.unsupported(path, event, why));
+        }
         match event {
             Event::NoOp => Ok(self.identity()),
             Event::Gaussian { .. } => unreachable!("a Gaussian unit"),
+            Event::ZCDp { .. }
+            | Event::MixtureOfGaussians { .. }
+            | Event::TruncatedSubsampledGaussian { .. }
+            | Event::SampledWithReplacement { .. }
+            | Event::RepeatAndSelect { .. } => unreachable!("metamorphic checks only"),
+            Event::DiscreteLaplace {
+                noise_parameter,
+                sensitivity,
+            } => {
+                // Shift Delta under add/remove, 2 Delta under replace-one (both exact worst
+                // cases: `mechanism_pld::discrete_laplace_atoms`).
+                let s = match self.relation {
+                    Neighbouring::AddRemove => Some(*sensitivity),
+                    Neighbouring::ReplaceOne => sensitivity.checked_mul(2),
+                }
+                .ok_or_else(|| {
+                    param(path)(ParamError::new(
+                        "sensitivity",
+                        sensitivity,
+                        "at most 2^24 in units of the noise",
+                    ))
+                })?;
+                let atoms = mechanism_pld::discrete_laplace_atoms(*noise_parameter, s)
+                    .map_err(param(path))?;
+                Ok(Directions::Symmetric(
+                    mechanism_pld::place_atoms(&atoms, 0.0, interval).map_err(param(path))?,
+                ))
+            }
+            Event::SingleEpochTreeAggregation {
+                noise_multiplier,
+                step_counts,
+            } => self.tree(*noise_multiplier, step_counts, 1, path, event),
             Event::Laplace { noise_multiplier } => {
                 let s = self.sensitivity();
                 let p =
@@ -548,6 +667,13 @@ impl Walker<'_> {
                 if let Some(unit) = Self::gaussian_unit(inner) {
                     return self.gaussian(&unit, *count, &inner_path, inner);
                 }
+                if let Event::SingleEpochTreeAggregation {
+                    noise_multiplier,
+                    step_counts,
+                } = inner.as_ref()
+                {
+                    return self.tree(*noise_multiplier, step_counts, *count, &inner_path, inner);
+                }
                 let one = self.walk(inner, &inner_path)?;
                 if *count == 1 {
                     return Ok(one);
@@ -569,6 +695,35 @@ impl Walker<'_> {
                 Ok(total.unwrap_or_else(|| self.identity()))
             }
         }
+    }
+
+    /// `count` repetitions of a tree event: the Gaussian mechanism composed `count` times the
+    /// tree's depth ([`tree_depth`], which derives it).
+    fn tree(
+        &self,
+        sigma: f64,
+        step_counts: &[u64],
+        count: u64,
+        path: &str,
+        event: &Event,
+    ) -> Result<Directions, EventPldError> {
+        let depth = tree_depth(step_counts);
+        if depth == 0 || count == 0 {
+            return Ok(self.identity());
+        }
+        let steps = depth.checked_mul(count).ok_or_else(|| {
+            param(path)(ParamError::new(
+                "count",
+                count,
+                "a number of repetitions whose product with the tree depth fits in 64 bits",
+            ))
+        })?;
+        let unit = GaussianUnit {
+            q: 1.0,
+            sigma,
+            sampling: Sampling::None,
+        };
+        self.gaussian(&unit, steps, path, event)
     }
 
     /// Sensitivity of the Laplace and Gaussian mechanisms in units of the clipping norm.
@@ -594,6 +749,9 @@ impl Walker<'_> {
         }
         if q == 1.0 {
             return self.walk(inner, inner_path);
+        }
+        if let Some(why) = metamorphic_only(inner) {
+            return Err(self.unsupported(inner_path, inner, why));
         }
         let not_covered = |what: &str| self.unsupported(path, event, what.to_string());
         match inner {
@@ -1006,6 +1164,203 @@ mod tests {
                     assert_eq!((p.as_str(), event), (path, name), "{d:?}");
                 }
                 other => panic!("{d:?}: {:?}", other.map(|_| ())),
+            }
+        }
+    }
+
+    fn dlap(a: f64, sensitivity: u64) -> Box<Event> {
+        Box::new(Event::DiscreteLaplace {
+            noise_parameter: a,
+            sensitivity,
+        })
+    }
+
+    fn tree(sigma: f64, step_counts: &[u64]) -> Box<Event> {
+        Box::new(Event::SingleEpochTreeAggregation {
+            noise_multiplier: sigma,
+            step_counts: step_counts.to_vec(),
+        })
+    }
+
+    /// Discrete Laplace events against direct sums over the integers: one release under
+    /// add-remove (shift Delta) and replace-one (shift 2 Delta), and two releases composed
+    /// (a double sum over the pairs of outputs).
+    #[test]
+    fn discrete_laplace_events_against_direct_sums() {
+        let opts = PldOptions::default();
+        let direct = |a: f64, shifts: &[i64], eps: f64| -> f64 {
+            let c = (a / 2.0).tanh();
+            let dens = |y: i64| c * (-a * y.abs() as f64).exp();
+            let m = 80;
+            match *shifts {
+                [s] => (-m..=s + m)
+                    .map(|y| (dens(y - s) - eps.exp() * dens(y)).max(0.0))
+                    .sum(),
+                [s, t] => (-m..=s + m)
+                    .flat_map(|y| (-m..=t + m).map(move |z| (y, z)))
+                    .map(|(y, z)| {
+                        (dens(y - s) * dens(z - t) - eps.exp() * dens(y) * dens(z)).max(0.0)
+                    })
+                    .sum(),
+                _ => unreachable!(),
+            }
+        };
+        for (a, delta_1) in [(0.5, 1u64), (1.2, 2)] {
+            let s = delta_1 as i64;
+            for (relation, shift) in [
+                (Neighbouring::AddRemove, s),
+                (Neighbouring::ReplaceOne, 2 * s),
+            ] {
+                let one = doc(relation, *dlap(a, delta_1));
+                let two = doc(relation, self_composed(dlap(a, delta_1), 2));
+                for eps in [0.0, 0.3, 1.0, 2.0] {
+                    for (d, shifts) in [(&one, vec![shift]), (&two, vec![shift, shift])] {
+                        let want = direct(a, &shifts, eps);
+                        let b = delta(d, eps, &opts).unwrap();
+                        assert!(
+                            b.optimistic <= want + 1e-12 && want <= b.pessimistic + 1e-12,
+                            "{d:?} eps {eps}: {b:?} vs {want}"
+                        );
+                        assert!(b.pessimistic - b.optimistic <= 1e-3, "{b:?}");
+                    }
+                }
+            }
+        }
+        // Sensitivity 0 releases nothing.
+        let none = delta(&doc(Neighbouring::AddRemove, *dlap(1.0, 0)), 0.0, &opts).unwrap();
+        assert_eq!((none.optimistic, none.pessimistic), (0.0, 0.0));
+    }
+
+    /// The depth a record can reach, counted by brute force over the dyadic intervals inside
+    /// [1, T] for every step t, is the bit length [`tree_depth`] uses (dp_accounting's
+    /// ceil(log2(T + 1))).
+    #[test]
+    fn tree_depth_is_the_most_nodes_a_step_enters() {
+        for t_max in 0u64..=300 {
+            let nodes_of = |t: u64| {
+                (0..20)
+                    .filter(|&j| t.div_ceil(1 << j) * (1 << j) <= t_max)
+                    .count() as u64
+            };
+            let brute = (1..=t_max).map(nodes_of).max().unwrap_or(0);
+            assert_eq!(tree_depth(&[t_max]), brute, "T = {t_max}");
+            assert_eq!(
+                tree_depth(&[t_max]),
+                ((t_max + 1) as f64).log2().ceil() as u64,
+                "T = {t_max}"
+            );
+        }
+        assert_eq!(tree_depth(&[3, 100, 7]), 7);
+        assert_eq!(tree_depth(&[0]), 0);
+    }
+
+    /// A tree event is the Gaussian mechanism with mu = sqrt(depth) s / sigma: its bracket holds
+    /// the closed form delta(eps) = Phi(mu/2 - eps/mu) - e^eps Phi(-mu/2 - eps/mu) (Balle & Wang
+    /// 2018, Thm 8), and SelfComposed(tree, k) is SelfComposed(Gaussian, k depth).
+    #[test]
+    fn tree_events_are_gaussian_over_the_depth() {
+        let opts = PldOptions::default();
+        let phi = |x: f64| 0.5 * libm::erfc(-x / std::f64::consts::SQRT_2);
+        for (sigma, steps, relation, s) in [
+            (2.0, vec![10u64], Neighbouring::AddRemove, 1.0),
+            (5.0, vec![3, 100], Neighbouring::AddRemove, 1.0),
+            (8.0, vec![64], Neighbouring::ReplaceOne, 2.0),
+        ] {
+            let depth = tree_depth(&steps) as f64;
+            let mu = depth.sqrt() * s / sigma;
+            let d = doc(relation, *tree(sigma, &steps));
+            for eps in [0.0, 0.5, 1.0, 2.0] {
+                let want = phi(mu / 2.0 - eps / mu) - eps.exp() * phi(-mu / 2.0 - eps / mu);
+                let b = delta(&d, eps, &opts).unwrap();
+                assert!(
+                    b.optimistic <= want + 1e-12 && want <= b.pessimistic + 1e-12,
+                    "{steps:?} eps {eps}: {b:?} vs {want}"
+                );
+            }
+            let k = 7;
+            let repeated = doc(relation, self_composed(tree(sigma, &steps), k));
+            let gauss = doc(
+                relation,
+                self_composed(gaussian(sigma), k * tree_depth(&steps)),
+            );
+            assert_same(
+                epsilon(&repeated, 1e-6, &opts).unwrap(),
+                epsilon(&gauss, 1e-6, &opts).unwrap(),
+            );
+        }
+        // Trees of no steps release nothing.
+        let none = delta(
+            &doc(Neighbouring::AddRemove, *tree(1.0, &[0, 0])),
+            0.0,
+            &opts,
+        )
+        .unwrap();
+        assert_eq!((none.optimistic, none.pessimistic), (0.0, 0.0));
+    }
+
+    /// The five types without a certified reference are refused, at their path, with
+    /// "metamorphic checks only" and the reason; inside PoissonSampled too.
+    #[test]
+    fn metamorphic_only_events_say_so() {
+        let opts = PldOptions::default();
+        let cases: Vec<Event> = vec![
+            Event::ZCDp { rho: 0.5, xi: 0.0 },
+            Event::MixtureOfGaussians {
+                standard_deviation: 1.0,
+                sensitivities: vec![0.0, 1.0],
+                sampling_probs: vec![0.9, 0.1],
+            },
+            Event::TruncatedSubsampledGaussian {
+                dataset_size: 1000,
+                sampling_probability: 0.01,
+                truncated_batch_size: 15,
+                noise_multiplier: 1.0,
+            },
+            Event::SampledWithReplacement {
+                source_dataset_size: 1000,
+                sample_size: 10,
+                event: gaussian(1.0),
+            },
+            Event::RepeatAndSelect {
+                event: gaussian(1.0),
+                mean: 3.0,
+                shape: 1.0,
+            },
+        ];
+        for e in cases {
+            for relation in [Neighbouring::AddRemove, Neighbouring::ReplaceOne] {
+                for (d, path) in [
+                    (
+                        doc(
+                            relation,
+                            Event::Composed {
+                                events: vec![*gaussian(1.0), e.clone()],
+                            },
+                        ),
+                        "event.events[1]",
+                    ),
+                    (
+                        doc(relation, *poisson(0.1, Box::new(e.clone()))),
+                        "event.event",
+                    ),
+                ] {
+                    match plds(&d, &opts) {
+                        Err(err @ EventPldError::Unsupported { .. }) => {
+                            let EventPldError::Unsupported {
+                                path: p,
+                                event,
+                                reason,
+                                ..
+                            } = &err
+                            else {
+                                unreachable!()
+                            };
+                            assert_eq!((p.as_str(), *event), (path, e.type_name()), "{err}");
+                            assert!(reason.starts_with("metamorphic checks only: "), "{err}");
+                        }
+                        other => panic!("{d:?}: {:?}", other.map(|_| ())),
+                    }
+                }
             }
         }
     }

@@ -191,6 +191,81 @@ pub fn epsilon_delta_atoms(epsilon: f64, delta: f64) -> (Vec<(f64, f64)>, f64) {
     (vec![(epsilon, o[1].0), (-epsilon, o[2].0)], delta)
 }
 
+/// The discrete Laplace mechanism (dp_accounting's `DiscreteLaplaceDpEvent`) with noise
+/// parameter $a>0$ and an integer shift $s\ge0$ (the sensitivity $\Delta$ under add/remove,
+/// $2\Delta$ under replace-one): the atoms `(loss, P-mass)` of its privacy loss, exact.
+///
+/// # Formula
+/// Write $u=e^{-a}$ and $\mathrm{DLap}(a)$ for the law on $\mathbb Z$ with mass
+/// $\tanh(a/2)\thinspace u^{|z|}$. For $P=s+\mathrm{DLap}(a)$ against $Q=\mathrm{DLap}(a)$ the loss at
+/// $y$ is $a(|y|-|y-s|)=a(s-2D)$ with $D=\min(\max(s-y,0),s)\in\lbrace0,\dots,s\rbrace$, and under $P$
+/// ($y=s+z$, $D=\min(\max(-z,0),s)$)
+/// $$P(D=0)=\frac1{1+u},\qquad P(D=d)=\tanh(a/2)\thinspace u^d\ (0<d<s),\qquad
+/// P(D=s)=\frac{u^s}{1+u},$$
+/// from $P(z\ge0)=P(z\le-s)u^{-s}=\frac1{1+u}$. $Q(D=d)=P(D=s-d)$ (the reflection
+/// $y\mapsto s-y$ swaps $P$ and $Q$), so the pair is symmetric: one PLD for both directions.
+///
+/// # The worst case (proved here)
+/// The released vector is $\sum_iv_i+z$ with integer $v_i$, $\Vert v_i\Vert_1\le\Delta$, and $z$
+/// independent $\mathrm{DLap}(a)$ coordinates; neighbours shift it by an integer vector
+/// $t$ with $\Vert t\Vert_1\le s$. Write $T(t)$ for the pair $(t+z,z)$; $T(t)$ is the product
+/// of the one-dimensional pairs $T(|t_j|)$ (reflect the coordinates with $t_j<0$).
+///
+/// *Lemma.* For integers $s_1,s_2\ge0$, $\delta_{T(s_1)\otimes T(s_2)}(\epsilon)\le
+/// \delta_{T(s_1+s_2)}(\epsilon)$ for every $\epsilon\in\mathbb R$. *Proof.* Let $s=s_1+s_2$,
+/// $W=\max(-z,0)$, so $P(W\ge m)=u^m/(1+u)$ for $m\ge1$. Under $P$ the loss of $T(s)$ is
+/// $a(s-2D)$ with $D=\min(W,s)$, that of the product $a(s-2(D_1+D_2))$ with
+/// $D_k=\min(W_k,s_k)$, $W_1,W_2$ independent copies of $W$. For $\epsilon\ge0$,
+/// $\delta(\epsilon)=\mathbb E_P\thinspace h(D)$ with $h(d)=(1-e^{\epsilon-as}e^{2ad})_+$,
+/// non-increasing, and $h(d)=0$ for $d\ge M$, $M$ the least integer $\ge s/2-\epsilon/(2a)$, so
+/// $M\le\lceil s/2\rceil\le\max(s_1,s_2)$. Summing by parts,
+/// $\mathbb E\thinspace h(X)=\sum_{m=0}^{M-1}(h(m)-h(m+1))\thinspace P(X\le m)$ with non-negative
+/// weights, and for $1\le m\le\max(s_1,s_2)$,
+/// $P(D_1+D_2\ge m)\ge P(D_k\ge m)=u^m/(1+u)=P(D\ge m)$ for the $k$ with $s_k=\max(s_1,s_2)$;
+/// so $\mathbb E\thinspace h(D_1+D_2)\le\mathbb E\thinspace h(D)$. For $\epsilon<0$ both pairs are
+/// symmetric, and for a symmetric pair without singular part
+/// $\delta(\epsilon)=1-e^\epsilon+e^\epsilon\delta(-\epsilon)$, which carries the order over. $\square$
+///
+/// By induction with the lemma (composition preserves the order of privacy profiles, Dong, Roth
+/// & Su 2022, and $\delta_{T(s_1)}\le\delta_{T(s_1)\otimes T(s_2)}$ since the second coordinate
+/// may be ignored), every $T(t)$ with $\Vert t\Vert_1\le s$ is dominated by $T(s)$, and
+/// $T(s)$ itself is realised ($v=\Delta e_1$ against nothing, or against $-\Delta e_1$ under
+/// replace-one). The profile of every direction is therefore exactly that of $T(s)$.
+///
+/// # Errors
+/// A shift above $2^{24}$ (more atoms than one discretised step may hold).
+pub fn discrete_laplace_atoms(a: f64, s: u64) -> Result<Vec<(f64, f64)>, ParamError> {
+    crate::error::positive("noise_parameter", a)?;
+    if s > MAX_POINTS as u64 {
+        return Err(ParamError::new(
+            "sensitivity",
+            s,
+            "at most 2^24 in units of the noise (the loss takes sensitivity + 1 values)",
+        ));
+    }
+    if s == 0 {
+        return Ok(vec![(0.0, 1.0)]);
+    }
+    // ln(1 + u) and ln tanh(a/2), each without cancellation.
+    let ln_1pu = (-a).exp().ln_1p();
+    let ln_tanh = (-(-a).exp_m1() / (1.0 + (-a).exp())).ln();
+    let atoms = (0..=s)
+        .map(|d| {
+            let ln_mass = if d == 0 {
+                -ln_1pu
+            } else if d == s {
+                -a * s as f64 - ln_1pu
+            } else {
+                ln_tanh - a * d as f64
+            };
+            // s - 2d is an exact integer in f64 (s <= 2^24): one rounding, and the losses of
+            // d and s - d are exact negatives.
+            (a * (s as f64 - 2.0 * d as f64), ln_mass.exp())
+        })
+        .collect();
+    Ok(atoms)
+}
+
 /// Poisson sampling with rate `q` of a discrete pair under add/remove: the (remove, add) pairs
 /// $(qP+(1-q)Q,\thinspace Q)$ and $(Q,\thinspace qP+(1-q)Q)$.
 pub fn poisson_outcomes(outcomes: &[(f64, f64)], q: f64) -> [Vec<(f64, f64)>; 2] {
@@ -480,6 +555,80 @@ mod tests {
             assert!(opt <= pess);
             if i == 0 {
                 assert!(pess >= q * delta * (1.0 - 1e-12), "{pess}");
+            }
+        }
+    }
+
+    /// delta(eps) of the shift-`s` discrete Laplace pair by direct summation of
+    /// (P(y) - e^eps Q(y))_+ over the integers y in [-m, s + m] (the tails beyond hold less than
+    /// 2 u^m).
+    fn dlap_delta_by_sum(a: f64, s: i64, eps: f64, m: i64) -> f64 {
+        let c = (a / 2.0).tanh();
+        (-m..=s + m)
+            .map(|y| {
+                let p = c * (-a * (y - s).abs() as f64).exp();
+                let q = c * (-a * y.abs() as f64).exp();
+                (p - eps.exp() * q).max(0.0)
+            })
+            .sum()
+    }
+
+    /// The atoms' profile is the directly summed one, and the two roundings bracket it.
+    #[test]
+    fn discrete_laplace_atoms_match_direct_summation() {
+        for a in [0.2, 1.0, 3.0] {
+            for s in [1u64, 2, 5] {
+                let atoms = discrete_laplace_atoms(a, s).unwrap();
+                let total: f64 = atoms.iter().map(|x| x.1).sum();
+                assert!((total - 1.0).abs() <= 1e-14, "{a} {s}: mass {total}");
+                let pair = place_atoms(&atoms, 0.0, 1e-4).unwrap();
+                for eps in [-1.0, -0.1, 0.0, 0.05, 0.3, 1.0, 2.5] {
+                    let want = dlap_delta_by_sum(a, s as i64, eps, 400);
+                    let exact: f64 = atoms
+                        .iter()
+                        .map(|&(l, m)| m * -(eps - l).exp_m1().min(0.0))
+                        .sum();
+                    assert!(
+                        (exact - want).abs() <= 1e-13,
+                        "{a} {s} {eps}: {exact} vs {want}"
+                    );
+                    let (opt, pess) = (pair.optimistic.delta(eps), pair.pessimistic.delta(eps));
+                    assert!(
+                        opt <= want + 1e-14 && want <= pess + 1e-14,
+                        "{a} {s} {eps}: [{opt}, {pess}] vs {want}"
+                    );
+                }
+            }
+        }
+        assert_eq!(discrete_laplace_atoms(1.0, 0).unwrap(), vec![(0.0, 1.0)]);
+        assert!(discrete_laplace_atoms(0.0, 1).is_err());
+        assert!(discrete_laplace_atoms(1.0, 1 << 25).is_err());
+    }
+
+    /// The worst case of the rustdoc's lemma, checked by direct double sums: a shift spread over
+    /// two coordinates, (s1, s2), never has a larger delta(eps) than the shift s1 + s2 on one.
+    #[test]
+    fn discrete_laplace_one_coordinate_is_the_worst_case() {
+        for a in [0.3f64, 1.0, 2.0] {
+            let c = (a / 2.0).tanh();
+            let dens = |y: i64| c * (-a * y.abs() as f64).exp();
+            for (s1, s2) in [(1i64, 1i64), (2, 1), (1, 3), (2, 2)] {
+                let m = 60;
+                for eps in [-1.5f64, -0.5, 0.0, 0.2, 0.7, 1.5, 3.0] {
+                    let mut spread = 0.0;
+                    for y1 in -m..=s1 + m {
+                        for y2 in -m..=s2 + m {
+                            let p = dens(y1 - s1) * dens(y2 - s2);
+                            let q = dens(y1) * dens(y2);
+                            spread += (p - eps.exp() * q).max(0.0);
+                        }
+                    }
+                    let one = dlap_delta_by_sum(a, s1 + s2, eps, m);
+                    assert!(
+                        spread <= one + 1e-12,
+                        "a {a} ({s1}, {s2}) eps {eps}: {spread} > {one}"
+                    );
+                }
             }
         }
     }

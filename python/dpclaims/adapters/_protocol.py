@@ -29,7 +29,10 @@ import math
 import sys
 import traceback
 
-# type -> {field: kind}; kinds: "num" (a number), "int" (an integer), "event", "events".
+# type -> {field: kind}; kinds: "num" (a number), "int" (an integer), "event", "events",
+# "num=0" (a number, 0.0 when left out), "nums" (a non-empty list of numbers), "counts" (an
+# integer or a non-empty list of them, read as a list), "shape" (a number or the string "inf").
+# The types after "Composed" are dp_accounting 0.6.0's further DpEvent classes, same fields.
 FIELDS = {
     "NoOp": {},
     "Gaussian": {"noise_multiplier": "num"},
@@ -41,6 +44,17 @@ FIELDS = {
         "source_dataset_size": "int", "sample_size": "int", "event": "event"},
     "SelfComposed": {"event": "event", "count": "int"},
     "Composed": {"events": "events"},
+    "ZCDp": {"rho": "num", "xi": "num=0"},
+    "DiscreteLaplace": {"noise_parameter": "num", "sensitivity": "int"},
+    "MixtureOfGaussians": {
+        "standard_deviation": "num", "sensitivities": "nums", "sampling_probs": "nums"},
+    "TruncatedSubsampledGaussian": {
+        "dataset_size": "int", "sampling_probability": "num", "truncated_batch_size": "int",
+        "noise_multiplier": "num"},
+    "SampledWithReplacement": {
+        "source_dataset_size": "int", "sample_size": "int", "event": "event"},
+    "SingleEpochTreeAggregation": {"noise_multiplier": "num", "step_counts": "counts"},
+    "RepeatAndSelect": {"event": "event", "mean": "num", "shape": "shape"},
 }
 RELATIONS = ("add-remove", "replace-one")
 QUERIES = ("epsilon", "delta")
@@ -81,6 +95,14 @@ def is_number(v):
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
+def is_finite(v):
+    return is_number(v) and math.isfinite(v)
+
+
+def is_count(v):
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+
+
 def check_event(e, path="event", depth=0):
     """Validates one bare event (a dict); returns a copy with `parameter` read as
     `noise_multiplier` for Laplace. Raises ValueError naming the JSON path, Unsupported
@@ -101,13 +123,34 @@ def check_event(e, path="event", depth=0):
         raise ValueError(f"{path}: unknown field(s) {sorted(extra)}")
     out = {"type": kind}
     for name, want in fields.items():
+        if name not in e and want == "num=0":
+            e = dict(e, **{name: 0.0})
         if name not in e:
             raise ValueError(f"{path}.{name}: missing")
         v = e[name]
-        if want == "num" and not (is_number(v) and math.isfinite(v)):
+        if want in ("num", "num=0") and not is_finite(v):
             raise ValueError(f"{path}.{name}: expected a finite number")
-        if want == "int" and not (isinstance(v, int) and not isinstance(v, bool) and v >= 0):
+        if want == "int" and not is_count(v):
             raise ValueError(f"{path}.{name}: expected an integer >= 0")
+        if want == "nums":
+            if not isinstance(v, list) or not v:
+                raise ValueError(f"{path}.{name}: expected a non-empty list of numbers")
+            for i, x in enumerate(v):
+                if not is_finite(x):
+                    raise ValueError(f"{path}.{name}[{i}]: expected a finite number")
+        if want == "counts":
+            if not isinstance(v, list):
+                if not is_count(v):
+                    raise ValueError(
+                        f"{path}.{name}: expected an integer >= 0 or a non-empty list of them")
+                v = [v]
+            if not v:
+                raise ValueError(f"{path}.{name}: expected a non-empty list of integers")
+            for i, x in enumerate(v):
+                if not is_count(x):
+                    raise ValueError(f"{path}.{name}[{i}]: expected an integer >= 0")
+        if want == "shape" and v != "inf" and not is_finite(v):
+            raise ValueError(f"{path}.{name}: expected a finite number or \"inf\"")
         if want == "event":
             v = check_event(v, f"{path}.{name}", depth + 1)
         if want == "events":

@@ -15,6 +15,7 @@ With compose_count=True (`--compose-count`) a top-level `SelfComposed(e, k)` is 
 `compose(e, count=k)` (the accountant's own count argument) instead of as a
 `SelfComposedDpEvent`, so that the suite's `self-composition` property checks that path too.
 """
+import math
 import sys
 
 from . import _protocol
@@ -41,6 +42,20 @@ BUILD = {
         e["source_dataset_size"], e["sample_size"], build(e["event"])),
     "SelfComposed": lambda e: ev.SelfComposedDpEvent(build(e["event"]), e["count"]),
     "Composed": lambda e: ev.ComposedDpEvent([build(x) for x in e["events"]]),
+    "ZCDp": lambda e: ev.ZCDpEvent(e["rho"], e.get("xi", 0.0)),
+    "DiscreteLaplace": lambda e: ev.DiscreteLaplaceDpEvent(
+        e["noise_parameter"], e["sensitivity"]),
+    "MixtureOfGaussians": lambda e: ev.MixtureOfGaussiansDpEvent(
+        e["standard_deviation"], list(e["sensitivities"]), list(e["sampling_probs"])),
+    "TruncatedSubsampledGaussian": lambda e: ev.TruncatedSubsampledGaussianDpEvent(
+        e["dataset_size"], e["sampling_probability"], e["truncated_batch_size"],
+        e["noise_multiplier"]),
+    "SampledWithReplacement": lambda e: ev.SampledWithReplacementDpEvent(
+        e["source_dataset_size"], e["sample_size"], build(e["event"])),
+    "SingleEpochTreeAggregation": lambda e: ev.SingleEpochTreeAggregationDpEvent(
+        e["noise_multiplier"], list(e["step_counts"])),
+    "RepeatAndSelect": lambda e: ev.RepeatAndSelectDpEvent(
+        build(e["event"]), e["mean"], math.inf if e["shape"] == "inf" else e["shape"]),
     # dp_accounting 0.6.0 has no (epsilon, delta) event class: EpsilonDelta is unsupported.
 }
 RELATION = {
