@@ -210,10 +210,39 @@ fn the_protocol_round_trips_through_dpclaims_answer() {
         "--json",
     ]);
     let in_process = outcomes(&o);
-    assert_eq!(by_command.len(), in_process.len());
-    for (a, b) in by_command.iter().zip(&in_process) {
+    // `dpclaims answer --supports` declares the setting `interval`: the suite is asked again
+    // under drawn grids (regime `settings`) after the defaults, which match in-process.
+    let (defaults, settings): (Vec<_>, Vec<_>) =
+        by_command.iter().partition(|v| v["regime"] != "settings");
+    assert_eq!(defaults.len(), in_process.len());
+    for (a, b) in defaults.iter().zip(&in_process) {
         assert_eq!(a["answers"], b["answers"], "{a} vs {b}");
     }
+    assert_eq!(settings.len(), in_process.len());
+    let lines: Vec<&str> = settings
+        .iter()
+        .flat_map(|v| v["queries"].as_array().unwrap())
+        .map(|q| q.as_str().unwrap())
+        .collect();
+    assert!(
+        lines
+            .iter()
+            .all(|q| q.contains("\"settings\":{\"interval\":"))
+    );
+    assert!(lines.iter().any(|q| q.contains("\"interval\":0.0003")));
+    // An undeclared setting is an error answer naming it.
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "echo '{{\"id\": 3, \"version\": 1, \"neighbouring\": \"add-remove\", \"event\": {{\"type\": \"Gaussian\", \"noise_multiplier\": 1.0}}, \"delta\": 1e-5, \"settings\": {{\"orders\": [2]}}}}' | {cmd}"
+        ))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("\"id\":3") && text.contains("unknown setting `orders`"),
+        "{text}"
+    );
 }
 
 /// Every check is broken, but those of the follow-ups alone, which are never asked (their

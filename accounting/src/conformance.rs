@@ -267,6 +267,12 @@ pub struct Declaration {
     pub queries: BTreeSet<String>,
     /// The settings it takes per query, and the values the suite may draw for each.
     pub settings: BTreeMap<String, SettingSpace>,
+    /// `"tolerance": {"epsilon": x}`: how far apart two of its ε answers may be from its
+    /// approximation alone (an error budget: prv_accountant's answers are each within
+    /// `eps_error` of its estimate, so two may differ by twice it). The equalities and
+    /// inequalities between ε answers allow it; `reference` does not (below the truth is
+    /// unsound whatever the budget).
+    pub epsilon_tolerance: f64,
 }
 
 /// The values of one declared setting: `{"choices": [v, ...]}` (any JSON values: an RDP
@@ -395,11 +401,20 @@ impl Declaration {
                 .collect::<Result<_, String>>()?,
             Some(x) => return Err(format!("`settings` is {x}, not an object")),
         };
+        let epsilon_tolerance = match obj.get("tolerance") {
+            None | Some(Value::Null) => 0.0,
+            Some(t) => t
+                .get("epsilon")
+                .and_then(Value::as_f64)
+                .filter(|x| x.is_finite() && *x >= 0.0)
+                .ok_or_else(|| format!("`tolerance` is {t}, not {{\"epsilon\": a number >= 0}}"))?,
+        };
         Ok(Declaration {
             events: list("events")?,
             relations: list("relations")?,
             queries: list("queries")?,
             settings,
+            epsilon_tolerance,
         })
     }
 
@@ -734,6 +749,14 @@ pub struct Suite {
     pub checks: Vec<Check>,
     /// Requests asked after the answers they depend on.
     pub follow_ups: Vec<FollowUp>,
+    /// Absolute slack of the equalities and inequalities between ε answers: the
+    /// accountant's declared tolerance ([`Declaration::epsilon_tolerance`]).
+    pub epsilon_tolerance: f64,
+    /// The replies are dpclaims' own brackets ([`self_reply`] at the options `judge` is given:
+    /// `--self`): each is its own reference, judged for its width only. Otherwise a bracket
+    /// reply (a Rust accountant's) is judged by its upper end against a reference computed
+    /// here, like any answer.
+    pub own_brackets: bool,
 }
 
 impl Suite {
@@ -1348,7 +1371,10 @@ fn references(
                 // dpclaims' own bracket is its own reference: judged for its width (too wide
                 // is `imprecise`, at the grid it was asked at: not refined, so that a
                 // precision regression shows).
-                Reply::Bracket(b) => Some(Reference::Own(*b)),
+                Reply::Bracket(b) if suite.own_brackets => Some(Reference::Own(*b)),
+                Reply::Bracket([_, hi]) => {
+                    Some(certified(&suite.requests[i], *hi, tolerance, opts))
+                }
                 _ => None,
             }
         })
@@ -1390,12 +1416,17 @@ pub fn judge(suite: &Suite, replies: &[Reply], tolerance: f64, opts: &PldOptions
                 return out;
             }
             let v: Vec<f64> = answers.iter().map(|a| a.unwrap_or(f64::NAN)).collect();
+            // The accountant's declared slack, between ε answers.
+            let declared = match suite.requests[c.queries[0]].query {
+                Query::Epsilon { .. } => suite.epsilon_tolerance,
+                Query::Delta { .. } => 0.0,
+            };
             let (verdict, detail) = match c.relation {
                 Relation::Equal => {
                     // Two points agree to the tolerance; brackets (or a bracket and a point)
                     // agree when they meet once each is widened by it.
                     let [a, b] = [intervals[0], intervals[1]];
-                    let slack = tolerance * v[0].abs().max(v[1].abs()) + 1e-9;
+                    let slack = tolerance * v[0].abs().max(v[1].abs()) + 1e-9 + declared;
                     // An infinite answer (or bracket end) meets only an equal one: the slack
                     // would otherwise be infinite and the check could not fail.
                     let finite = a.iter().chain(&b).all(|x| x.is_finite());
@@ -1420,7 +1451,7 @@ pub fn judge(suite: &Suite, replies: &[Reply], tolerance: f64, opts: &PldOptions
                 Relation::AtMost => (
                     intervals[0][0] <= intervals[1][1]
                         || intervals[0][0]
-                            <= intervals[1][1] + 1e-6 * intervals[1][1].abs() + 1e-12,
+                            <= intervals[1][1] + 1e-6 * intervals[1][1].abs() + 1e-12 + declared,
                     format!("{} should be at most {}", v[0], v[1]),
                 ),
                 Relation::Valid => {
@@ -2114,6 +2145,7 @@ mod tests {
             requests: suite.requests.clone(),
             checks: vec![c.clone()],
             follow_ups: suite.follow_ups.clone(),
+            ..Suite::default()
         };
         for x in [f64::NEG_INFINITY, -1.0, 0.0, 2.5, f64::INFINITY] {
             let replies = vec![Reply::Value(x); suite.requests.len()];
@@ -2146,6 +2178,7 @@ mod tests {
                 requests: suite.requests.clone(),
                 checks: vec![c.clone()],
                 follow_ups: suite.follow_ups.clone(),
+                ..Suite::default()
             };
             let o = &judge(&one, &replies, 1e-3, &opts)[0];
             assert_eq!(o.verdict, Verdict::Finding, "{} {:?}", c.property, o);
@@ -2185,6 +2218,7 @@ mod tests {
                 requests: suite.requests.clone(),
                 checks: vec![c.clone()],
                 follow_ups: suite.follow_ups.clone(),
+                ..Suite::default()
             };
             for (pair, want) in [(meet, Verdict::Pass), (apart, Verdict::Finding)] {
                 let mut replies = vec![Reply::Value(1.0); suite.requests.len()];
@@ -2200,6 +2234,7 @@ mod tests {
             requests: suite.requests.clone(),
             checks: vec![c.clone()],
             follow_ups: suite.follow_ups.clone(),
+            ..Suite::default()
         };
         for (x, want) in [(f64::INFINITY, Verdict::Finding), (1.0, Verdict::Pass)] {
             let mut replies = vec![Reply::Value(1.0); suite.requests.len()];
@@ -2344,7 +2379,7 @@ mod tests {
         };
         let b = bracket(&req, &fine).unwrap();
         let truth = 0.5 * (b.optimistic + b.pessimistic);
-        let judge_one = |reply: Reply, opts: &PldOptions| {
+        let judge_as = |reply: Reply, opts: &PldOptions, own_brackets: bool| {
             let suite = Suite {
                 requests: vec![req.clone()],
                 checks: vec![Check {
@@ -2356,9 +2391,27 @@ mod tests {
                     relation: Relation::Reference,
                 }],
                 follow_ups: vec![],
+                own_brackets,
+                ..Suite::default()
             };
             judge(&suite, &[reply], 1e-3, opts).remove(0)
         };
+        let judge_one = |reply: Reply, opts: &PldOptions| {
+            let own = matches!(reply, Reply::Bracket(_));
+            judge_as(reply, opts, own)
+        };
+        // A bracket that is not dpclaims' own (a Rust accountant's) is no reference of
+        // itself: its upper end below the certified lower value is a finding.
+        let low = [0.899 * b.optimistic, 0.9 * b.optimistic];
+        assert_eq!(
+            judge_as(Reply::Bracket(low), &fine, false).verdict,
+            Verdict::Finding
+        );
+        assert_eq!(
+            judge_as(Reply::Bracket(low), &fine, true).verdict,
+            Verdict::Pass,
+            "own brackets are their own reference (the flag is the caller's word)"
+        );
         // A coarse grid (a bracket several times too wide) is refined to a narrow one.
         let coarse = PldOptions {
             interval: 0.05,
@@ -2391,5 +2444,111 @@ mod tests {
         assert_eq!(row.imprecise, 1);
         let text = render_report(&[widened], &Report::new("x"), false);
         assert!(text.contains("imprecise (1)"), "{text}");
+    }
+
+    /// Declared settings: parsed (choices, ranges; errors name the setting), drawn per group
+    /// of tied queries, seeded, carried on the protocol line and read back.
+    #[test]
+    fn settings_are_declared_drawn_and_carried() {
+        let d = Declaration::parse(
+            r#"{"events": ["Gaussian"], "relations": ["add-remove"], "queries": ["epsilon"],
+                "settings": {"orders": {"choices": [[2, 4], [1.5, 2.5]]},
+                             "eps_error": {"min": 0.001, "max": 0.1, "log": true}},
+                "tolerance": {"epsilon": 0.02}}"#,
+        )
+        .unwrap();
+        assert_eq!(d.settings.len(), 2);
+        assert_eq!(d.epsilon_tolerance, 0.02);
+        assert!(d.describe().contains("settings eps_error, orders"));
+        for bad in [
+            r#"{"settings": {"x": {"choices": []}}}"#,
+            r#"{"settings": {"x": {"min": 2, "max": 1}}}"#,
+            r#"{"settings": {"x": {"min": 0, "max": 1, "log": true}}}"#,
+            r#"{"settings": [1]}"#,
+            r#"{"tolerance": {"epsilon": -1}}"#,
+        ] {
+            assert!(Declaration::parse(bad).is_err(), "{bad}");
+        }
+        let base = generate(4, 3, false);
+        let suite = with_settings(&base, &d.settings, 4, 1);
+        assert_eq!(suite.requests.len(), 2 * base.requests.len());
+        assert_eq!(suite.checks.len(), 2 * base.checks.len());
+        // (Compared as lines: an unasked follow-up's NaN parameter is not equal to itself.)
+        let lines = |s: &Suite| -> Vec<String> {
+            s.requests
+                .iter()
+                .enumerate()
+                .map(|(i, r)| r.line(i))
+                .collect()
+        };
+        assert_eq!(
+            lines(&with_settings(&base, &d.settings, 4, 1)),
+            lines(&suite)
+        );
+        assert_eq!(
+            lines(&with_settings(&base, &BTreeMap::new(), 4, 3)),
+            lines(&base)
+        );
+        let n = base.requests.len();
+        for c in &suite.checks[base.checks.len()..] {
+            assert_eq!(c.regime, "settings");
+            let first = &suite.requests[c.queries[0]].settings;
+            assert!(
+                first["eps_error"]
+                    .as_f64()
+                    .is_some_and(|x| (0.001..=0.1).contains(&x))
+            );
+            for &q in &c.queries {
+                assert!(q >= n);
+                assert_eq!(&suite.requests[q].settings, first, "one draw per group");
+            }
+        }
+        for f in &suite.follow_ups[base.follow_ups.len()..] {
+            assert_eq!(
+                suite.requests[f.request].settings,
+                suite.requests[f.from].settings
+            );
+        }
+        let r = &suite.requests[n];
+        let line = r.line(n);
+        assert!(line.contains("\"settings\":{"), "{line}");
+        assert_eq!(Request::parse_line(&line).unwrap(), (Some(n), r.clone()));
+        assert!(
+            Request::parse_line(
+                &line
+                    .replace("\"settings\":{", "\"settings\":[{")
+                    .replace("},\"version\"", "}],\"version\"")
+            )
+            .is_err()
+        );
+    }
+
+    /// The accountant's declared ε tolerance is slack of the equalities between its answers,
+    /// not of `reference`: a 0.005 disagreement is a finding without it, a pass with 0.01.
+    #[test]
+    fn the_declared_tolerance_is_slack_between_answers_only() {
+        let suite = generate(5, 1, false);
+        let c = suite
+            .checks
+            .iter()
+            .find(|c| c.property == "self-composition")
+            .unwrap()
+            .clone();
+        let mut replies = vec![Reply::Value(1.0); suite.requests.len()];
+        replies[c.queries[0]] = Reply::Value(1.005);
+        let opts = PldOptions {
+            interval: 1e-3,
+            ..PldOptions::default()
+        };
+        for (declared, want) in [(0.0, Verdict::Finding), (0.01, Verdict::Pass)] {
+            let one = Suite {
+                requests: suite.requests.clone(),
+                checks: vec![c.clone()],
+                follow_ups: suite.follow_ups.clone(),
+                epsilon_tolerance: declared,
+                ..Suite::default()
+            };
+            assert_eq!(judge(&one, &replies, 1e-3, &opts)[0].verdict, want);
+        }
     }
 }

@@ -127,9 +127,9 @@ def _asker(accountant):
     NotImplementedError, ("error", why) for any other exception, ("broken", why) for an answer
     that is not a number."""
 
-    def ask(doc, query, at):
+    def ask(doc, query, at, settings=None):
         try:
-            x = _answer(accountant, doc, query, at)
+            x = _answer(accountant, doc, query, at, settings)
         except NotImplementedError as e:
             return ("refused", _refusal(e))
         except Exception as e:  # a failure of the accountant on this query: a finding
@@ -147,25 +147,28 @@ def checks(*, seed=1, events=30, full=False):
 
 
 def run(accountant, *, seed=1, events=30, full=False, tolerance=1e-3, interval=1e-4,
-        name=None) -> Scorecard:
+        name=None, settings_samples=1) -> Scorecard:
     """Runs the suite against `accountant` in-process and judges it (module documentation).
 
     The options are the CLI's: `seed` (which events and parameters), `events` (base events,
     about forty checks each: every answer is judged by `valid` and `reference`), `full` (wider
     regimes: σ from 0.3, q from 1e-6, T up to 1e5, δ from 1e-12), `tolerance` (relative, of the equalities and of `tight`), `interval` (PLD grid
-    spacing of dpclaims' reference). `name` labels the accountant in the reproducers. The
+    spacing of dpclaims' reference), `settings_samples` (copies of the suite asked under
+    settings drawn from `supports["settings"]`, beside the defaults; 0: the defaults only).
+    `name` labels the accountant in the reproducers. The
     accountant's `supports` attribute, if any, is its declaration (module documentation); a
     `supports` that is not such a dict raises ValueError."""
     name = name or f"{type(accountant).__name__}()"
     out = _dpclaims.conformance_run(_asker(accountant), seed, events, full, tolerance, interval,
-                                    getattr(accountant, "supports", None))
+                                    getattr(accountant, "supports", None), settings_samples)
     outcomes = [
         Outcome(index=i, property=o["property"], regime=o["regime"], verdict=o["verdict"],
                 answers=list(o["answers"]), bracket=o["bracket"], detail=o["detail"],
                 queries=list(o["queries"]), family=o["family"], scenario=o["scenario"])
         for i, o in enumerate(out["outcomes"])
     ]
-    options = dict(seed=seed, events=events, full=full, tolerance=tolerance, interval=interval)
+    options = dict(seed=seed, events=events, full=full, tolerance=tolerance, interval=interval,
+                   settings_samples=settings_samples)
     findings = "".join("\n" + o.explain(name) for o in outcomes if o.failed)
     return Scorecard(outcomes=outcomes, text=out["scorecard"] + findings,
                      markdown=out["scorecard_markdown"] + findings, failed=out["failed"],

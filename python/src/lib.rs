@@ -457,7 +457,12 @@ fn ask_python(
 ) -> PyResult<Reply> {
     let doc = serde_json::to_value(&r.doc).expect("events serialize");
     let (query, value) = r.query.parts();
-    let got = ask.call1((to_py(py, &doc)?, query, value))?;
+    let settings = serde_json::Value::Object(r.settings.clone());
+    let got = if r.settings.is_empty() {
+        ask.call1((to_py(py, &doc)?, query, value))?
+    } else {
+        ask.call1((to_py(py, &doc)?, query, value, to_py(py, &settings)?))?
+    };
     let (kind, payload): (String, Bound<'_, PyAny>) = got.extract()?;
     let reply = match kind.as_str() {
         "value" => Reply::Value(payload.extract()?),
@@ -474,7 +479,7 @@ fn ask_python(
 /// The tables are followed by the declaration (`supports`: the accountant's `supports` dict,
 /// or None for none) and the skipped checks by reason.
 #[pyfunction]
-#[pyo3(signature = (ask, seed = 1, events = 30, full = false, tolerance = 1e-3, interval = 1e-4, supports = None))]
+#[pyo3(signature = (ask, seed = 1, events = 30, full = false, tolerance = 1e-3, interval = 1e-4, supports = None, settings_samples = 1))]
 #[allow(clippy::too_many_arguments)]
 fn conformance_run<'py>(
     py: Python<'py>,
@@ -485,6 +490,7 @@ fn conformance_run<'py>(
     tolerance: f64,
     interval: f64,
     supports: Option<&Bound<'py, PyAny>>,
+    settings_samples: usize,
 ) -> PyResult<Bound<'py, PyDict>> {
     dpclaims_accounting::error::non_negative("tolerance", tolerance).map_err(|e| param_error(py, "", &e))?;
     let declaration = match supports.filter(|s| !s.is_none()) {
@@ -496,6 +502,10 @@ fn conformance_run<'py>(
     };
     let opts = pld_options(py, interval, query::ANSWER_MAX_POINTS as i64)?;
     let mut suite = guarded(|| Ok(conformance::generate(seed, events, full)))?;
+    if let Some(d) = &declaration {
+        suite = conformance::with_settings(&suite, &d.settings, seed, settings_samples);
+        suite.epsilon_tolerance = d.epsilon_tolerance;
+    }
     let mut stop: Option<PyErr> = None;
     let replies = guarded(|| {
         Ok(conformance::ask_in_rounds(&mut suite, |batch| {

@@ -79,6 +79,7 @@ pub fn run(args: ConformanceArgs) -> Result<u8, Error> {
             let mut accountant = conformance::CommandAccountant::new(cmd, timeout);
             if let Some(d) = &accountant.declaration {
                 suite = conformance::with_settings(&suite, &d.settings, seed, settings_samples);
+                suite.epsilon_tolerance = d.epsilon_tolerance;
             }
             let replies = conformance::ask_in_rounds_with_ids(&mut suite, |ids, batch| {
                 accountant.ask(ids, batch)
@@ -105,6 +106,8 @@ pub fn run(args: ConformanceArgs) -> Result<u8, Error> {
             },
         ),
     };
+    // `--self`: the replies are dpclaims' own brackets at `opts`.
+    suite.own_brackets = command.is_none() || self_check;
     let outcomes = conformance::judge(&suite, &replies, tolerance, &opts);
     if json {
         for o in &outcomes {

@@ -6,7 +6,10 @@ An accountant, for the in-process conformance suite and for `serve`, is any obje
     def epsilon(self, event: dict, delta: float) -> float
     def delta(self, event: dict, epsilon: float) -> float     # only if it answers delta
 
-where `event` is an event document `{"version": 1, "neighbouring": ..., "event": {...}}`
+and, if it takes settings (RDP orders, an error budget, a grid), `supports["settings"]`
+(name -> `{"choices": [values]}` or `{"min": a, "max": b, "log": bool, "integer": bool}`)
+and `configured(settings: dict) -> accountant`; the suite asks it again under seeded draws of
+them. `event` is an event document `{"version": 1, "neighbouring": ..., "event": {...}}`
 (docs/accounting.md, "Events"; no `id`, `delta` or `epsilon` key). An event, relation or query
 it does not cover raises NotImplementedError (`Unsupported` is one); any other exception is a
 failure of the accountant. `supports` is a declaration: `dpclaims conformance` counts a
@@ -17,7 +20,8 @@ format's whitelist of types and fields (ValueError naming the JSON path of the p
 name from the input is ever imported or called.
 
 `serve(accountant)` runs the line protocol on stdin/stdout: each line is an event document with
-an `id` and `delta` (asking for epsilon) or `epsilon` (asking for delta); the answer is one
+an `id`, `delta` (asking for epsilon) or `epsilon` (asking for delta), and optionally
+`settings` (the query is asked of `accountant.configured(settings)`); the answer is one
 line with the query's `id`: {"id": 7, "epsilon": x} / {"id": 7, "delta": x} (null for
 +infinity), {"id": 7, "error": "unsupported: ..."} for a NotImplementedError
 ("unsupported: combination: ..." for an UnsupportedCombination), or
@@ -184,8 +188,9 @@ def value(v, name):
 
 
 def parse(line):
-    """(document, query, value) of one protocol line: the document without `id`, `delta` and
-    `epsilon` (validated), the query "epsilon" (asked at delta = value) or "delta"."""
+    """(document, query, value) of one protocol line: the document without `id`, `delta`,
+    `epsilon` and `settings` (validated), the query "epsilon" (asked at delta = value) or
+    "delta". `settings(line)` reads the settings."""
     doc = json.loads(line)
     if not isinstance(doc, dict):
         raise ValueError("a JSON object per line")
@@ -197,12 +202,22 @@ def parse(line):
     if len(asks) != 1:
         raise ValueError("exactly one of `delta` and `epsilon`")
     at = value(doc[asks[0]], asks[0])
-    extra = set(doc) - {"version", "neighbouring", "event", "id", "delta", "epsilon"}
+    extra = set(doc) - {"version", "neighbouring", "event", "id", "delta", "epsilon", "settings"}
     if extra:
         raise ValueError(f"unknown field(s) {sorted(extra)}")
     relation, event = document({k: doc.get(k) for k in ("version", "neighbouring", "event")})
     query = "epsilon" if asks[0] == "delta" else "delta"
     return {"version": 1, "neighbouring": relation, "event": event}, query, at
+
+
+def settings(line):
+    """The `settings` of a protocol line (a dict, {} when it has none): the accountant's
+    settings for that query, among those its `supports["settings"]` declares."""
+    doc = json.loads(line)
+    s = doc.get("settings", {}) if isinstance(doc, dict) else {}
+    if not isinstance(s, dict):
+        raise ValueError("`settings` must be a JSON object")
+    return s
 
 
 def number(x):
@@ -211,9 +226,22 @@ def number(x):
     return None if x == math.inf else x
 
 
-def answer(accountant, doc, query, at):
+def configured(accountant, settings):
+    """The accountant under `settings` (a dict): `accountant.configured(settings)`, or the
+    accountant itself for no settings; Unsupported when it has no `configured`."""
+    if not settings:
+        return accountant
+    method = getattr(accountant, "configured", None)
+    if not callable(method):
+        raise Unsupported(f"{type(accountant).__name__} takes no settings")
+    return method(dict(settings))
+
+
+def answer(accountant, doc, query, at, settings=None):
     """The accountant's answer to one query: `accountant.epsilon(doc, at)` or
-    `accountant.delta(doc, at)`; Unsupported when it has no method for the query."""
+    `accountant.delta(doc, at)` (of `configured(accountant, settings)`); Unsupported when it
+    has no method for the query."""
+    accountant = configured(accountant, settings)
     method = getattr(accountant, query, None) if query in QUERIES else None
     if not callable(method):
         raise Unsupported(f"{type(accountant).__name__} does not answer {query} queries")
@@ -251,7 +279,7 @@ def serve(accountant, argv=None, stdin=None, stdout=None, stderr=None):
         key = "epsilon"
         try:
             doc, key, at = parse(line)
-            reply = {key: number(answer(accountant, doc, key, at))}
+            reply = {key: number(answer(accountant, doc, key, at, settings(line)))}
         except NotImplementedError as e:
             reply = {"error": refusal(e)}
         except Exception as e:  # any failure of one query is that query's error, never a crash

@@ -78,8 +78,16 @@ class _DpAccountingAccountant:
     supports = {"events": sorted(BUILD), "relations": list(_protocol.RELATIONS),
                 "queries": list(_protocol.QUERIES)}
 
-    def __init__(self, compose_count=False):
+    def __init__(self, compose_count=False, **settings):
         self.compose_count = bool(compose_count)
+        unknown = set(settings) - set(self.supports.get("settings", {}))
+        if unknown:
+            raise ValueError(f"unknown setting(s) {sorted(unknown)}")
+        self.settings = settings
+
+    def configured(self, settings):
+        """A copy of this accountant under `settings` (among `supports["settings"]`)."""
+        return type(self)(self.compose_count, **settings)
 
     def _library_accountant(self, relation):
         raise NotImplementedError
@@ -110,22 +118,39 @@ class _DpAccountingAccountant:
         return f"{type(self).__name__}(compose_count={self.compose_count})"
 
 
+# RDP order lists a user passes: fractional orders (Opacus' style), powers of two, a few small.
+ORDER_CHOICES = [
+    [1.25, 1.5, 1.75, 2.25, 2.5, 3.5, 4.5, 6.5, 8.5, 12.5, 16.5, 24.5, 32.5, 48.5, 64.5],
+    [2, 4, 8, 16, 32, 64, 128, 256],
+    [1.01, 1.05, 1.1, 1.5, 2.0, 3.0, 5.0, 10.0, 20.0],
+]
+
+
 class RdpAccountant(_DpAccountingAccountant):
-    """dp_accounting's `RdpAccountant` (its default orders)."""
+    """dp_accounting's `RdpAccountant`: its default orders, or the setting `orders`."""
 
     mode = "rdp"
+    supports = dict(_DpAccountingAccountant.supports,
+                    settings={"orders": {"choices": ORDER_CHOICES}})
 
     def _library_accountant(self, relation):
+        if "orders" in self.settings:
+            return rdp_privacy_accountant.RdpAccountant(
+                orders=list(self.settings["orders"]), neighboring_relation=relation)
         return rdp_privacy_accountant.RdpAccountant(neighboring_relation=relation)
 
 
 class PldAccountant(_DpAccountingAccountant):
-    """dp_accounting's `PLDAccountant` (its default value_discretization_interval)."""
+    """dp_accounting's `PLDAccountant`: its default value_discretization_interval (1e-4), or
+    the setting `value_discretization_interval`."""
 
     mode = "pld"
+    supports = dict(_DpAccountingAccountant.supports,
+                    settings={"value_discretization_interval": {"choices": [1e-3, 3e-5]}})
 
     def _library_accountant(self, relation):
-        return pld_privacy_accountant.PLDAccountant(neighboring_relation=relation)
+        extra = {k: v for k, v in self.settings.items() if k == "value_discretization_interval"}
+        return pld_privacy_accountant.PLDAccountant(neighboring_relation=relation, **extra)
 
 
 ACCOUNTANTS = {"rdp": RdpAccountant, "pld": PldAccountant}

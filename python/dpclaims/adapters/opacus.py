@@ -100,10 +100,15 @@ def history(e, relation, count=1, out=None):
     return out
 
 
-def rdp_epsilon(steps, delta):
-    acc = _RdpStub()
-    acc.history = steps
-    return acc.get_epsilon(delta)
+def rdp_epsilon(steps, delta, alphas=None):
+    if alphas is None:
+        acc = _RdpStub()
+        acc.history = steps
+        return acc.get_epsilon(delta)
+    # What RDPAccountant.get_epsilon(delta, alphas=...) computes: the same sum at the orders.
+    total = sum(rdp.compute_rdp(q=q, noise_multiplier=s, steps=n, orders=alphas)
+                for s, q, n in steps)
+    return rdp.get_privacy_spent(orders=alphas, rdp=total, delta=delta)[0]
 
 
 def prv_epsilon(steps, delta, eps_error=0.01):
@@ -133,6 +138,16 @@ class _OpacusAccountant:
     supports = {"events": ["Composed", "Gaussian", "NoOp", "PoissonSampled", "SelfComposed"],
                 "relations": ["add-remove"], "queries": ["epsilon"]}
 
+    def __init__(self, **settings):
+        unknown = set(settings) - set(self.supports.get("settings", {}))
+        if unknown:
+            raise ValueError(f"unknown setting(s) {sorted(unknown)}")
+        self.settings = settings
+
+    def configured(self, settings):
+        """A copy under `settings` (among `supports["settings"]`)."""
+        return type(self)(**settings)
+
     def _epsilon(self, steps, delta):
         raise NotImplementedError
 
@@ -147,17 +162,28 @@ class _OpacusAccountant:
 
 
 class RdpAccountant(_OpacusAccountant):
-    """Opacus' `RDPAccountant.get_epsilon(delta)` (its default orders)."""
+    """Opacus' `RDPAccountant.get_epsilon(delta)`: its default orders, or the setting
+    `alphas` (`get_epsilon(delta, alphas=...)`; fractional orders as users pass them)."""
+
+    supports = dict(_OpacusAccountant.supports, settings={"alphas": {"choices": [
+        [1.25, 1.5, 1.75, 2.25, 2.5, 3.5, 4.5, 6.5, 8.5, 12.5, 16.5, 24.5, 32.5, 48.5, 64.5],
+        [2, 4, 8, 16, 32, 64, 128, 256],
+        [1.01, 1.05, 1.1, 1.5, 2.0, 3.0, 5.0, 10.0, 20.0]]}})
 
     def _epsilon(self, steps, delta):
-        return rdp_epsilon(steps, delta)
+        return rdp_epsilon(steps, delta, self.settings.get("alphas"))
 
 
 class PrvAccountant(_OpacusAccountant):
-    """Opacus' `PRVAccountant.get_epsilon(delta)` (eps_error 0.01, delta_error delta/1000)."""
+    """Opacus' `PRVAccountant.get_epsilon(delta)` (eps_error 0.01, or the setting
+    `eps_error`; delta_error delta/1000)."""
+
+    supports = dict(_OpacusAccountant.supports,
+                    settings={"eps_error": {"choices": [0.005]}},
+                    tolerance={"epsilon": 0.02})
 
     def _epsilon(self, steps, delta):
-        return prv_epsilon(steps, delta)
+        return prv_epsilon(steps, delta, self.settings.get("eps_error", 0.01))
 
 
 class GdpAccountant(_OpacusAccountant):

@@ -66,10 +66,21 @@ class PrvAccountant:
     supports = {"events": ["Composed", "EpsilonDelta", "Gaussian", "Laplace", "NoOp",
                            "PoissonSampled", "SelfComposed"],
                 "relations": list(_protocol.RELATIONS),
-                "queries": list(_protocol.QUERIES)}
+                "queries": list(_protocol.QUERIES),
+                # Its error budget: at most the default, so the declared tolerance holds.
+                "settings": {"eps_error": {"choices": [EPS_ERROR / 2]}},
+                # Two answers, each within eps_error above its estimate, may differ by twice it.
+                "tolerance": {"epsilon": 2 * EPS_ERROR}}
 
     def __init__(self, eps_error=EPS_ERROR):
         self.eps_error = eps_error
+
+    def configured(self, settings):
+        """A copy under `settings` (`eps_error`)."""
+        unknown = set(settings) - {"eps_error"}
+        if unknown:
+            raise ValueError(f"unknown setting(s) {sorted(unknown)}")
+        return PrvAccountant(settings.get("eps_error", self.eps_error))
 
     def _library_accountant(self, doc, delta_error):
         relation, event = _protocol.document(doc)
