@@ -385,6 +385,21 @@ class DeclaresButRefuses(Correct):
         return super().epsilon(event, delta)
 
 
+class Configurable(Correct):
+    """Declares a setting (`grid`) and records each draw it is configured with."""
+
+    supports = dict(ALL_BUT_LAPLACE, events=ALL_BUT_LAPLACE["events"] + ["Laplace"],
+                    settings={"grid": {"choices": [1e-3, 3e-4]}})
+    seen = []
+
+    def __init__(self, grid=None):
+        self.grid = grid
+
+    def configured(self, settings):
+        Configurable.seen.append(dict(settings))
+        return Configurable(settings["grid"])
+
+
 SMALL = dict(seed=3, events=3)
 
 
@@ -503,8 +518,22 @@ def test_the_options_reach_the_suite():
         len(full.outcomes) != len(conformance.checks(seed=3, events=2))
 
 
+def test_declared_settings_are_drawn_and_reach_the_accountant():
+    Configurable.seen.clear()
+    run = conformance.run(Configurable(), **SMALL)
+    assert not run.failed, run.text
+    assert "settings" in {o.regime for o in run.outcomes}
+    assert Configurable.seen and all(x == {"grid": 1e-3} or x == {"grid": 3e-4}
+                                     for x in Configurable.seen)
+    settings = [o for o in run.outcomes if o.regime == "settings"]
+    assert all('"settings":{"grid":' in q for o in settings for q in o.queries)
+    none = conformance.run(Configurable(), settings_samples=0, **SMALL)
+    assert "settings" not in {o.regime for o in none.outcomes}
+    assert len(run.outcomes) == 2 * len(none.outcomes)
+
+
 @pytest.mark.parametrize("toy,code", [("Correct", 0), ("Raises", 1), ("Negative", 1),
-                                      ("DeclaresButRefuses", 1)])
+                                      ("DeclaresButRefuses", 1), ("Configurable", 0)])
 def test_in_process_and_line_protocol_judge_alike(tmp_path, toy, code):
     """The same accountant through `dpclaims conformance --command` (the wheel's CLI and
     `serve`) gets the same verdict on every check: a correct one, one that raises (an error
