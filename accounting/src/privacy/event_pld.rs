@@ -488,6 +488,15 @@ impl Walker<'_> {
     /// PLD labelled with it; when every label is "both" the event is [`Directions::Symmetric`].
     /// (Under replace-one with fixed-size batches the two lower pairs are the two realised
     /// configurations of the other records, each paired with the symmetrised upper bound.)
+    ///
+    /// Unsampled runs are composed exactly, without an FFT: $T$ runs with noise multiplier
+    /// $\sigma$ are one run with $\sigma/\sqrt T$. With $\mu=\Delta/\sigma$ the privacy loss of
+    /// one run is $\mathcal N(\mu^2/2,\mu^2)$ under the first distribution and
+    /// $\mathcal N(-\mu^2/2,\mu^2)$ under the second, in either direction; the sum of $T$
+    /// independent ones is $\mathcal N(T\mu^2/2,T\mu^2)$ and $\mathcal N(-T\mu^2/2,T\mu^2)$, the
+    /// loss of one run with $\mu\sqrt T$. Equal loss distributions give equal
+    /// $\delta(\epsilon)$ for every $\epsilon$, so the one run's certified bracket is the $T$
+    /// runs'.
     fn gaussian(
         &self,
         unit: &GaussianUnit,
@@ -495,8 +504,13 @@ impl Walker<'_> {
         path: &str,
         event: &Event,
     ) -> Result<Directions, EventPldError> {
-        let mech = DpSgd::new(unit.q, unit.sigma, steps, unit.sampling, self.relation)
-            .map_err(param(path))?;
+        let (sigma, steps) = if unit.sampling == Sampling::None && steps > 1 {
+            (unit.sigma / (steps as f64).sqrt(), 1)
+        } else {
+            (unit.sigma, steps)
+        };
+        let mech =
+            DpSgd::new(unit.q, sigma, steps, unit.sampling, self.relation).map_err(param(path))?;
         let dominating = match Dominating::of(&mech) {
             Ok(d) => d,
             Err(e) if e.name == "relation" || e.name == "sampling" => {
@@ -1296,6 +1310,34 @@ mod tests {
         )
         .unwrap();
         assert_eq!((none.optimistic, none.pessimistic), (0.0, 0.0));
+    }
+
+    /// T unsampled Gaussian runs are one run with sigma / sqrt(T): the bracket holds the closed
+    /// form with mu = Delta sqrt(T) / sigma (Balle & Wang 2018, Thm 8), stays one grid step
+    /// wide however large T is, and is the bracket of Gaussian(sigma / sqrt(T)).
+    #[test]
+    fn unsampled_gaussian_runs_compose_exactly() {
+        let opts = PldOptions::default();
+        let phi = |x: f64| 0.5 * libm::erfc(-x / std::f64::consts::SQRT_2);
+        for (sigma, t, relation, s) in [
+            (30.0, 1000u64, Neighbouring::AddRemove, 1.0),
+            (200.0, 40_000, Neighbouring::ReplaceOne, 2.0),
+        ] {
+            let mu = s * (t as f64).sqrt() / sigma;
+            let d = doc(relation, self_composed(gaussian(sigma), t));
+            for eps in [0.5, 1.0, 3.0] {
+                let want = phi(mu / 2.0 - eps / mu) - eps.exp() * phi(-mu / 2.0 - eps / mu);
+                let b = delta(&d, eps, &opts).unwrap();
+                assert!(
+                    b.optimistic <= want * (1.0 + 1e-9) && want <= b.pessimistic * (1.0 + 1e-9),
+                    "T {t} eps {eps}: {b:?} vs {want}"
+                );
+            }
+            let e = epsilon(&d, 1e-6, &opts).unwrap();
+            assert!(e.pessimistic - e.optimistic <= 2.0 * opts.interval, "{e:?}");
+            let one = doc(relation, *gaussian(sigma / (t as f64).sqrt()));
+            assert_same(e, epsilon(&one, 1e-6, &opts).unwrap());
+        }
     }
 
     /// The five types without a certified reference are refused, at their path, with
