@@ -248,11 +248,35 @@ pub fn self_reply(req: &Request, opts: &PldOptions) -> Reply {
     }
 }
 
+/// dpclaims' bracket for a request (its settings play no part), remembered for the process:
+/// a suite asked again under settings, or run again (pytest runs several suites of one seed),
+/// asks the same references. A deterministic function of the document, the query and the
+/// options, so the memo changes no number; errors (a cancelled run among them) are not kept.
 fn bracket(req: &Request, opts: &PldOptions) -> Result<PldBracket, EventPldError> {
-    match req.query {
+    use std::sync::{Mutex, OnceLock};
+    static MEMO: OnceLock<Mutex<std::collections::HashMap<String, PldBracket>>> = OnceLock::new();
+    const MEMO_MAX: usize = 100_000;
+    let key = format!(
+        "{}|{:?}|{:?}",
+        serde_json::to_string(&req.doc).expect("events serialize"),
+        req.query,
+        opts
+    );
+    let memo = MEMO.get_or_init(Default::default);
+    if let Some(b) = memo.lock().ok().and_then(|m| m.get(&key).copied()) {
+        return Ok(b);
+    }
+    let b = match req.query {
         Query::Epsilon { delta } => event_pld::epsilon(&req.doc, delta, opts),
         Query::Delta { epsilon } => event_pld::delta(&req.doc, epsilon, opts),
+    }?;
+    if let Ok(mut m) = memo.lock() {
+        if m.len() >= MEMO_MAX {
+            m.clear();
+        }
+        m.insert(key, b);
     }
+    Ok(b)
 }
 
 /// What an accountant declares it supports: event types, relations and query kinds

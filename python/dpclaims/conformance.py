@@ -140,10 +140,12 @@ def _asker(accountant):
     return ask
 
 
-def checks(*, seed=1, events=30, full=False):
+def checks(*, seed=1, events=30, full=False, supports=None, settings_samples=1):
     """The suite's checks without asking anything: dicts with `property`, `regime`, `family`,
-    `scenario` and `queries` (protocol lines), in the order `run` reports them. Cheap: for test collection."""
-    return _dpclaims.conformance_checks(seed, events, full)
+    `scenario` and `queries` (protocol lines), in the order `run` reports them (with the
+    copies under drawn settings when `supports` declares settings). Cheap: for test
+    collection."""
+    return _dpclaims.conformance_checks(seed, events, full, supports, settings_samples)
 
 
 def run(accountant, *, seed=1, events=30, full=False, tolerance=1e-3, interval=1e-4,

@@ -60,7 +60,9 @@ def conformance_tests(accountant, *, name=None, **run_options):
     import pytest
 
     checks = _conformance.checks(
-        **{k: run_options[k] for k in ("seed", "events", "full") if k in run_options})
+        **{k: run_options[k] for k in ("seed", "events", "full", "settings_samples")
+           if k in run_options},
+        supports=getattr(accountant, "supports", None))
     cache = {}
     label = name or f"{type(accountant).__name__}()"
 

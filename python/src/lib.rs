@@ -427,9 +427,19 @@ fn audit_rows<'py>(
 /// The checks of a conformance suite, without asking anything: `[{"property", "regime",
 /// "queries": [protocol line, ...]}]` in the order `conformance_run` judges them.
 #[pyfunction]
-#[pyo3(signature = (seed = 1, events = 30, full = false))]
-fn conformance_checks<'py>(py: Python<'py>, seed: u64, events: usize, full: bool) -> PyResult<Bound<'py, PyList>> {
-    let suite = guarded(|| Ok(conformance::generate(seed, events, full)))?;
+#[pyo3(signature = (seed = 1, events = 30, full = false, supports = None, settings_samples = 1))]
+fn conformance_checks<'py>(
+    py: Python<'py>,
+    seed: u64,
+    events: usize,
+    full: bool,
+    supports: Option<&Bound<'py, PyAny>>,
+    settings_samples: usize,
+) -> PyResult<Bound<'py, PyList>> {
+    let mut suite = guarded(|| Ok(conformance::generate(seed, events, full)))?;
+    if let Some(d) = declaration_of(supports)? {
+        suite = conformance::with_settings(&suite, &d.settings, seed, settings_samples);
+    }
     let out = PyList::empty(py);
     for c in &suite.checks {
         let d = PyDict::new(py);
@@ -442,6 +452,16 @@ fn conformance_checks<'py>(py: Python<'py>, seed: u64, events: usize, full: bool
         out.append(d)?;
     }
     Ok(out)
+}
+
+/// The declaration of an accountant's `supports` (None for none).
+fn declaration_of(supports: Option<&Bound<'_, PyAny>>) -> PyResult<Option<conformance::Declaration>> {
+    match supports.filter(|s| !s.is_none()) {
+        None => Ok(None),
+        Some(s) => conformance::Declaration::from_value(&to_json(s, "supports")?)
+            .map(Some)
+            .map_err(|e| PyValueError::new_err(format!("supports: {e}"))),
+    }
 }
 
 /// One request asked of the Python accountant through `ask(document, query, value)`, which
@@ -493,13 +513,7 @@ fn conformance_run<'py>(
     settings_samples: usize,
 ) -> PyResult<Bound<'py, PyDict>> {
     dpclaims_accounting::error::non_negative("tolerance", tolerance).map_err(|e| param_error(py, "", &e))?;
-    let declaration = match supports.filter(|s| !s.is_none()) {
-        None => None,
-        Some(s) => Some(
-            conformance::Declaration::from_value(&to_json(s, "supports")?)
-                .map_err(|e| PyValueError::new_err(format!("supports: {e}")))?,
-        ),
-    };
+    let declaration = declaration_of(supports)?;
     let opts = pld_options(py, interval, query::ANSWER_MAX_POINTS as i64)?;
     let mut suite = guarded(|| Ok(conformance::generate(seed, events, full)))?;
     if let Some(d) = &declaration {
