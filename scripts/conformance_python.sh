@@ -22,7 +22,14 @@ mkdir -p "$out/wheels"
 venv() {  # venv DIR PYTHON: creates the environment once
   [ -x "$1/bin/python" ] || "$2" -m venv "$1"
 }
-opake_python=${OPAKE_PYTHON:-$(command -v python3.13 || ls -d "$HOME"/.pyenv/versions/3.13*/bin/python 2>/dev/null | tail -1 || true)}
+opake_python=${OPAKE_PYTHON:-}
+if [ -z "$opake_python" ]; then   # the first Python 3.13 that runs (a pyenv shim may not)
+  for c in python3.13 "$HOME"/.pyenv/versions/3.13*/bin/python; do
+    if "$c" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 13))' 2>/dev/null; then
+      opake_python=$c; break
+    fi
+  done
+fi
 
 venv "$out/venv" python3
 "$out/venv/bin/pip" install -q --upgrade dp-accounting prv-accountant numpy scipy autodp
