@@ -55,7 +55,7 @@ fi
     [ -x "$out/$v/bin/python" ] || continue
     echo "$v: $("$out/$v/bin/python" --version 2>&1)"
     for p in dpclaims dp-accounting prv-accountant opacus autodp jax-privacy jax opake-accounting opake-dpsgd numpy scipy; do
-      ver=$("$out/$v/bin/pip" show "$p" 2>/dev/null | sed -n 's/^Version: //p')
+      ver=$("$out/$v/bin/pip" show "$p" 2>/dev/null | sed -n 's/^Version: //p') || true
       [ -z "$ver" ] || echo "  $p $ver"
     done
   done
