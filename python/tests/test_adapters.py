@@ -272,6 +272,9 @@ ADAPTERS = [  # (module, the library's import name, the pip command in the messa
     ("dp_accounting", "dp_accounting", "pip install dp-accounting"),
     ("opacus", "opacus", "pip install --no-deps opacus"),
     ("prv_accountant", "prv_accountant", "pip install prv-accountant"),
+    ("autodp", "autodp", "pip install autodp"),
+    ("jax_privacy", "jax_privacy", "pip install jax-privacy"),
+    ("opake", "opake", "pip install opake-accounting"),
 ]
 
 
@@ -296,7 +299,8 @@ def test_import_error_names_the_package_when_missing(module, library, pip):
 def test_the_package_imports_nothing_heavy():
     code = ("import sys, dpclaims.adapters, dpclaims.events; "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in "
-            "('dp_accounting', 'opacus', 'prv_accountant', 'numpy', 'scipy')))")
+            "('dp_accounting', 'opacus', 'prv_accountant', 'autodp', 'jax', "
+            "'jax_privacy', 'opake', 'numpy', 'scipy')))")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          env=env(), timeout=60)
     assert run.returncode == 0, run.stderr
@@ -641,3 +645,88 @@ def test_python_m_dp_accounting():
     usage = subprocess.run([sys.executable, "-m", "dpclaims.adapters.dp_accounting"],
                            input="", capture_output=True, text=True, env=env(), timeout=60)
     assert usage.returncode == 1 and "usage:" in usage.stderr
+
+
+DP_SGD = doc({"type": "SelfComposed", "count": 1000, "event": {
+    "type": "PoissonSampled", "sampling_probability": 0.01, "event": gaussian(1.0)}})
+RR2 = doc({"type": "RandomizedResponse", "noise_parameter": 0.2, "num_buckets": 2},
+          "replace-one")
+
+
+def test_autodp_accountant():
+    pytest.importorskip("autodp")
+    from dpclaims.adapters.autodp import RdpAccountant
+
+    acc = RdpAccountant()
+    # A bare Gaussian: autodp's analytic Gaussian (Balle & Wang 2018), the exact 4.3772.
+    assert acc.epsilon(EPS_DOC, 1e-5) == pytest.approx(4.377178, abs=1e-5)
+    # Replace-one: sensitivity 2C, the noise multiplier halved.
+    assert acc.epsilon(doc(gaussian(2.0), "replace-one"), 1e-5) == pytest.approx(
+        acc.epsilon(EPS_DOC, 1e-5), rel=1e-9)
+    # Binary randomized response telling the truth with probability 1 - 0.2 / 2 = 0.9: ln 9.
+    assert acc.epsilon(RR2, 1e-5) == pytest.approx(math.log(9), abs=1e-3)
+    assert acc.epsilon(DP_SGD, 1e-5) == pytest.approx(2.1078, abs=1e-3)
+    assert 0 < acc.delta(DP_SGD, 2.0) < 1e-3
+    assert acc.epsilon(doc({"type": "Composed", "events": [{"type": "NoOp"}]}), 1e-5) == 0.0
+    with pytest.raises(_protocol.UnsupportedCombination, match="buckets"):
+        acc.epsilon(doc({"type": "RandomizedResponse", "noise_parameter": 0.2,
+                         "num_buckets": 3}, "replace-one"), 1e-5)
+    with pytest.raises(_protocol.UnsupportedCombination, match="under replace-one"):
+        acc.epsilon(doc({"type": "PoissonSampled", "sampling_probability": 0.1,
+                         "event": gaussian()}, "replace-one"), 1e-5)
+    with pytest.raises(_protocol.UnsupportedCombination, match="delta > 0"):
+        acc.epsilon(doc({"type": "EpsilonDelta", "epsilon": 1, "delta": 1e-6}), 1e-5)
+
+
+def test_opake_accountant():
+    pytest.importorskip("opake.accounting")
+    from dpclaims.adapters.opake import PldAccountant
+
+    acc = PldAccountant()
+    assert acc.epsilon(EPS_DOC, 1e-5) == pytest.approx(4.377178, abs=1e-4)
+    assert acc.epsilon(doc(gaussian(2.0), "replace-one"), 1e-5) == pytest.approx(
+        acc.epsilon(EPS_DOC, 1e-5), rel=1e-9)
+    assert acc.epsilon(DP_SGD, 1e-5) == pytest.approx(1.8283, abs=1e-3)
+    assert 0 < acc.delta(DP_SGD, 1.8) < 1e-4
+    assert acc.epsilon(doc({"type": "SelfComposed", "count": 0, "event": gaussian()}),
+                       1e-5) == 0.0
+    with pytest.raises(_protocol.UnsupportedCombination, match="under replace-one"):
+        acc.epsilon(doc({"type": "PoissonSampled", "sampling_probability": 0.1,
+                         "event": gaussian()}, "replace-one"), 1e-5)
+    with pytest.raises(NotImplementedError, match="RandomizedResponse"):
+        acc.epsilon(RR2, 1e-5)
+
+
+def test_jax_privacy_accountants():
+    pytest.importorskip("jax_privacy")
+    from dpclaims.adapters import jax_privacy as adapter
+
+    rdp, pld = adapter.RdpAccountant(), adapter.PldAccountant()
+    for acc in (rdp, pld):
+        assert not hasattr(acc, "delta")
+        assert acc.supports["queries"] == ["epsilon"]
+    assert pld.epsilon(EPS_DOC, 1e-5) == pytest.approx(4.3772, abs=1e-3)
+    assert rdp.epsilon(EPS_DOC, 1e-5) == pytest.approx(4.7284, abs=1e-3)
+    assert pld.epsilon(DP_SGD, 1e-5) == pytest.approx(1.8282, abs=1e-3)
+    # The rate goes through jax_privacy's batch_size / num_samples bit for bit.
+    q = 0.006495199360975142
+    assert adapter.stages({"type": "PoissonSampled", "sampling_probability": q,
+                           "event": gaussian()}, "add-remove")[0][2] / float(
+        adapter.stages({"type": "PoissonSampled", "sampling_probability": q,
+                        "event": gaussian()}, "add-remove")[0][1]) == q
+    # FIXED_BATCH_SIZE (replace-one, m of n) is Poisson at m / n with the noise halved.
+    swor = doc({"type": "SampledWithoutReplacement", "source_dataset_size": 1000,
+                "sample_size": 10, "event": gaussian(2.0)}, "replace-one")
+    poisson = doc({"type": "PoissonSampled", "sampling_probability": 0.01,
+                   "event": gaussian(1.0)})
+    assert pld.epsilon(swor, 1e-5) == pytest.approx(pld.epsilon(poisson, 1e-5), rel=1e-9)
+    schedule = doc({"type": "Composed", "events": [
+        {"type": "SelfComposed", "count": 10, "event": dict(poisson["event"])},
+        {"type": "SelfComposed", "count": 5, "event": {
+            "type": "PoissonSampled", "sampling_probability": 0.01, "event": gaussian(2.0)}}]})
+    assert 0 < pld.epsilon(schedule, 1e-5) < pld.epsilon(
+        doc({"type": "SelfComposed", "count": 15, "event": dict(poisson["event"])}), 1e-5)
+    with pytest.raises(_protocol.UnsupportedCombination, match="rates"):
+        pld.epsilon(doc({"type": "Composed", "events": [poisson["event"], gaussian()]}), 1e-5)
+    with pytest.raises(NotImplementedError, match="Laplace"):
+        pld.epsilon(doc({"type": "Laplace", "noise_multiplier": 1.0}), 1e-5)
