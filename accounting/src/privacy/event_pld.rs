@@ -431,6 +431,21 @@ impl Walker<'_> {
         Directions::Symmetric(PldPair::identity(self.opts.interval))
     }
 
+    /// `(sigma, runs)` of an event that is `runs` unsampled runs of one Gaussian mechanism
+    /// (`Gaussian`, `SelfComposed` of one, a Poisson sampling at q = 1 of one), if it is.
+    fn unsampled_gaussian_runs(event: &Event) -> Option<(f64, u64)> {
+        match event {
+            Event::SelfComposed { event, count } if *count > 0 => {
+                let (sigma, k) = Self::unsampled_gaussian_runs(event)?;
+                Some((sigma, k.checked_mul(*count)?))
+            }
+            _ => {
+                let unit = Self::gaussian_unit(event)?;
+                (unit.sampling == Sampling::None && unit.sigma > 0.0).then_some((unit.sigma, 1))
+            }
+        }
+    }
+
     /// The Gaussian unit an event is, if it is one (after flattening nested Poisson sampling).
     fn gaussian_unit(event: &Event) -> Option<GaussianUnit> {
         match event {
@@ -695,9 +710,39 @@ impl Walker<'_> {
                 one.compose(*count, self.opts).map_err(param(path))
             }
             Event::Composed { events } => {
-                let mut total: Option<Directions> = None;
+                // Unsampled Gaussian runs among the events are merged exactly into one
+                // (runs with sigma_i, k_i times each, are one run with
+                // sigma = (sum_i k_i / sigma_i^2)^(-1/2): the loss means and variances add, see
+                // [`Walker::gaussian`]), walked first; the others are convolved after it.
+                let mut precision = 0.0;
+                let mut merged = Vec::new();
+                let mut rest = Vec::new();
                 for (i, e) in events.iter().enumerate() {
-                    let d = self.walk(e, &format!("{path}.events[{i}]"))?;
+                    match Self::unsampled_gaussian_runs(e) {
+                        Some((sigma, k)) => {
+                            precision += k as f64 / (sigma * sigma);
+                            merged.push(i);
+                        }
+                        None => rest.push(i),
+                    }
+                }
+                let mut walked: Vec<(String, Event)> = Vec::new();
+                if merged.len() > 1 && precision.is_finite() && precision > 0.0 {
+                    walked.push((
+                        format!("{path}.events[{}]", merged[0]),
+                        Event::Gaussian {
+                            noise_multiplier: precision.sqrt().recip(),
+                        },
+                    ));
+                } else {
+                    rest = (0..events.len()).collect();
+                }
+                for i in rest {
+                    walked.push((format!("{path}.events[{i}]"), events[i].clone()));
+                }
+                let mut total: Option<Directions> = None;
+                for (at, e) in &walked {
+                    let d = self.walk(e, at)?;
                     if d.is_identity() {
                         continue; // exactly nothing to add (and no FFT rounding)
                     }
