@@ -1278,7 +1278,7 @@ pub struct Outcome {
 /// answer in it.
 pub const WIDE: f64 = 0.01;
 
-/// [`WIDE`] for a δ bracket: δ moves by a factor $e^{c\,\Delta\epsilon}$ over a grid step
+/// [`WIDE`] for a δ bracket: δ moves by a factor $e^{c\thinspace\Delta\epsilon}$ over a grid step
 /// $\Delta\epsilon$ ($c$ the slope of $\ln\delta(\epsilon)$, tens at a small δ), so its
 /// brackets are relatively wider than ε's.
 pub const WIDE_DELTA: f64 = 0.05;

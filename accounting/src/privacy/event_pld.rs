@@ -317,7 +317,7 @@ fn is_trivial(event: &Event) -> bool {
 /// Step $t$ lies in the level-$j$ node $\lbrace\lceil t/2^j\rceil2^j-2^j+1,\dots,\lceil
 /// t/2^j\rceil2^j\rbrace$, which exists iff $\lceil t/2^j\rceil2^j\le T$; as
 /// $\lceil t/2^j\rceil2^j\ge2^j$ with equality at $t=1$, the number $d_t$ of nodes holding $t$ is
-/// at most $\#\lbrace j:2^j\le T\rbrace=\lfloor\log_2T\rfloor+1=\lceil\log_2(T+1)\rceil$, reached at $t=1$.
+/// at most $\vert\lbrace j:2^j\le T\rbrace\vert=\lfloor\log_2T\rfloor+1=\lceil\log_2(T+1)\rceil$, reached at $t=1$.
 ///
 /// *Upper bound.* Each record is in at most one step $t$ of one tree. Given the transcript
 /// before step $t$ (equal in law on both datasets: no node released before $t$ holds it), the

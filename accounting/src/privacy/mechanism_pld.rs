@@ -216,7 +216,7 @@ pub fn epsilon_delta_atoms(epsilon: f64, delta: f64) -> (Vec<(f64, f64)>, f64) {
 /// $W=\max(-z,0)$, so $P(W\ge m)=u^m/(1+u)$ for $m\ge1$. Under $P$ the loss of $T(s)$ is
 /// $a(s-2D)$ with $D=\min(W,s)$, that of the product $a(s-2(D_1+D_2))$ with
 /// $D_k=\min(W_k,s_k)$, $W_1,W_2$ independent copies of $W$. For $\epsilon\ge0$,
-/// $\delta(\epsilon)=\mathbb E_P\thinspace h(D)$ with $h(d)=(1-e^{\epsilon-as}e^{2ad})_+$,
+/// $\delta(\epsilon)=\mathbb E_P\thinspace h(D)$ with $h(d)=\max\lbrace0,1-e^{\epsilon-as}e^{2ad}\rbrace$,
 /// non-increasing, and $h(d)=0$ for $d\ge M$, $M$ the least integer $\ge s/2-\epsilon/(2a)$, so
 /// $M\le\lceil s/2\rceil\le\max(s_1,s_2)$. Summing by parts,
 /// $\mathbb E\thinspace h(X)=\sum_{m=0}^{M-1}(h(m)-h(m+1))\thinspace P(X\le m)$ with non-negative
