@@ -46,10 +46,10 @@ fn main() {
         let Ok(line) = line else { break };
         // The answer carries the query's id.
         let answer = match Request::parse_line(&line) {
-            Ok((id, req)) => reply_line(id, req.query, &broken_reply(&req, &opts)),
+            Ok((id, req)) => reply_line(id, req.key(), &broken_reply(&req, &opts)),
             Err(e) => reply_line(
                 dpclaims::conformance::line_id(&line),
-                dpclaims::accounting::Query::Epsilon { delta: 0.0 },
+                "epsilon",
                 &Reply::Refused(e),
             ),
         };

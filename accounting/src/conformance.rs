@@ -29,7 +29,7 @@
 //! - `monotone-count`: $\epsilon$ non-decreasing in the count; `monotone-sigma`: non-increasing in
 //!   $\sigma$; `monotone-delta`: non-increasing in $\delta$;
 //! - `valid`, on **every** answer (base queries, follow-ups, variants): $\epsilon\ge0$ and not
-//!   NaN, finite where dpclaims' pessimistic value is; $\delta\in[0,1]$;
+//!   NaN, finite where dpclaims' pessimistic value is; $0\le\delta\le1$;
 //! - `epsilon-delta-round-trip`: $\epsilon(\delta(\epsilon_0))=\epsilon_0$ for the accountant's own
 //!   $\epsilon_0=\epsilon(\delta)$ (asked in rounds: [`ask_in_rounds`]);
 //! - `reference`, on **every** answer: at or above dpclaims' optimistic (lower) PLD value —
@@ -74,6 +74,52 @@ pub struct Request {
     /// does not depend on them: the truth is the truth whatever the accountant's orders or
     /// grid.
     pub settings: Settings,
+    /// `Some(ε)`: a calibration query (`"calibrate": "noise_multiplier"` on the line): the
+    /// answer is a noise multiplier σ such that the event, with σ as the noise multiplier of
+    /// every Gaussian in it ([`with_noise_multiplier`]), has at most this ε at the δ of
+    /// `query` (an [`Query::Epsilon`]). The σ in the document is a placeholder.
+    pub calibrate: Option<f64>,
+}
+
+/// The query kind, and the answer's key, of a calibration query ([`Request::calibrate`]).
+pub const CALIBRATE: &str = "noise_multiplier";
+
+/// The event with `sigma` as the noise multiplier of every Gaussian in it (what a calibration
+/// query's answer is put into); other mechanisms are kept.
+pub fn with_noise_multiplier(event: &Event, sigma: f64) -> Event {
+    let inner = |e: &Event| Box::new(with_noise_multiplier(e, sigma));
+    match event {
+        Event::Gaussian { .. } => Event::Gaussian {
+            noise_multiplier: sigma,
+        },
+        Event::PoissonSampled {
+            sampling_probability,
+            event,
+        } => Event::PoissonSampled {
+            sampling_probability: *sampling_probability,
+            event: inner(event),
+        },
+        Event::SampledWithoutReplacement {
+            source_dataset_size,
+            sample_size,
+            event,
+        } => Event::SampledWithoutReplacement {
+            source_dataset_size: *source_dataset_size,
+            sample_size: *sample_size,
+            event: inner(event),
+        },
+        Event::SelfComposed { event, count } => Event::SelfComposed {
+            event: inner(event),
+            count: *count,
+        },
+        Event::Composed { events } => Event::Composed {
+            events: events
+                .iter()
+                .map(|e| with_noise_multiplier(e, sigma))
+                .collect(),
+        },
+        other => other.clone(),
+    }
 }
 
 impl Request {
@@ -86,6 +132,10 @@ impl Request {
             Query::Epsilon { delta } => obj.insert("delta".into(), delta.into()),
             Query::Delta { epsilon } => obj.insert("epsilon".into(), epsilon.into()),
         };
+        if let Some(epsilon) = self.calibrate {
+            obj.insert("calibrate".into(), CALIBRATE.into());
+            obj.insert("epsilon".into(), epsilon.into());
+        }
         if !self.settings.is_empty() {
             obj.insert("settings".into(), Value::Object(self.settings.clone()));
         }
@@ -101,13 +151,35 @@ impl Request {
             None => None,
             Some(x) => Some(x.as_u64().ok_or("`id` must be a non-negative integer")? as usize),
         };
-        let query = match (obj.remove("delta"), obj.remove("epsilon")) {
-            (Some(d), None) => Query::Epsilon {
-                delta: d.as_f64().ok_or("`delta` must be a number")?,
-            },
-            (None, Some(e)) => Query::Delta {
-                epsilon: e.as_f64().ok_or("`epsilon` must be a number")?,
-            },
+        let calibrate = match obj.remove("calibrate") {
+            None => false,
+            Some(Value::String(k)) if k == CALIBRATE => true,
+            Some(x) => return Err(format!("`calibrate` is {x}, not \"{CALIBRATE}\"")),
+        };
+        let number = |x: Value, name: &str| {
+            x.as_f64()
+                .ok_or_else(|| format!("`{name}` must be a number"))
+        };
+        let (query, calibrate) = match (obj.remove("delta"), obj.remove("epsilon"), calibrate) {
+            (Some(d), Some(e), true) => (
+                Query::Epsilon {
+                    delta: number(d, "delta")?,
+                },
+                Some(number(e, "epsilon")?),
+            ),
+            (_, _, true) => return Err("a calibration needs `epsilon` and `delta`".into()),
+            (Some(d), None, false) => (
+                Query::Epsilon {
+                    delta: number(d, "delta")?,
+                },
+                None,
+            ),
+            (None, Some(e), false) => (
+                Query::Delta {
+                    epsilon: number(e, "epsilon")?,
+                },
+                None,
+            ),
             _ => return Err("exactly one of `delta` and `epsilon`".into()),
         };
         let settings = match obj.remove("settings") {
@@ -122,8 +194,19 @@ impl Request {
                 doc,
                 query,
                 settings,
+                calibrate,
             },
         ))
+    }
+
+    /// The query kind, which is also the answer's key: `epsilon`, `delta` or
+    /// [`CALIBRATE`].
+    pub fn key(&self) -> &'static str {
+        match (self.calibrate, self.query) {
+            (Some(_), _) => CALIBRATE,
+            (None, Query::Epsilon { .. }) => "epsilon",
+            (None, Query::Delta { .. }) => "delta",
+        }
     }
 }
 
@@ -158,11 +241,8 @@ pub enum Reply {
 
 /// The reply encoded on the protocol's answer line, carrying the query's `id` (none for a
 /// query that had none).
-pub fn reply_line(id: Option<usize>, query: Query, reply: &Reply) -> String {
-    let key = match query {
-        Query::Epsilon { .. } => "epsilon",
-        Query::Delta { .. } => "delta",
-    };
+/// `key` is the query kind ([`Request::key`]).
+pub fn reply_line(id: Option<usize>, key: &str, reply: &Reply) -> String {
     let mut v = match reply.value() {
         Some(x) if x.is_finite() => serde_json::json!({ key: x }),
         Some(_) => serde_json::json!({ key: null }),
@@ -191,11 +271,7 @@ pub const UNSUPPORTED: &str = "unsupported: ";
 /// when every part is declared ([`Declaration`]).
 pub const UNSUPPORTED_COMBINATION: &str = "unsupported: combination: ";
 
-fn parse_reply(line: &str, query: Query) -> Reply {
-    let key = match query {
-        Query::Epsilon { .. } => "epsilon",
-        Query::Delta { .. } => "delta",
-    };
+fn parse_reply(line: &str, key: &str) -> Reply {
     let Ok(v) = serde_json::from_str::<Value>(line) else {
         return Reply::Broken(format!("unreadable answer {line:?}"));
     };
@@ -241,11 +317,92 @@ impl Reply {
 }
 
 /// dpclaims' own PLD accountant, in process: its certified bracket.
+/// A calibration query ([`Request::calibrate`]) is answered with [`calibrated_sigma`].
 pub fn self_reply(req: &Request, opts: &PldOptions) -> Reply {
+    if let Some(target) = req.calibrate {
+        return match calibrated_sigma(req, target, opts) {
+            Ok(Some(sigma)) => Reply::Value(sigma),
+            Ok(None) => Reply::Error(format!(
+                "no noise multiplier up to {MAX_SIGMA:e} brings ε at δ = {} to {target}",
+                req.query.parts().1
+            )),
+            Err(e) => Reply::Refused(e.to_string()),
+        };
+    }
     match bracket(req, opts) {
         Ok(b) => Reply::Bracket([b.optimistic, b.pessimistic]),
         Err(e) => Reply::Refused(e.to_string()),
     }
+}
+
+/// The largest noise multiplier [`calibrated_sigma`] tries.
+pub const MAX_SIGMA: f64 = 1e6;
+
+/// The noise multiplier of the first Gaussian in the event, if any.
+fn first_sigma(event: &Event) -> Option<f64> {
+    match event {
+        Event::Gaussian { noise_multiplier } => Some(*noise_multiplier),
+        Event::PoissonSampled { event, .. }
+        | Event::SampledWithoutReplacement { event, .. }
+        | Event::SelfComposed { event, .. } => first_sigma(event),
+        Event::Composed { events } => events.iter().find_map(first_sigma),
+        _ => None,
+    }
+}
+
+/// The request with `sigma` as every Gaussian's noise multiplier, as a plain ε query.
+fn at_sigma(req: &Request, sigma: f64) -> Request {
+    Request {
+        doc: EventDoc {
+            event: with_noise_multiplier(&req.doc.event, sigma),
+            ..req.doc.clone()
+        },
+        calibrate: None,
+        ..req.clone()
+    }
+}
+
+/// dpclaims' own calibration: a σ whose *pessimistic* ε at the request's δ (on the grid of
+/// `opts`) is at most `target`, within a factor 1.001 of the least such σ on that grid: from
+/// the placeholder σ (or 1) it doubles σ until the target is met, halves it until it is not,
+/// then bisects in $\ln\sigma$. The pessimistic ε only grows as σ falls, so what it returns
+/// meets the target by dpclaims' upper end — the `calibration` check of `--self` holds by
+/// construction. `None`: not even [`MAX_SIGMA`] meets it.
+pub fn calibrated_sigma(
+    req: &Request,
+    target: f64,
+    opts: &PldOptions,
+) -> Result<Option<f64>, EventPldError> {
+    let meets = |sigma: f64| -> Result<bool, EventPldError> {
+        Ok(bracket(&at_sigma(req, sigma), opts)?.pessimistic <= target)
+    };
+    let start = first_sigma(&req.doc.event)
+        .filter(|s| s.is_finite() && *s > 0.0)
+        .unwrap_or(1.0);
+    let mut hi = start;
+    while !meets(hi)? {
+        hi *= 2.0;
+        if hi > MAX_SIGMA {
+            return Ok(None);
+        }
+    }
+    let mut lo = hi / 1.01;
+    while meets(lo)? {
+        hi = lo;
+        lo /= 2.0;
+        if lo < 1e-6 {
+            return Ok(Some(hi));
+        }
+    }
+    while hi / lo > 1.001 {
+        let mid = (lo * hi).sqrt();
+        if meets(mid)? {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    Ok(Some(hi))
 }
 
 /// dpclaims' bracket for a request (its settings play no part), remembered for the process:
@@ -287,7 +444,8 @@ pub struct Declaration {
     pub events: BTreeSet<String>,
     /// Neighbouring relations (`"add-remove"`, `"replace-one"`).
     pub relations: BTreeSet<String>,
-    /// What it answers: `"epsilon"` (ε at a δ), `"delta"` (δ at an ε).
+    /// What it answers: `"epsilon"` (ε at a δ), `"delta"` (δ at an ε), `"noise_multiplier"`
+    /// (σ for an ε at a δ: [`Request::calibrate`]).
     pub queries: BTreeSet<String>,
     /// The settings it takes per query, and the values the suite may draw for each.
     pub settings: BTreeMap<String, SettingSpace>,
@@ -446,10 +604,7 @@ impl Declaration {
     /// are all declared.
     pub fn covers(&self, req: &Request) -> bool {
         let relation = serde_json::to_value(req.doc.neighbouring).expect("relations serialize");
-        let query = match req.query {
-            Query::Epsilon { .. } => "epsilon",
-            Query::Delta { .. } => "delta",
-        };
+        let query = req.key();
         let mut types = BTreeSet::new();
         event_types(
             &serde_json::to_value(&req.doc.event).expect("events serialize"),
@@ -537,13 +692,15 @@ pub fn answer_tag(line: &str) -> Tag {
             Some(k) => Tag::Answer(Some(k)),
             None => Tag::Stray(format!("its id {id} is not a non-negative integer")),
         },
-        None if ["epsilon", "delta", "error"]
+        None if ["epsilon", "delta", CALIBRATE, "error"]
             .iter()
             .any(|k| obj.contains_key(*k)) =>
         {
             Tag::Answer(None)
         }
-        None => Tag::Stray("an object without `id`, `epsilon`, `delta` or `error`".into()),
+        None => Tag::Stray(format!(
+            "an object without `id`, `epsilon`, `delta`, `{CALIBRATE}` or `error`"
+        )),
     }
 }
 
@@ -627,7 +784,7 @@ impl CommandAccountant {
             .zip(requests)
             .map(|(answer, r)| {
                 let reply = match answer.line {
-                    Ok(line) => parse_reply(&line, r.query),
+                    Ok(line) => parse_reply(&line, r.key()),
                     Err(why) => Reply::Broken(why),
                 };
                 let reply = apply_declaration(self.declaration.as_ref(), r, reply);
@@ -687,6 +844,23 @@ pub fn ask_in_rounds_with_ids(
             };
             let r = &mut suite.requests[i];
             let answer = replies[j].as_ref().and_then(Reply::value);
+            if let Some(target) = &mut r.calibrate {
+                // A calibration for the answered ε.
+                match answer {
+                    Some(x) if x.is_finite() && x >= 0.0 => {
+                        *target = x;
+                        asked.push(i);
+                    }
+                    _ => {
+                        let why = match answer {
+                            Some(x) => format!("it calibrates for the answer {x}"),
+                            _ => "the query it follows up on has no answer".into(),
+                        };
+                        replies[i] = Some(Reply::Refused(format!("not asked: {why}")));
+                    }
+                }
+                continue;
+            }
             match (answer, &mut r.query) {
                 (Some(x), Query::Delta { epsilon }) if x.is_finite() && x >= 0.0 => {
                     *epsilon = x;
@@ -734,6 +908,9 @@ pub enum Relation {
     Valid,
     /// One answer, compared with dpclaims' bracket: below its optimistic end is unsound.
     Reference,
+    /// One calibration answer σ ([`Request::calibrate`]): the event at σ must have at most the
+    /// target ε by dpclaims' bracket (its optimistic end above the target is a finding).
+    Calibrated,
 }
 
 /// One property instance: queries (indices into the suite's requests) and their relation.
@@ -789,6 +966,7 @@ impl Suite {
             doc,
             query,
             settings: Settings::new(),
+            calibrate: None,
         });
         self.requests.len() - 1
     }
@@ -916,7 +1094,7 @@ fn family_units(family: &str, sigma: f64, q: f64, rng: &mut TrialRng) -> (Event,
 }
 
 /// The largest central-limit μ of a base event's Gaussian family over its T steps
-/// ([`step_mu`] times $\sqrt T$): $\epsilon \approx \mu^2/2 + \mu\sqrt{2\ln(1/\delta)}$, about
+/// (`step_mu` times $\sqrt T$): $\epsilon \approx \mu^2/2 + \mu\sqrt{2\ln(1/\delta)}$, about
 /// 100 at δ = 1e-5.
 pub const MAX_MU: f64 = 10.0;
 
@@ -1141,10 +1319,27 @@ pub fn generate(seed: u64, n: usize, full: bool) -> Suite {
         }
         let quieter = s.push(doc(relation, self_composed(noisier, steps)), eps_q);
         check(&mut s, "monotone-sigma", vec![quieter, b], Relation::AtMost);
-        // Every answer judged: valid, and against the certified bracket.
+        // The σ the accountant calibrates for its own ε of the base event (a follow-up: the
+        // target is its answer), which the truth at that σ must not exceed.
+        if matches!(
+            family,
+            "poisson-gaussian" | "gaussian" | "fixed-size-gaussian"
+        ) {
+            let cal = s.push(doc(relation, base.clone()), eps_q);
+            s.requests[cal].calibrate = Some(f64::NAN);
+            s.follow_ups.push(FollowUp {
+                request: cal,
+                from: b,
+            });
+            check(&mut s, "calibration", vec![cal], Relation::Calibrated);
+        }
+        // Every answer judged: valid, and against the certified bracket (a calibration by
+        // `calibration`).
         for r in first..s.requests.len() {
             check(&mut s, "valid", vec![r], Relation::Valid);
-            check(&mut s, "reference", vec![r], Relation::Reference);
+            if s.requests[r].calibrate.is_none() {
+                check(&mut s, "reference", vec![r], Relation::Reference);
+            }
         }
     }
     s
@@ -1380,7 +1575,10 @@ fn references(
     use rayon::prelude::*;
     let mut wanted = vec![false; suite.requests.len()];
     for c in &suite.checks {
-        if matches!(c.relation, Relation::Valid | Relation::Reference) {
+        if matches!(
+            c.relation,
+            Relation::Valid | Relation::Reference | Relation::Calibrated
+        ) {
             wanted[c.queries[0]] = true;
         }
     }
@@ -1390,15 +1588,22 @@ fn references(
             if !wanted[i] {
                 return None;
             }
-            match &replies[i] {
-                Reply::Value(x) => Some(certified(&suite.requests[i], *x, tolerance, opts)),
+            let req = &suite.requests[i];
+            match (&replies[i], req.calibrate) {
+                // A calibration: the bracket of ε at the answered σ, refined while the target
+                // lies in it.
+                (Reply::Value(sigma), Some(target)) => Some(if sigma.is_finite() && *sigma > 0.0 {
+                    certified(&at_sigma(req, *sigma), target, 0.0, opts)
+                } else {
+                    Reference::None(format!("no noise multiplier to judge: {sigma}"))
+                }),
+                (_, Some(_)) => None,
+                (Reply::Value(x), None) => Some(certified(req, *x, tolerance, opts)),
                 // dpclaims' own bracket is its own reference: judged for its width (too wide
                 // is `imprecise`, at the grid it was asked at: not refined, so that a
                 // precision regression shows).
-                Reply::Bracket(b) if suite.own_brackets => Some(Reference::Own(*b)),
-                Reply::Bracket([_, hi]) => {
-                    Some(certified(&suite.requests[i], *hi, tolerance, opts))
-                }
+                (Reply::Bracket(b), None) if suite.own_brackets => Some(Reference::Own(*b)),
+                (Reply::Bracket([_, hi]), None) => Some(certified(req, *hi, tolerance, opts)),
                 _ => None,
             }
         })
@@ -1477,6 +1682,10 @@ pub fn judge(suite: &Suite, replies: &[Reply], tolerance: f64, opts: &PldOptions
                         || intervals[0][0]
                             <= intervals[1][1] + 1e-6 * intervals[1][1].abs() + 1e-12 + declared,
                     format!("{} should be at most {}", v[0], v[1]),
+                ),
+                Relation::Valid if suite.requests[c.queries[0]].calibrate.is_some() => (
+                    v[0].is_finite() && v[0] > 0.0,
+                    format!("σ = {} should be a finite number > 0", v[0]),
                 ),
                 Relation::Valid => {
                     let query = suite.requests[c.queries[0]].query;
@@ -1572,6 +1781,52 @@ pub fn judge(suite: &Suite, replies: &[Reply], tolerance: f64, opts: &PldOptions
                                 format!("{x} against [{}, {}] ({side})", b[0], b[1]),
                             )
                         }
+                    }
+                }
+                Relation::Calibrated => {
+                    let req = &suite.requests[c.queries[0]];
+                    let target = req.calibrate.unwrap_or(f64::NAN);
+                    let sigma = v[0];
+                    if !(target.is_finite() && target >= 0.0) {
+                        out.verdict = Verdict::Skipped;
+                        out.detail = format!("not asked: its target ε is {target}");
+                        return out;
+                    }
+                    let (b, interval) = match refs[c.queries[0]].clone() {
+                        Some(Reference::Certified(b, interval)) => (b, interval),
+                        other => {
+                            out.verdict = Verdict::Skipped;
+                            out.detail = match other {
+                                Some(Reference::None(why)) => why,
+                                _ => "no reference".into(),
+                            };
+                            return out;
+                        }
+                    };
+                    out.bracket = Some(b);
+                    let shown = format!("σ = {sigma} gives ε in [{}, {}]", b[0], b[1]);
+                    if b[1] <= target {
+                        (true, format!("{shown}, at most the target {target} (certified)"))
+                    } else if b[0] > target * (1.0 + 1e-9) + 1e-9 + declared {
+                        (
+                            false,
+                            format!(
+                                "{shown}, above the target {target}: the calibration under-protects"
+                            ),
+                        )
+                    } else if too_wide(b, req.query, interval) {
+                        out.verdict = Verdict::Imprecise;
+                        out.detail = format!(
+                            "{shown}, which holds the target {target} and is too wide to judge it on grids down to interval {interval:e}"
+                        );
+                        return out;
+                    } else {
+                        (
+                            true,
+                            format!(
+                                "{shown}, which holds the target {target}: calibrated to it within dpclaims' precision"
+                            ),
+                        )
                     }
                 }
             };
@@ -1722,8 +1977,16 @@ pub fn render_report(outcomes: &[Outcome], report: &Report, markdown: bool) -> S
         for l in lines {
             s += &format!("    {l}\n");
         }
-        for q in &o.queries {
-            let command = match Request::parse_line(q).map(|(_, r)| r.query) {
+        for (k, q) in o.queries.iter().enumerate() {
+            let parsed = Request::parse_line(q);
+            // A calibration is seen again as the ε of the event at the answered σ.
+            let seen = match (&parsed, o.answers.get(k).copied().flatten()) {
+                (Ok((id, r)), Some(sigma)) if r.calibrate.is_some() => {
+                    Some(at_sigma(r, sigma).line(id.unwrap_or(0)))
+                }
+                _ => None,
+            };
+            let command = match parsed.map(|(_, r)| r.query) {
                 Ok(Query::Epsilon { .. }) => "epsilon",
                 Ok(Query::Delta { .. }) => "delta",
                 Err(_) => {
@@ -1736,7 +1999,8 @@ pub fn render_report(outcomes: &[Outcome], report: &Report, markdown: bool) -> S
             };
             s += &format!("  reproduce: echo '{q}' | {}\n", report.command);
             s += &format!(
-                "  dpclaims:  echo '{q}' | dpclaims {command} --event - --interval {}\n",
+                "  dpclaims:  echo '{}' | dpclaims {command} --event - --interval {}\n",
+                seen.as_deref().unwrap_or(q),
                 report.interval
             );
         }
@@ -1748,7 +2012,7 @@ pub fn render_report(outcomes: &[Outcome], report: &Report, markdown: bool) -> S
 /// `valid` checks (one per query), per [`FAMILIES`] entry, as `answered/asked` for ε and δ
 /// queries. A family never asked shows `0/0`: a run too small to cover it.
 pub fn render_coverage(outcomes: &[Outcome], markdown: bool) -> String {
-    let mut counts = vec![[[0usize; 2]; 2]; FAMILIES.len()];
+    let mut counts = vec![[[0usize; 2]; 3]; FAMILIES.len()];
     for o in outcomes.iter().filter(|o| o.property == "valid") {
         let Some(v) = o
             .queries
@@ -1768,7 +2032,11 @@ pub fn render_coverage(outcomes: &[Outcome], markdown: bool) -> String {
         }) else {
             continue;
         };
-        let kind = usize::from(v.get("epsilon").is_some());
+        let kind = if v.get("calibrate").is_some() {
+            2
+        } else {
+            usize::from(v.get("epsilon").is_some())
+        };
         counts[f][kind][1] += 1;
         if o.verdict != Verdict::Skipped {
             counts[f][kind][0] += 1;
@@ -1779,22 +2047,28 @@ pub fn render_coverage(outcomes: &[Outcome], markdown: bool) -> String {
     );
     let cell = |c: [usize; 2]| format!("{}/{}", c[0], c[1]);
     if markdown {
-        s += "\n| family | relation | ε queries | δ queries |\n|---|---|---|---|\n";
+        s += "\n| family | relation | ε queries | δ queries | σ calibrations |\n|---|---|---|---|---|\n";
     } else {
         s += &format!(
-            "  {:<22} {:<12} {:>10} {:>10}\n",
-            "family", "relation", "epsilon", "delta"
+            "  {:<22} {:<12} {:>10} {:>10} {:>12}\n",
+            "family", "relation", "epsilon", "delta", "calibration"
         );
     }
     for (f, (name, r)) in FAMILIES.iter().enumerate() {
         let relation = serde_json::to_value(r).expect("relations serialize");
         let relation = relation.as_str().unwrap_or("");
-        let [e, d] = counts[f];
+        let [e, d, c] = counts[f];
+        // Only the Gaussian families are asked for a calibration.
+        let c = if c[1] == 0 { "-".to_string() } else { cell(c) };
         if markdown {
-            s += &format!("| {name} | {relation} | {} | {} |\n", cell(e), cell(d));
+            s += &format!(
+                "| {name} | {relation} | {} | {} | {c} |\n",
+                cell(e),
+                cell(d)
+            );
         } else {
             s += &format!(
-                "  {name:<22} {relation:<12} {:>10} {:>10}\n",
+                "  {name:<22} {relation:<12} {:>10} {:>10} {c:>12}\n",
                 cell(e),
                 cell(d)
             );
@@ -1973,7 +2247,7 @@ mod tests {
             let (id, back) = Request::parse_line(&r.line(i)).unwrap();
             assert_eq!((id, &back), (Some(i), r));
         }
-        let q = Query::Epsilon { delta: 1e-5 };
+        let q = "epsilon";
         assert_eq!(
             parse_reply(&reply_line(Some(7), q, &Reply::Value(1.5)), q),
             Reply::Value(1.5)
@@ -2003,7 +2277,7 @@ mod tests {
     /// Every answer carries its query's id; a line that is not an answer is told apart.
     #[test]
     fn answers_carry_the_id() {
-        let q = Query::Delta { epsilon: 1.0 };
+        let q = "delta";
         let line = reply_line(Some(7), q, &Reply::Value(0.25));
         let v: Value = serde_json::from_str(&line).unwrap();
         assert_eq!(
@@ -2047,6 +2321,7 @@ mod tests {
             doc: doc(neighbouring, event),
             query,
             settings: Settings::new(),
+            calibrate: None,
         };
         let g = Event::PoissonSampled {
             sampling_probability: 0.1,
@@ -2190,8 +2465,10 @@ mod tests {
         // for validity and the reference: below any certified lower value).
         for c in &suite.checks {
             let follow_up = suite.follow_ups.iter().any(|f| f.request == c.queries[0]);
-            if follow_up && c.relation == Relation::Reference {
-                continue; // its parameter is set when asked (judged in the round-trip tests)
+            if follow_up && matches!(c.relation, Relation::Reference | Relation::Calibrated) {
+                // Its parameter is set when asked (judged in the round-trip and calibration
+                // tests).
+                continue;
             }
             let mut replies = vec![Reply::Value(1.0); suite.requests.len()];
             replies[c.queries[0]] = Reply::Value(match c.relation {
@@ -2275,7 +2552,11 @@ mod tests {
     fn every_answer_is_judged_and_the_regimes_are_covered() {
         let suite = generate(1, FAMILIES.len(), false);
         for i in 0..suite.requests.len() {
-            for relation in [Relation::Valid, Relation::Reference] {
+            let judged_by = match suite.requests[i].calibrate {
+                Some(_) => Relation::Calibrated,
+                None => Relation::Reference,
+            };
+            for relation in [Relation::Valid, judged_by] {
                 assert!(
                     suite
                         .checks
@@ -2367,6 +2648,91 @@ mod tests {
         assert!(caught(&mut suite, &infinite) > 0);
     }
 
+    /// A calibration (σ for the accountant's own ε of a Gaussian base event) is asked as a
+    /// follow-up, round-trips through the protocol, and is judged: dpclaims' own calibration
+    /// passes (by construction: its pessimistic end meets the target), a σ 20 % too small —
+    /// the error of a calibration that inverts an accountant under-reporting ε — is a
+    /// finding, a σ of 0 or NaN is not `valid`, a σ ten times larger passes.
+    #[test]
+    fn calibration_is_asked_judged_and_can_fail() {
+        let mut suite = generate(2, FAMILIES.len(), false);
+        let calibrations: Vec<usize> = (0..suite.requests.len())
+            .filter(|&i| suite.requests[i].calibrate.is_some())
+            .collect();
+        // One per Gaussian family: Poisson and unsampled under both relations, fixed size.
+        assert_eq!(calibrations.len(), 5);
+        let opts = PldOptions {
+            interval: 1e-3,
+            ..PldOptions::default()
+        };
+        let verdicts = |suite: &mut Suite, f: &dyn Fn(&Request, Reply) -> Reply| {
+            let replies = ask_in_rounds(suite, |batch| {
+                batch.iter().map(|r| f(r, self_reply(r, &opts))).collect()
+            });
+            let mut out: BTreeMap<(&'static str, String), usize> = BTreeMap::new();
+            for o in judge(suite, &replies, 1e-3, &opts) {
+                if o.property == "calibration"
+                    || (o.property == "valid" && o.queries[0].contains("calibrate"))
+                {
+                    *out.entry((o.property, format!("{:?}", o.verdict)))
+                        .or_default() += 1;
+                }
+            }
+            out
+        };
+        let own = verdicts(&mut suite, &|_, r| r);
+        assert_eq!(
+            own.get(&("calibration", "Pass".into())),
+            Some(&5),
+            "{own:?}"
+        );
+        assert_eq!(own.get(&("valid", "Pass".into())), Some(&5), "{own:?}");
+        // The asked line carries the target (the base answer) and reads back the same.
+        for &i in &calibrations {
+            let r = &suite.requests[i];
+            assert!(r.calibrate.is_some_and(|t| t.is_finite() && t >= 0.0));
+            let (id, back) = Request::parse_line(&r.line(i)).unwrap();
+            assert_eq!((id, &back), (Some(i), r));
+            assert_eq!(back.key(), CALIBRATE);
+            let line = reply_line(Some(i), r.key(), &Reply::Value(1.25));
+            assert_eq!(answer_tag(&line), Tag::Answer(Some(i as u64)));
+            assert_eq!(parse_reply(&line, r.key()), Reply::Value(1.25));
+        }
+        let scaled = |k: f64| {
+            move |r: &Request, reply: Reply| match (r.calibrate, reply) {
+                (Some(_), Reply::Value(s)) => Reply::Value(k * s),
+                (_, reply) => reply,
+            }
+        };
+        let small = verdicts(&mut suite, &scaled(0.8));
+        assert_eq!(
+            small.get(&("calibration", "Finding".into())),
+            Some(&5),
+            "{small:?}"
+        );
+        let large = verdicts(&mut suite, &scaled(10.0));
+        assert_eq!(
+            large.get(&("calibration", "Pass".into())),
+            Some(&5),
+            "{large:?}"
+        );
+        for bad in [0.0, f64::NAN] {
+            let got = verdicts(&mut suite, &|r: &Request, reply| {
+                if r.calibrate.is_some() {
+                    Reply::Value(bad)
+                } else {
+                    reply
+                }
+            });
+            assert_eq!(got.get(&("valid", "Finding".into())), Some(&5), "{got:?}");
+        }
+        // A line asking a calibration without its δ is refused, not misread.
+        assert!(Request::parse_line(
+            r#"{"version":1,"neighbouring":"add-remove","event":{"type":"Gaussian","noise_multiplier":1},"calibrate":"noise_multiplier","epsilon":1}"#
+        )
+        .is_err());
+    }
+
     /// A bracket too wide to judge an answer inside it is refined, and `imprecise` if it stays
     /// so: never a pass. dpclaims' own bracket widened (a precision regression) is
     /// `imprecise`; an answer below the refined bracket is a finding.
@@ -2396,6 +2762,7 @@ mod tests {
             ),
             query: eps,
             settings: Settings::new(),
+            calibrate: None,
         };
         let fine = PldOptions {
             interval: 1e-3,

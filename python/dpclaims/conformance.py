@@ -54,17 +54,24 @@ class Outcome:
         return self.verdict in ("finding", "error", "broken")
 
     def reproducers(self, accountant_name="accountant") -> List[str]:
-        """Python lines that ask the accountant the check's queries again."""
+        """Python lines that ask the accountant the check's queries again (under the query's
+        settings: `accountant.configured(settings)`)."""
         lines = []
         for q in self.queries:
             doc = json.loads(q)
             doc.pop("id", None)
-            if "delta" in doc:
+            settings = doc.pop("settings", None)
+            who = (f"{accountant_name}.configured({json.dumps(settings)})" if settings
+                   else accountant_name)
+            if doc.pop("calibrate", None):
+                eps, delta = doc.pop("epsilon"), doc.pop("delta")
+                lines.append(f"{who}.noise_multiplier({json.dumps(doc)}, {eps!r}, {delta!r})")
+            elif "delta" in doc:
                 at = doc.pop("delta")
-                lines.append(f"{accountant_name}.epsilon({json.dumps(doc)}, {at!r})")
+                lines.append(f"{who}.epsilon({json.dumps(doc)}, {at!r})")
             else:
                 at = doc.pop("epsilon")
-                lines.append(f"{accountant_name}.delta({json.dumps(doc)}, {at!r})")
+                lines.append(f"{who}.delta({json.dumps(doc)}, {at!r})")
         return lines
 
     def explain(self, accountant_name="accountant") -> str:

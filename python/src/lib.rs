@@ -16,31 +16,55 @@
 //!   counts as a skip) with `.path`; a parameter out of range raises `ParameterError` (a
 //!   `ValueError`) with `.path` and `.name`.
 
+use dpclaims_accounting::ParamError;
 use dpclaims_accounting::audit::{self, AuditOptions};
+use dpclaims_accounting::cancel;
 use dpclaims_accounting::conformance::{self, Reply, Request};
+use dpclaims_accounting::privacy::Neighbouring;
 use dpclaims_accounting::privacy::event::{EventDoc, EventError};
 use dpclaims_accounting::privacy::event_pld::EventPldError;
-use dpclaims_accounting::privacy::Neighbouring;
 use dpclaims_accounting::privacy::pld::PldOptions;
 use dpclaims_accounting::query::{self, EventAnswer, Query};
-use dpclaims_accounting::ParamError;
 use pyo3::create_exception;
 use pyo3::exceptions::{PyNotImplementedError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use serde_json::Value;
-use dpclaims_accounting::cancel;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::Duration;
 
-create_exception!(_dpclaims, EventFormatError, PyValueError, "An event document that cannot be read: `.path` is the JSON path of the bad field.");
-create_exception!(_dpclaims, UnsupportedEventError, PyNotImplementedError, "An event dpclaims' PLD accountant does not cover: `.path` is its JSON path.");
-create_exception!(_dpclaims, ParameterError, PyValueError, "A parameter out of range: `.name` names it, `.path` is the JSON path of the event it belongs to (\"\" for the query).");
-create_exception!(_dpclaims, InternalError, PyRuntimeError, "A defect of dpclaims (a Rust panic, caught): please report it with the call that raised it.");
+create_exception!(
+    _dpclaims,
+    EventFormatError,
+    PyValueError,
+    "An event document that cannot be read: `.path` is the JSON path of the bad field."
+);
+create_exception!(
+    _dpclaims,
+    UnsupportedEventError,
+    PyNotImplementedError,
+    "An event dpclaims' PLD accountant does not cover: `.path` is its JSON path."
+);
+create_exception!(
+    _dpclaims,
+    ParameterError,
+    PyValueError,
+    "A parameter out of range: `.name` names it, `.path` is the JSON path of the event it belongs to (\"\" for the query)."
+);
+create_exception!(
+    _dpclaims,
+    InternalError,
+    PyRuntimeError,
+    "A defect of dpclaims (a Rust panic, caught): please report it with the call that raised it."
+);
 
 /// A Python exception of type `T` with the message and attributes.
-fn error_with<T: pyo3::PyTypeInfo>(py: Python<'_>, message: String, attrs: &[(&str, &str)]) -> PyErr {
+fn error_with<T: pyo3::PyTypeInfo>(
+    py: Python<'_>,
+    message: String,
+    attrs: &[(&str, &str)],
+) -> PyErr {
     let err = PyErr::new::<T, _>(message);
     for (key, value) in attrs {
         let _ = err.value(py).setattr(*key, *value);
@@ -61,9 +85,11 @@ fn event_pld_error(py: Python<'_>, e: &EventPldError) -> PyErr {
         EventPldError::Unsupported { path, .. } => {
             error_with::<UnsupportedEventError>(py, e.to_string(), &[("path", path)])
         }
-        EventPldError::Param { path, source } => {
-            error_with::<ParameterError>(py, e.to_string(), &[("path", path), ("name", &source.name)])
-        }
+        EventPldError::Param { path, source } => error_with::<ParameterError>(
+            py,
+            e.to_string(),
+            &[("path", path), ("name", &source.name)],
+        ),
     }
 }
 
@@ -110,7 +136,9 @@ fn interruptible<T: Send + 'static>(
         });
     if let Err(e) = spawned {
         RUNNING.fetch_sub(1, Ordering::SeqCst);
-        return Err(InternalError::new_err(format!("cannot start a worker thread: {e}")));
+        return Err(InternalError::new_err(format!(
+            "cannot start a worker thread: {e}"
+        )));
     }
     let rx = std::sync::Mutex::new(rx);
     loop {
@@ -129,7 +157,9 @@ fn interruptible<T: Send + 'static>(
                 }
             }
             Err(RecvTimeoutError::Disconnected) => {
-                return Err(InternalError::new_err("the worker thread ended without a result"));
+                return Err(InternalError::new_err(
+                    "the worker thread ended without a result",
+                ));
             }
         }
     }
@@ -137,7 +167,8 @@ fn interruptible<T: Send + 'static>(
 
 /// Runs a short `work` under `catch_unwind`, holding the GIL.
 fn guarded<T>(work: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)).unwrap_or_else(|p| Err(panic_error(p)))
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(work))
+        .unwrap_or_else(|p| Err(panic_error(p)))
 }
 
 /// How deep `to_json` follows nested dicts and lists: the event format allows 32 levels of
@@ -155,9 +186,13 @@ fn to_json(obj: &Bound<'_, PyAny>, path: &str) -> PyResult<Value> {
 
 fn to_json_at(obj: &Bound<'_, PyAny>, path: &str, depth: usize) -> PyResult<Value> {
     let py = obj.py();
-    let bad = |why: String| error_with::<EventFormatError>(py, format!("`{path}`: {why}"), &[("path", path)]);
+    let bad = |why: String| {
+        error_with::<EventFormatError>(py, format!("`{path}`: {why}"), &[("path", path)])
+    };
     if depth > MAX_JSON_DEPTH {
-        return Err(bad(format!("nested more than {MAX_JSON_DEPTH} deep (a cycle?)")));
+        return Err(bad(format!(
+            "nested more than {MAX_JSON_DEPTH} deep (a cycle?)"
+        )));
     }
     if obj.is_none() {
         return Ok(Value::Null);
@@ -170,7 +205,8 @@ fn to_json_at(obj: &Bound<'_, PyAny>, path: &str, depth: usize) -> PyResult<Valu
         // numpy's bool has `__index__` on some versions: it is a bool, not an integer.
         return Ok(Value::Bool(obj.is_truthy()?));
     }
-    let integer = obj.cast::<PyInt>().is_ok() || (obj.hasattr("__index__")? && obj.cast::<PyString>().is_err());
+    let integer = obj.cast::<PyInt>().is_ok()
+        || (obj.hasattr("__index__")? && obj.cast::<PyString>().is_err());
     if integer {
         let index = obj.call_method0("__index__")?;
         if let Ok(i) = index.extract::<i64>() {
@@ -197,7 +233,11 @@ fn to_json_at(obj: &Bound<'_, PyAny>, path: &str, depth: usize) -> PyResult<Valu
                 return Err(bad(format!("a key {k} that is not a string")));
             };
             let key: String = key.extract()?;
-            let child = if path.is_empty() { key.clone() } else { format!("{path}.{key}") };
+            let child = if path.is_empty() {
+                key.clone()
+            } else {
+                format!("{path}.{key}")
+            };
             map.insert(key, to_json_at(&v, &child, depth + 1)?);
         }
         return Ok(Value::Object(map));
@@ -211,7 +251,9 @@ fn to_json_at(obj: &Bound<'_, PyAny>, path: &str, depth: usize) -> PyResult<Valu
             .collect::<PyResult<Vec<_>>>()
             .map(Value::Array);
     }
-    Err(bad(format!("a {kind} is not JSON (expected a dict, list, str, number, bool or None)")))
+    Err(bad(format!(
+        "a {kind} is not JSON (expected a dict, list, str, number, bool or None)"
+    )))
 }
 
 /// JSON as a Python object (numbers stay exact: integers as int, others as float).
@@ -288,7 +330,9 @@ impl Bracket {
 
     /// `(optimistic, pessimistic)`.
     fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        PyTuple::new(py, [self.optimistic, self.pessimistic])?.try_iter().map(|i| i.into_any())
+        PyTuple::new(py, [self.optimistic, self.pessimistic])?
+            .try_iter()
+            .map(|i| i.into_any())
     }
 
     fn __repr__(&self) -> String {
@@ -336,7 +380,10 @@ fn pld_options(py: Python<'_>, interval: f64, max_points: i64) -> PyResult<PldOp
     };
     opts.check().map_err(|e| {
         let e = match e.name.as_str() {
-            "max_points" => ParamError { value: max_points.to_string(), ..e },
+            "max_points" => ParamError {
+                value: max_points.to_string(),
+                ..e
+            },
             _ => e,
         };
         param_error(py, "", &e)
@@ -344,24 +391,44 @@ fn pld_options(py: Python<'_>, interval: f64, max_points: i64) -> PyResult<PldOp
     Ok(opts)
 }
 
-fn answer(py: Python<'_>, document_obj: &Bound<'_, PyAny>, query: Query, interval: f64, max_points: i64) -> PyResult<Bracket> {
+fn answer(
+    py: Python<'_>,
+    document_obj: &Bound<'_, PyAny>,
+    query: Query,
+    interval: f64,
+    max_points: i64,
+) -> PyResult<Bracket> {
     let doc = guarded(|| document(py, document_obj))?;
     let opts = pld_options(py, interval, max_points)?;
     let result = interruptible(py, move || query::run_event(&doc, query, &opts))?;
-    result.map(|a| bracket(&a, query)).map_err(|e| event_pld_error(py, &e))
+    result
+        .map(|a| bracket(&a, query))
+        .map_err(|e| event_pld_error(py, &e))
 }
 
 /// ε at `delta` for an event document (a dict in the event JSON format).
 #[pyfunction]
 #[pyo3(signature = (document, delta, interval = 1e-4, max_points = query::ANSWER_MAX_POINTS as i64))]
-fn epsilon(py: Python<'_>, document: &Bound<'_, PyAny>, delta: f64, interval: f64, max_points: i64) -> PyResult<Bracket> {
+fn epsilon(
+    py: Python<'_>,
+    document: &Bound<'_, PyAny>,
+    delta: f64,
+    interval: f64,
+    max_points: i64,
+) -> PyResult<Bracket> {
     answer(py, document, Query::Epsilon { delta }, interval, max_points)
 }
 
 /// δ at `epsilon` for an event document (a dict in the event JSON format).
 #[pyfunction]
 #[pyo3(signature = (document, epsilon, interval = 1e-4, max_points = query::ANSWER_MAX_POINTS as i64))]
-fn delta(py: Python<'_>, document: &Bound<'_, PyAny>, epsilon: f64, interval: f64, max_points: i64) -> PyResult<Bracket> {
+fn delta(
+    py: Python<'_>,
+    document: &Bound<'_, PyAny>,
+    epsilon: f64,
+    interval: f64,
+    max_points: i64,
+) -> PyResult<Bracket> {
     answer(py, document, Query::Delta { epsilon }, interval, max_points)
 }
 
@@ -447,7 +514,11 @@ fn conformance_checks<'py>(
         d.set_item("regime", c.regime)?;
         d.set_item("family", c.family)?;
         d.set_item("scenario", c.scenario)?;
-        let lines: Vec<String> = c.queries.iter().map(|&i| suite.requests[i].line(i)).collect();
+        let lines: Vec<String> = c
+            .queries
+            .iter()
+            .map(|&i| suite.requests[i].line(i))
+            .collect();
         d.set_item("queries", lines)?;
         out.append(d)?;
     }
@@ -455,7 +526,9 @@ fn conformance_checks<'py>(
 }
 
 /// The declaration of an accountant's `supports` (None for none).
-fn declaration_of(supports: Option<&Bound<'_, PyAny>>) -> PyResult<Option<conformance::Declaration>> {
+fn declaration_of(
+    supports: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Option<conformance::Declaration>> {
     match supports.filter(|s| !s.is_none()) {
         None => Ok(None),
         Some(s) => conformance::Declaration::from_value(&to_json(s, "supports")?)
@@ -464,7 +537,8 @@ fn declaration_of(supports: Option<&Bound<'_, PyAny>>) -> PyResult<Option<confor
     }
 }
 
-/// One request asked of the Python accountant through `ask(document, query, value)`, which
+/// One request asked of the Python accountant through `ask(document, query, value)` (a
+/// calibration: query `noise_multiplier`, value `(epsilon, delta)`), which
 /// returns `("value", x)`, `("refused", why)` (NotImplementedError: a skip, or an `error` if
 /// the accountant's declaration covers the query), `("error", why)` (an exception: a finding)
 /// or `("broken", why)` (an answer that is not a number); an exception out of `ask`
@@ -476,7 +550,13 @@ fn ask_python(
     declaration: Option<&conformance::Declaration>,
 ) -> PyResult<Reply> {
     let doc = serde_json::to_value(&r.doc).expect("events serialize");
-    let (query, value) = r.query.parts();
+    let (query, at) = r.query.parts();
+    // A calibration is asked with (target ε, δ).
+    let value = match r.calibrate {
+        Some(target) => (target, at).into_pyobject(py)?.into_any(),
+        None => at.into_pyobject(py)?.into_any(),
+    };
+    let query = r.key();
     let settings = serde_json::Value::Object(r.settings.clone());
     let got = if r.settings.is_empty() {
         ask.call1((to_py(py, &doc)?, query, value))?
@@ -512,7 +592,8 @@ fn conformance_run<'py>(
     supports: Option<&Bound<'py, PyAny>>,
     settings_samples: usize,
 ) -> PyResult<Bound<'py, PyDict>> {
-    dpclaims_accounting::error::non_negative("tolerance", tolerance).map_err(|e| param_error(py, "", &e))?;
+    dpclaims_accounting::error::non_negative("tolerance", tolerance)
+        .map_err(|e| param_error(py, "", &e))?;
     let declaration = declaration_of(supports)?;
     let opts = pld_options(py, interval, query::ANSWER_MAX_POINTS as i64)?;
     let mut suite = guarded(|| Ok(conformance::generate(seed, events, full)))?;
@@ -529,7 +610,10 @@ fn conformance_run<'py>(
                     if stop.is_some() {
                         return Reply::Broken("not asked: the run was stopped".into());
                     }
-                    match py.check_signals().and_then(|()| ask_python(py, ask, r, declaration.as_ref())) {
+                    match py
+                        .check_signals()
+                        .and_then(|()| ask_python(py, ask, r, declaration.as_ref()))
+                    {
                         Ok(reply) => reply,
                         Err(e) => {
                             stop = Some(e);
@@ -543,7 +627,9 @@ fn conformance_run<'py>(
     if let Some(e) = stop {
         return Err(e);
     }
-    let judged = interruptible(py, move || conformance::judge(&suite, &replies, tolerance, &opts))?;
+    let judged = interruptible(py, move || {
+        conformance::judge(&suite, &replies, tolerance, &opts)
+    })?;
     let out = PyDict::new(py);
     let list = PyList::empty(py);
     for o in &judged {
@@ -553,7 +639,13 @@ fn conformance_run<'py>(
         d.set_item("family", o.family)?;
         d.set_item("scenario", o.scenario)?;
         // The verdict's name as the CLI's JSON spells it (its serde name).
-        d.set_item("verdict", to_py(py, &serde_json::to_value(&o.verdict).expect("verdicts serialize"))?)?;
+        d.set_item(
+            "verdict",
+            to_py(
+                py,
+                &serde_json::to_value(&o.verdict).expect("verdicts serialize"),
+            )?,
+        )?;
         d.set_item("answers", o.answers.clone())?;
         d.set_item("bracket", o.bracket.map(|b| (b[0], b[1])))?;
         d.set_item("detail", &o.detail)?;
@@ -563,7 +655,9 @@ fn conformance_run<'py>(
     out.set_item("outcomes", list)?;
     let report = conformance::Report {
         interval,
-        undeclared: declaration.is_none().then(|| "the accountant has no `supports`".to_string()),
+        undeclared: declaration
+            .is_none()
+            .then(|| "the accountant has no `supports`".to_string()),
         declaration,
         ..conformance::Report::new("")
     };
@@ -571,7 +665,14 @@ fn conformance_run<'py>(
         let text = conformance::render_scorecard(&judged, markdown)
             + &conformance::render_coverage(&judged, markdown)
             + &conformance::render_notes(&judged, &report, markdown);
-        out.set_item(if markdown { "scorecard_markdown" } else { "scorecard" }, text)?;
+        out.set_item(
+            if markdown {
+                "scorecard_markdown"
+            } else {
+                "scorecard"
+            },
+            text,
+        )?;
     }
     out.set_item("failed", conformance::failed(&judged))?;
     Ok(out)
@@ -582,7 +683,7 @@ fn conformance_run<'py>(
 #[pyfunction]
 fn main(py: Python<'_>, argv: Vec<std::ffi::OsString>) -> PyResult<u8> {
     py.detach(|| std::panic::catch_unwind(|| dpclaims_accounting::cli::main_from(argv)))
-    .map_err(panic_error)
+        .map_err(panic_error)
 }
 
 /// Panics inside Rust, for the tests of the panic boundary (`in_worker`: in the worker thread of
@@ -622,7 +723,10 @@ fn _dpclaims(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_panic, m)?)?;
     m.add_function(wrap_pyfunction!(_sleep, m)?)?;
     m.add("EventFormatError", py.get_type::<EventFormatError>())?;
-    m.add("UnsupportedEventError", py.get_type::<UnsupportedEventError>())?;
+    m.add(
+        "UnsupportedEventError",
+        py.get_type::<UnsupportedEventError>(),
+    )?;
     m.add("ParameterError", py.get_type::<ParameterError>())?;
     m.add("InternalError", py.get_type::<InternalError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

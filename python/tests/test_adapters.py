@@ -150,6 +150,28 @@ def test_parse_strips_id_and_reads_the_query():
         _protocol.parse(json.dumps(dict(doc(gaussian()), delta=1e-5, epsilon=1)))
     with pytest.raises(ValueError, match="must be a number"):
         _protocol.parse(json.dumps(dict(doc(gaussian()), delta="1e-5")))
+    # A calibration: both epsilon (the target) and delta, answered as (epsilon, delta).
+    line = json.dumps(dict(doc(gaussian()), id=7, calibrate="noise_multiplier", epsilon=1.5,
+                           delta=1e-5))
+    assert _protocol.parse(line) == (doc(gaussian()), "noise_multiplier", (1.5, 1e-5))
+    with pytest.raises(ValueError, match="needs `epsilon` and `delta`"):
+        _protocol.parse(json.dumps(dict(doc(gaussian()), calibrate="noise_multiplier",
+                                        epsilon=1.5)))
+    with pytest.raises(ValueError, match="`calibrate` must be"):
+        _protocol.parse(json.dumps(dict(doc(gaussian()), calibrate="sigma", epsilon=1.5,
+                                        delta=1e-5)))
+
+
+def test_with_noise_multiplier_sets_every_gaussian_and_keeps_the_rest():
+    e = {"type": "Composed", "events": [
+        {"type": "SelfComposed", "count": 3, "event": {
+            "type": "PoissonSampled", "sampling_probability": 0.1, "event": gaussian(1.0)}},
+        {"type": "Laplace", "noise_multiplier": 2.0}, gaussian(5.0)]}
+    got = _protocol.with_noise_multiplier(e, 0.7)
+    assert got["events"][0]["event"]["event"] == gaussian(0.7)
+    assert got["events"][1] == {"type": "Laplace", "noise_multiplier": 2.0}
+    assert got["events"][2] == gaussian(0.7)
+    assert e["events"][2] == gaussian(5.0)  # the input is not changed
 
 
 # --- _protocol.serve on a toy accountant ---------------------------------------------------
@@ -178,6 +200,9 @@ class Toy:
             raise UnsupportedCombination("Gaussian at a large delta")
         return e["noise_multiplier"] + delta
 
+    def noise_multiplier(self, event, epsilon, delta):
+        return epsilon - delta
+
 
 if __name__ == "__main__":
     serve(Toy())
@@ -204,6 +229,8 @@ TOY_LINES = [
     (dict(doc(gaussian(2.0)), id=10, delta=0.95),
      {"error": "unsupported: combination: Gaussian at a large delta"}),
     (dict(doc(gaussian(2.0)), delta=0.25), {"epsilon": 2.25}),  # no id: none in the answer
+    (dict(doc(gaussian(2.0)), id=12, calibrate="noise_multiplier", epsilon=2.5, delta=0.25),
+     {"noise_multiplier": 2.25}),
 ]
 
 
@@ -564,6 +591,9 @@ def test_dp_accounting_accountants():
     sc = doc({"type": "SelfComposed", "event": gaussian(2.0), "count": 10})
     assert adapter.PldAccountant(compose_count=True).epsilon(sc, 1e-5) == pytest.approx(
         pld.epsilon(sc, 1e-5), rel=1e-6)
+    # Its own calibration (calibrate_dp_mechanism) inverts its epsilon: back to sigma = 2.
+    target = rdp.epsilon(sc, 1e-5)
+    assert rdp.noise_multiplier(sc, target, 1e-5) == pytest.approx(2.0, rel=1e-5)
 
 
 def test_from_dp_event_on_dp_accounting_objects():
@@ -615,7 +645,7 @@ def test_opacus_accountants():
     for cls in (adapter.RdpAccountant, adapter.PrvAccountant, adapter.GdpAccountant):
         acc = cls()
         assert not hasattr(acc, "delta")
-        assert acc.supports["queries"] == ["epsilon"]
+        assert acc.supports["queries"] == ["epsilon", "noise_multiplier"]
         with pytest.raises(NotImplementedError, match="add-remove only"):
             acc.epsilon(REPLACE_DOC, 1e-5)
         assert acc.epsilon(doc({"type": "NoOp"}), 1e-5) == 0.0
@@ -624,6 +654,12 @@ def test_opacus_accountants():
     rdp = adapter.RdpAccountant().epsilon(dp_sgd, 1e-5)
     prv = adapter.PrvAccountant().epsilon(dp_sgd, 1e-5)
     assert 0 < prv < rdp
+    # Opacus' get_noise_multiplier (by path, no torch) inverts each accountant's epsilon to
+    # within its epsilon_tolerance 0.01: back to about sigma = 1, never below.
+    for cls, eps in ((adapter.RdpAccountant, rdp), (adapter.PrvAccountant, prv)):
+        sigma = cls().noise_multiplier(dp_sgd, eps, 1e-5)
+        assert 1.0 <= sigma < 1.05, (cls, sigma)
+    assert "opacus" not in sys.modules or hasattr(sys.modules["opacus"], "__file__")
     with pytest.raises(_protocol.UnsupportedCombination, match="one constant"):
         adapter.GdpAccountant().epsilon(doc({"type": "Composed", "events": [
             gaussian(1.0), gaussian(2.0)]}), 1e-5)

@@ -16,6 +16,7 @@ import pytest
 
 import dpclaims
 from dpclaims import conformance
+from dpclaims.adapters import _protocol
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -444,6 +445,46 @@ def test_an_accountant_that_ignores_the_count_is_found():
     o = s.findings()[0]
     text = o.explain("IgnoresCount()")
     assert "reproduce: IgnoresCount()." in text and str(o.answers[0])[:6] in text
+
+
+class Calibrates(Correct):
+    """Correct, and a calibrator: the least sigma (to 0.1 %, by bisection) whose dpclaims
+    epsilon meets the target. `scale` makes it wrong: 0.8 returns a sigma 20 % too small."""
+
+    supports = {"events": ["Composed", "Gaussian", "NoOp", "PoissonSampled", "SelfComposed",
+                           "SampledWithoutReplacement"],
+                "relations": ["add-remove", "replace-one"],
+                "queries": ["epsilon", "delta", "noise_multiplier"]}
+    scale = 1.0
+
+    def noise_multiplier(self, event, epsilon, delta):
+        relation, e = _protocol.document(event)
+
+        def meets(sigma):
+            d = {"version": 1, "neighbouring": relation,
+                 "event": _protocol.with_noise_multiplier(e, sigma)}
+            return self.epsilon(d, delta) <= epsilon
+
+        lo, hi = 1e-3, 1e3
+        while hi / lo > 1.001:
+            mid = (lo * hi) ** 0.5
+            lo, hi = (lo, mid) if meets(mid) else (mid, hi)
+        return self.scale * hi
+
+
+class UnderCalibrates(Calibrates):
+    scale = 0.8
+
+
+def test_a_calibration_is_asked_and_one_that_under_protects_is_found():
+    good = conformance.run(Calibrates(), **SMALL)
+    calibrations = [o for o in good.outcomes if o.property == "calibration"]
+    assert calibrations and all(o.verdict == "pass" for o in calibrations), calibrations
+    bad = conformance.run(UnderCalibrates(), **SMALL)
+    found = [o for o in bad.findings() if o.property == "calibration"]
+    assert len(found) == len(calibrations), bad.text
+    text = found[0].explain("UnderCalibrates()")
+    assert "under-protects" in text and "reproduce: UnderCalibrates().noise_multiplier(" in text
 
 
 def test_a_negative_epsilon_is_found():

@@ -25,7 +25,8 @@ pub const METAMORPHIC_ONLY: [&str; 5] = [
 ];
 
 /// What `dpclaims answer` supports: every event type it certifies (all but
-/// [`METAMORPHIC_ONLY`]), both relations, both queries, and the setting `interval` (the grid
+/// [`METAMORPHIC_ONLY`]), both relations, the ε and δ queries and the calibration of a noise
+/// multiplier ([`crate::conformance::calibrated_sigma`]), and the setting `interval` (the grid
 /// spacing; the suite draws 1e-3 or 3e-4).
 pub fn declaration() -> serde_json::Value {
     let events: Vec<&str> = crate::privacy::event::TYPES
@@ -35,7 +36,7 @@ pub fn declaration() -> serde_json::Value {
     serde_json::json!({
         "events": events,
         "relations": ["add-remove", "replace-one"],
-        "queries": ["epsilon", "delta"],
+        "queries": ["epsilon", "delta", crate::conformance::CALIBRATE],
         "settings": {"interval": {"choices": [1e-3, 3e-4]}},
     })
 }
@@ -86,12 +87,12 @@ pub fn run(args: AnswerArgs) -> Result<u8, Error> {
         // Every answer carries the query's id (none if it had none).
         let answer = match Request::parse_line(&line) {
             Ok((id, req)) => match query_options(interval, &req.settings) {
-                Ok(opts) => reply_line(id, req.query, &self_reply(&req, &opts)),
-                Err(e) => reply_line(id, req.query, &Reply::Error(e)),
+                Ok(opts) => reply_line(id, req.key(), &self_reply(&req, &opts)),
+                Err(e) => reply_line(id, req.key(), &Reply::Error(e)),
             },
             Err(e) => reply_line(
                 crate::conformance::line_id(&line),
-                Query::Epsilon { delta: 0.0 },
+                "epsilon",
                 &Reply::Refused(e),
             ),
         };

@@ -5,6 +5,10 @@ An accountant, for the in-process conformance suite and for `serve`, is any obje
     supports: dict   # {"events": [types], "relations": [relations], "queries": ["epsilon", ...]}
     def epsilon(self, event: dict, delta: float) -> float
     def delta(self, event: dict, epsilon: float) -> float     # only if it answers delta
+    def noise_multiplier(self, event: dict, epsilon: float, delta: float) -> float
+        # only if it calibrates: a sigma such that the event, with sigma as the noise
+        # multiplier of every Gaussian in it, has at most epsilon at delta (the sigma in
+        # `event` is a placeholder); declared as the query kind "noise_multiplier"
 
 and, if it takes settings (RDP orders, an error budget, a grid), `supports["settings"]`
 (name -> `{"choices": [values]}` or `{"min": a, "max": b, "log": bool, "integer": bool}`)
@@ -21,9 +25,10 @@ name from the input is ever imported or called.
 
 `serve(accountant)` runs the line protocol on stdin/stdout: each line is an event document with
 an `id`, `delta` (asking for epsilon) or `epsilon` (asking for delta), and optionally
-`settings` (the query is asked of `accountant.configured(settings)`); the answer is one
-line with the query's `id`: {"id": 7, "epsilon": x} / {"id": 7, "delta": x} (null for
-+infinity), {"id": 7, "error": "unsupported: ..."} for a NotImplementedError
+`settings` (the query is asked of `accountant.configured(settings)`); a calibration line has
+`"calibrate": "noise_multiplier"` with both `epsilon` (the target) and `delta`. The answer is
+one line with the query's `id`: {"id": 7, "epsilon": x} / {"id": 7, "delta": x} (null for
++infinity) / {"id": 7, "noise_multiplier": sigma}, {"id": 7, "error": "unsupported: ..."} for a NotImplementedError
 ("unsupported: combination: ..." for an UnsupportedCombination), or
 {"id": 7, "error": "<Exception>: ..."} for any other failure of that line, whose traceback
 goes to stderr (dpclaims shows it with the error).
@@ -62,6 +67,7 @@ FIELDS = {
 }
 RELATIONS = ("add-remove", "replace-one")
 QUERIES = ("epsilon", "delta")
+CALIBRATE = "noise_multiplier"   # the query kind of a calibration, and its answer's key
 MAX_DEPTH = 32
 
 
@@ -180,6 +186,19 @@ def document(doc):
     return doc["neighbouring"], check_event(doc.get("event"))
 
 
+def with_noise_multiplier(event, sigma):
+    """A copy of a validated bare event with `sigma` as the noise multiplier of every Gaussian
+    in it (what a calibration's answer is put into; other mechanisms are kept)."""
+    if event["type"] == "Gaussian":
+        return dict(event, noise_multiplier=sigma)
+    out = dict(event)
+    if "event" in out:
+        out["event"] = with_noise_multiplier(out["event"], sigma)
+    if "events" in out:
+        out["events"] = [with_noise_multiplier(e, sigma) for e in out["events"]]
+    return out
+
+
 def value(v, name):
     """The delta or epsilon a query is asked at, as a float (not NaN; +inf allowed)."""
     if not is_number(v) or math.isnan(v):
@@ -189,8 +208,9 @@ def value(v, name):
 
 def parse(line):
     """(document, query, value) of one protocol line: the document without `id`, `delta`,
-    `epsilon` and `settings` (validated), the query "epsilon" (asked at delta = value) or
-    "delta". `settings(line)` reads the settings."""
+    `epsilon`, `calibrate` and `settings` (validated), the query "epsilon" (asked at delta =
+    value), "delta", or "noise_multiplier" (a calibration: value is (epsilon, delta)).
+    `settings(line)` reads the settings."""
     doc = json.loads(line)
     if not isinstance(doc, dict):
         raise ValueError("a JSON object per line")
@@ -198,15 +218,23 @@ def parse(line):
         raise ValueError("`version` must be 1")
     if doc.get("neighbouring") not in RELATIONS:
         raise ValueError(f"`neighbouring` must be one of {RELATIONS}")
-    asks = [k for k in ("delta", "epsilon") if k in doc]
-    if len(asks) != 1:
-        raise ValueError("exactly one of `delta` and `epsilon`")
-    at = value(doc[asks[0]], asks[0])
-    extra = set(doc) - {"version", "neighbouring", "event", "id", "delta", "epsilon", "settings"}
+    extra = set(doc) - {"version", "neighbouring", "event", "id", "delta", "epsilon", "settings",
+                        "calibrate"}
     if extra:
         raise ValueError(f"unknown field(s) {sorted(extra)}")
+    asks = [k for k in ("delta", "epsilon") if k in doc]
+    if "calibrate" in doc:
+        if doc["calibrate"] != CALIBRATE:
+            raise ValueError(f"`calibrate` must be {CALIBRATE!r}")
+        if len(asks) != 2:
+            raise ValueError("a calibration needs `epsilon` and `delta`")
+        query, at = CALIBRATE, (value(doc["epsilon"], "epsilon"), value(doc["delta"], "delta"))
+    else:
+        if len(asks) != 1:
+            raise ValueError("exactly one of `delta` and `epsilon`")
+        at = value(doc[asks[0]], asks[0])
+        query = "epsilon" if asks[0] == "delta" else "delta"
     relation, event = document({k: doc.get(k) for k in ("version", "neighbouring", "event")})
-    query = "epsilon" if asks[0] == "delta" else "delta"
     return {"version": 1, "neighbouring": relation, "event": event}, query, at
 
 
@@ -238,13 +266,17 @@ def configured(accountant, settings):
 
 
 def answer(accountant, doc, query, at, settings=None):
-    """The accountant's answer to one query: `accountant.epsilon(doc, at)` or
-    `accountant.delta(doc, at)` (of `configured(accountant, settings)`); Unsupported when it
-    has no method for the query."""
+    """The accountant's answer to one query: `accountant.epsilon(doc, at)`,
+    `accountant.delta(doc, at)` or, for a calibration, `accountant.noise_multiplier(doc,
+    epsilon, delta)` with `at` = (epsilon, delta) (of `configured(accountant, settings)`);
+    Unsupported when it has no method for the query."""
     accountant = configured(accountant, settings)
-    method = getattr(accountant, query, None) if query in QUERIES else None
+    known = query in QUERIES or query == CALIBRATE
+    method = getattr(accountant, query, None) if known else None
     if not callable(method):
         raise Unsupported(f"{type(accountant).__name__} does not answer {query} queries")
+    if query == CALIBRATE:
+        return method(doc, *at)
     return method(doc, at)
 
 

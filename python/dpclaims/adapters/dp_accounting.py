@@ -11,6 +11,9 @@ constructor); the neighbouring relation maps to its NeighboringRelation. The lib
 what it covers: an event its accountant refuses (`supports(event)` is false) raises
 NotImplementedError, as does `EpsilonDelta` (dp_accounting has no (epsilon, delta) event class).
 
+`noise_multiplier` (a calibration query) is dp_accounting's `calibrate_dp_mechanism` with the
+accountant of the mode.
+
 With compose_count=True (`--compose-count`) a top-level `SelfComposed(e, k)` is accounted as
 `compose(e, count=k)` (the accountant's own count argument) instead of as a
 `SelfComposedDpEvent`, so that the suite's `self-composition` property checks that path too.
@@ -22,6 +25,7 @@ from . import _protocol
 
 try:
     from dp_accounting import dp_event as ev
+    from dp_accounting import mechanism_calibration
     from dp_accounting import privacy_accountant
     from dp_accounting.pld import pld_privacy_accountant
     from dp_accounting.rdp import rdp_privacy_accountant
@@ -76,7 +80,7 @@ class _DpAccountingAccountant:
 
     mode = ""
     supports = {"events": sorted(BUILD), "relations": list(_protocol.RELATIONS),
-                "queries": list(_protocol.QUERIES)}
+                "queries": list(_protocol.QUERIES) + [_protocol.CALIBRATE]}
 
     def __init__(self, compose_count=False, **settings):
         self.compose_count = bool(compose_count)
@@ -113,6 +117,22 @@ class _DpAccountingAccountant:
     def delta(self, event, epsilon):
         epsilon = _protocol.value(epsilon, "epsilon")
         return float(self._composed(event).get_delta(epsilon))
+
+    def noise_multiplier(self, event, epsilon, delta):
+        """dp_accounting's own calibration, `calibrate_dp_mechanism` (Brent's method on
+        epsilon(sigma) - epsilon, default bracket search and tolerance 1e-6), with sigma as the
+        noise multiplier of every Gaussian in the event."""
+        epsilon = _protocol.value(epsilon, "epsilon")
+        delta = _protocol.value(delta, "delta")
+        relation, event = _protocol.document(event)
+        relation = RELATION[relation]
+        if not self._library_accountant(relation).supports(build(event)):
+            raise _protocol.UnsupportedCombination(
+                f"dp_accounting's {self.mode} accountant refuses it")
+        return float(mechanism_calibration.calibrate_dp_mechanism(
+            lambda: self._library_accountant(relation),
+            lambda sigma: build(_protocol.with_noise_multiplier(event, sigma)),
+            epsilon, delta))
 
     def __repr__(self):
         return f"{type(self).__name__}(compose_count={self.compose_count})"

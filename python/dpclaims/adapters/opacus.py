@@ -72,6 +72,46 @@ prv = _load(PKG + ".analysis.prv", os.path.join(ANALYSIS, "prv", "__init__.py"),
             os.path.join(ANALYSIS, "prv"))
 
 
+class _CalibrationAccountant:
+    """What `get_noise_multiplier` (opacus/accountants/utils.py) uses of the accountant that
+    `create_accountant(mechanism)` returns: `history` and get_epsilon(delta, **kwargs),
+    computed as the adapter computes them."""
+
+    def __init__(self, mechanism):
+        self.mechanism = mechanism
+        self.history = []
+
+    def get_epsilon(self, delta, **kwargs):
+        if self.mechanism == "rdp":
+            return rdp_epsilon(self.history, delta, kwargs.get("alphas"))
+        if self.mechanism == "prv":
+            return prv_epsilon(self.history, delta, kwargs.get("eps_error", 0.01))
+        return gdp_epsilon(self.history, delta)
+
+
+def _load_calibration():
+    """Opacus' `get_noise_multiplier`, loaded by path: utils.py's one import, `from
+    opacus.accountants import create_accountant`, is answered from a stand-in module (the
+    real one imports torch) put in sys.modules while the file runs, then taken out again."""
+    names = ("opacus", "opacus.accountants")
+    saved = {n: sys.modules.get(n) for n in names}
+    stand_in = types.ModuleType("opacus.accountants")
+    stand_in.create_accountant = _CalibrationAccountant
+    sys.modules["opacus"] = types.ModuleType("opacus")
+    sys.modules["opacus.accountants"] = stand_in
+    try:
+        return _load(PKG + ".utils", os.path.join(ACCOUNTANTS, "utils.py"))
+    finally:
+        for n, m in saved.items():
+            if m is None:
+                sys.modules.pop(n, None)
+            else:
+                sys.modules[n] = m
+
+
+utils = _load_calibration()
+
+
 def history(e, relation, count=1, out=None):
     """Opacus' history of a validated bare event: [(noise_multiplier, sample_rate, steps)]."""
     out = [] if out is None else out
@@ -133,10 +173,13 @@ def gdp_epsilon(steps, delta):
 
 
 class _OpacusAccountant:
-    """epsilon(document, delta) from Opacus' history of the event; no delta queries."""
+    """epsilon(document, delta) from Opacus' history of the event; no delta queries;
+    noise_multiplier(document, epsilon, delta) by Opacus' `get_noise_multiplier` for one
+    constant (sigma, q) over T steps."""
 
+    mechanism = ""
     supports = {"events": ["Composed", "Gaussian", "NoOp", "PoissonSampled", "SelfComposed"],
-                "relations": ["add-remove"], "queries": ["epsilon"]}
+                "relations": ["add-remove"], "queries": ["epsilon", _protocol.CALIBRATE]}
 
     def __init__(self, **settings):
         unknown = set(settings) - set(self.supports.get("settings", {}))
@@ -157,6 +200,22 @@ class _OpacusAccountant:
         steps = history(event, relation)
         return float(self._epsilon(steps, delta)) if steps else 0.0
 
+    def noise_multiplier(self, event, epsilon, delta):
+        """`get_noise_multiplier(target_epsilon, target_delta, sample_rate, steps,
+        accountant=mechanism)` as Opacus' make_private_with_epsilon calls it (its default
+        epsilon_tolerance 0.01), the accountant's settings passed on as get_epsilon's."""
+        epsilon = _protocol.value(epsilon, "epsilon")
+        delta = _protocol.value(delta, "delta")
+        relation, event = _protocol.document(event)
+        steps = history(event, relation)
+        if len(steps) != 1:
+            raise _protocol.UnsupportedCombination(
+                "get_noise_multiplier calibrates one constant (sigma, q) over T steps")
+        (_, q, n), = steps
+        return float(utils.get_noise_multiplier(
+            target_epsilon=epsilon, target_delta=delta, sample_rate=q, steps=n,
+            accountant=self.mechanism, **self.settings))
+
     def __repr__(self):
         return f"{type(self).__name__}()"
 
@@ -165,6 +224,7 @@ class RdpAccountant(_OpacusAccountant):
     """Opacus' `RDPAccountant.get_epsilon(delta)`: its default orders, or the setting
     `alphas` (`get_epsilon(delta, alphas=...)`; fractional orders as users pass them)."""
 
+    mechanism = "rdp"
     supports = dict(_OpacusAccountant.supports, settings={"alphas": {"choices": [
         [1.25, 1.5, 1.75, 2.25, 2.5, 3.5, 4.5, 6.5, 8.5, 12.5, 16.5, 24.5, 32.5, 48.5, 64.5],
         [2, 4, 8, 16, 32, 64, 128, 256],
@@ -178,6 +238,7 @@ class PrvAccountant(_OpacusAccountant):
     """Opacus' `PRVAccountant.get_epsilon(delta)` (eps_error 0.01, or the setting
     `eps_error`; delta_error delta/1000)."""
 
+    mechanism = "prv"
     supports = dict(_OpacusAccountant.supports,
                     settings={"eps_error": {"choices": [0.005]}},
                     tolerance={"epsilon": 0.02})
@@ -188,6 +249,8 @@ class PrvAccountant(_OpacusAccountant):
 
 class GdpAccountant(_OpacusAccountant):
     """Opacus' `GaussianAccountant.get_epsilon(delta)`: one constant (sigma, q) only."""
+
+    mechanism = "gdp"
 
     def _epsilon(self, steps, delta):
         return gdp_epsilon(steps, delta)
