@@ -29,7 +29,7 @@
 //! - `monotone-count`: $\epsilon$ non-decreasing in the count; `monotone-sigma`: non-increasing in
 //!   $\sigma$; `monotone-delta`: non-increasing in $\delta$;
 //! - `valid`, on **every** answer (base queries, follow-ups, variants): $\epsilon\ge0$ and not
-//!   NaN, finite where dpclaims' pessimistic value is; $\delta\in[0,1]$;
+//!   NaN, finite where dpclaims' pessimistic value is; $\delta\in\[0,1\]$;
 //! - `epsilon-delta-round-trip`: $\epsilon(\delta(\epsilon_0))=\epsilon_0$ for the accountant's own
 //!   $\epsilon_0=\epsilon(\delta)$ (asked in rounds: [`ask_in_rounds`]);
 //! - `reference`, on **every** answer: at or above dpclaims' optimistic (lower) PLD value —
@@ -916,7 +916,7 @@ fn family_units(family: &str, sigma: f64, q: f64, rng: &mut TrialRng) -> (Event,
 }
 
 /// The largest central-limit μ of a base event's Gaussian family over its T steps
-/// ([`step_mu`] times $\sqrt T$): $\epsilon \approx \mu^2/2 + \mu\sqrt{2\ln(1/\delta)}$, about
+/// (`step_mu` times $\sqrt T$): $\epsilon \approx \mu^2/2 + \mu\sqrt{2\ln(1/\delta)}$, about
 /// 100 at δ = 1e-5.
 pub const MAX_MU: f64 = 10.0;
 
