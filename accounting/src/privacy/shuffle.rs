@@ -65,7 +65,10 @@
 //! in the record's batch and $-bC$ elsewhere. (Issue 32; its 23.69 at $k=2$, $\sigma=0.5$,
 //! $\delta=10^{-5}$ is reproduced by the tests.) Under add/remove the same three lemmas give
 //! the pair $(2,1)$ and its reverse (record $+C$ present against absent, others at $-C$: the
-//! short batch shows where the record is in both datasets).
+//! short batch shows where the record is in both datasets): for $u\ge v$, if $v\le0$ the steps
+//! above give $E_\gamma\le E_\gamma(F_1\Vert F_0)$; if $v>0$, Lemmas 2 and 3 give
+//! $E_\gamma\le E_\gamma(F_{v+1}\Vert F_v)$; and $(v+1,v)$ for $v\le1$ is $(2,1)$ with every
+//! output lowered by $1-v$ and the other batches raised by $1-v$ (Lemma 1).
 //!
 //! Since the bound holds at every $\gamma$, the worst pair dominates every realisable pair in
 //! the sense of Blackwell (trade-off functions), so it stays worst under composition: over $E$
