@@ -74,8 +74,8 @@ impl LossPair {
 /// With probability `mix` a trial draws its whole path from the *tilted* law — the differing
 /// record included at rate `rate_factor`·q instead of $q$, its contribution shifted by `shift`,
 /// and every output shifted by `drift`·σ (for [`LossPair::Add`], whose $P$ has no record, only
-/// the drift, downwards: every output shifted by $-$`drift`·σ; for shuffled epochs only the
-/// record's batch, by `shift`) — and otherwise from the true law $P$: a *defensive
+/// the drift, downwards: every output shifted by $-$`drift`·σ; for shuffled epochs every output
+/// by `drift`·σ, either sign, and the record's batch by `shift` more) — and otherwise from the true law $P$: a *defensive
 /// mixture* $\bar P=(1-\lambda)P+\lambda P'$. The path (latent inclusions and outputs) has
 /// density ratio $w=\frac{dP}{d\bar P}=1/(1-\lambda+\lambda\thinspace dP'/dP)\le1/(1-\lambda)$, so
 /// $$\delta(\epsilon)=\mathbb E_P[(1-e^{\epsilon-L})\_+]=\mathbb E_{\bar P}[w\thinspace(1-e^{\epsilon-L})_+],$$
@@ -217,24 +217,38 @@ fn log_add_exp(a: f64, b: f64) -> f64 {
     }
 }
 
-/// Shuffled fixed-size batches, replace-one: in one epoch of $k$ batches the differing record
-/// is in exactly one batch, at a uniformly random position $J$; its clipped gradient is $+C$ in
-/// one dataset and $-C$ in the other, the other records contribute alike. The epoch's outputs
-/// (centred) are $y_j\sim\mathcal N(\pm\mathbb 1\lbrace j=J\rbrace,\sigma^2)$, so
-/// $$L=\ln\sum_je^{y_j/\sigma^2}-\ln\sum_je^{-y_j/\sigma^2},\qquad y\sim P.$$
-/// Epochs draw independent permutations and compose.
-pub fn shuffled_epoch_loss(batches: usize, sigma: f64, rng: &mut TrialRng) -> f64 {
-    let s2 = sigma * sigma;
-    let hit = rng.random_range(0..batches);
-    // Running log-sum-exps of +-y_j / sigma^2 (no allocation).
-    let (mut lse_p, mut lse_q) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
-    for j in 0..batches {
-        let noise: f64 = StandardNormal.sample(rng);
-        let y = sigma * noise + if j == hit { 1.0 } else { 0.0 };
-        lse_p = log_add_exp(lse_p, y / s2);
-        lse_q = log_add_exp(lse_q, -y / s2);
-    }
-    lse_p - lse_q
+/// A pair of one shuffled epoch (fixed-size batches, one permutation per epoch): in an epoch
+/// of $k$ batches the differing record is in exactly one, at a uniformly random position $J$;
+/// its batch's output has mean `first` under $P$ and `second` under $Q$ (units of the clipping
+/// norm, relative to the other batches, which both datasets share). So
+/// $y_j\sim\mathcal N(u\mathbb 1\lbrace j=J\rbrace,\sigma^2)$ under $P$ ($u$ = `first`), and
+/// $$L=\ln\sum_je^{(uy_j-u^2/2)/\sigma^2}-\ln\sum_je^{(vy_j-v^2/2)/\sigma^2},\qquad y\sim P.$$
+/// Which pair is worst is the model's to say (`dpclaims_accounting::privacy::shuffle`: $(2,0)$
+/// and its reverse); [`ShuffledPair::CENTRED`] is the record $\pm C$ with the others at 0.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ShuffledPair {
+    /// Mean of the record's batch under $P$.
+    pub first: f64,
+    /// Mean of the record's batch under $Q$.
+    pub second: f64,
+}
+
+impl ShuffledPair {
+    /// The record's clipped gradient $+C$ under $P$, $-C$ under $Q$, the others at 0.
+    pub const CENTRED: ShuffledPair = ShuffledPair {
+        first: 1.0,
+        second: -1.0,
+    };
+}
+
+/// One epoch of `pair`: draws $y\sim P$ and returns its privacy loss.
+pub fn shuffled_epoch_loss(
+    batches: usize,
+    sigma: f64,
+    pair: ShuffledPair,
+    rng: &mut TrialRng,
+) -> f64 {
+    shuffled_weighted_loss(batches, sigma, 1, pair, &Tilt::NONE, rng).1
 }
 
 /// One trial of `epochs` shuffled epochs: $(1-e^{\epsilon-\sum L})_+\in\[0,1\]$.
@@ -242,58 +256,62 @@ pub fn shuffled_hockey_stick_trial(
     batches: usize,
     sigma: f64,
     epochs: u64,
+    pair: ShuffledPair,
     epsilon: f64,
     rng: &mut TrialRng,
 ) -> f64 {
-    let total: f64 = (0..epochs)
-        .map(|_| shuffled_epoch_loss(batches, sigma, rng))
-        .sum();
-    (-(epsilon - total).exp_m1()).max(0.0)
+    shuffled_weighted_trial(batches, sigma, epochs, pair, epsilon, &Tilt::NONE, rng)
 }
 
-/// One importance-weighted trial of `epochs` shuffled epochs: the record's batch shifted by
-/// `tilt.shift` under the tilted law (the record is in exactly one batch: no rate, no drift);
+/// One importance-weighted trial of `epochs` shuffled epochs (see [`shuffled_weighted_loss`]):
 /// $w(1-e^{\epsilon-\sum L})_+\in[0,1/(1-\lambda)]$ (see [`Tilt`]).
 pub fn shuffled_weighted_trial(
     batches: usize,
     sigma: f64,
     epochs: u64,
+    pair: ShuffledPair,
     epsilon: f64,
     tilt: &Tilt,
     rng: &mut TrialRng,
 ) -> f64 {
-    let (w, loss) = shuffled_weighted_loss(batches, sigma, epochs, tilt, rng);
+    let (w, loss) = shuffled_weighted_loss(batches, sigma, epochs, pair, tilt, rng);
     w * (-(epsilon - loss).exp_m1()).max(0.0)
 }
 
-/// One path of `epochs` shuffled epochs under the defensive mixture of `tilt`: its weight and
-/// privacy loss.
+/// One path of `epochs` shuffled epochs of `pair` under the defensive mixture of `tilt`: its
+/// weight and privacy loss. The tilted law shifts every output by `tilt.drift`·σ (either
+/// sign) and the record's batch by `tilt.shift` more (the record is in exactly one batch: no
+/// rate). Draws per epoch: the position, then one normal per batch (whatever the pair).
 pub fn shuffled_weighted_loss(
     batches: usize,
     sigma: f64,
     epochs: u64,
+    pair: ShuffledPair,
     tilt: &Tilt,
     rng: &mut TrialRng,
 ) -> (f64, f64) {
     let s2 = sigma * sigma;
+    let (u, v) = (pair.first, pair.second);
     let tilted = tilt.mix > 0.0 && rng.random_bool(tilt.mix);
-    let shift = if tilted { tilt.shift } else { 0.0 };
     let (mut loss, mut log_ratio) = (0.0, 0.0);
     debug_assert!(
-        tilt.drift == 0.0 && tilt.rate_factor == 1.0,
-        "shuffled epochs tilt the record's batch only"
+        tilt.rate_factor == 1.0,
+        "shuffled epochs have no inclusion rate to tilt"
     );
     for _ in 0..epochs {
         let hit = rng.random_range(0..batches);
+        // Running log-sum-exps of the two laws' log likelihood ratios against N(0) (no
+        // allocation).
         let (mut lse_p, mut lse_q) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
         for j in 0..batches {
             let noise: f64 = StandardNormal.sample(rng);
-            let y = sigma * noise + if j == hit { 1.0 + shift } else { 0.0 };
-            if j == hit {
-                log_ratio += (tilt.shift * (y - 1.0) - 0.5 * tilt.shift * tilt.shift) / s2;
-            }
-            lse_p = log_add_exp(lse_p, y / s2);
-            lse_q = log_add_exp(lse_q, -y / s2);
+            let mean = if j == hit { u } else { 0.0 };
+            // The tilted law's mean moves by d: ln phi(y - mean - d) / phi(y - mean).
+            let d = tilt.drift * sigma + if j == hit { tilt.shift } else { 0.0 };
+            let y = sigma * noise + mean + if tilted { d } else { 0.0 };
+            log_ratio += (d * (y - mean) - 0.5 * d * d) / s2;
+            lse_p = log_add_exp(lse_p, (u * y - 0.5 * u * u) / s2);
+            lse_q = log_add_exp(lse_q, (v * y - 0.5 * v * v) / s2);
         }
         loss += lse_p - lse_q;
     }
@@ -317,13 +335,16 @@ mod tests {
                 / n as f64;
             assert!((m - 1.0).abs() < 0.01, "{pair:?}: {m}");
         }
-        let mut rng = StreamKey::new(3, &["shuffle"]).trial(0);
-        let n = 100_000;
-        let m: f64 = (0..n)
-            .map(|_| (-shuffled_epoch_loss(5, 1.5, &mut rng)).exp())
-            .sum::<f64>()
-            / n as f64;
-        assert!((m - 1.0).abs() < 0.01, "shuffle: {m}");
+        for (first, second) in [(1.0, -1.0), (2.0, 0.0), (0.0, 2.0)] {
+            let pair = ShuffledPair { first, second };
+            let mut rng = StreamKey::new(3, &["shuffle"]).trial(0);
+            let n = 100_000;
+            let m: f64 = (0..n)
+                .map(|_| (-shuffled_epoch_loss(5, 1.5, pair, &mut rng)).exp())
+                .sum::<f64>()
+                / n as f64;
+            assert!((m - 1.0).abs() < 0.01, "shuffle {pair:?}: {m}");
+        }
     }
 
     /// The weighted estimator is unbiased: a tilted run agrees with plain Monte Carlo (both
@@ -419,22 +440,49 @@ mod tests {
             mix: 0.5,
             ..Tilt::NONE
         };
-        let (a, sa) = est(&|r| shuffled_hockey_stick_trial(5, 1.0, 2, 2.0, r), "plain");
-        let (b, sb) = est(
-            &|r| shuffled_weighted_trial(5, 1.0, 2, 2.0, &tilt, r),
-            "tilt",
-        );
-        assert!(
-            (a - b).abs() < 3.0 * (sa * sa + sb * sb).sqrt(),
-            "shuffle: {a} +- {sa} vs {b} +- {sb}"
-        );
+        // Shuffled epochs, the three pairs the audit has simulated: the centred one with a
+        // shift, (2, 0) with a shift and its reverse (0, 2) with a downward drift.
+        for (pair, tilt) in [
+            (ShuffledPair::CENTRED, tilt),
+            (
+                ShuffledPair {
+                    first: 2.0,
+                    second: 0.0,
+                },
+                tilt,
+            ),
+            (
+                ShuffledPair {
+                    first: 0.0,
+                    second: 2.0,
+                },
+                Tilt {
+                    drift: -0.5,
+                    mix: 0.5,
+                    ..Tilt::NONE
+                },
+            ),
+        ] {
+            let (a, sa) = est(
+                &|r| shuffled_hockey_stick_trial(5, 1.0, 2, pair, 2.0, r),
+                "plain",
+            );
+            let (b, sb) = est(
+                &|r| shuffled_weighted_trial(5, 1.0, 2, pair, 2.0, &tilt, r),
+                "tilt",
+            );
+            assert!(
+                (a - b).abs() < 3.0 * (sa * sa + sb * sb).sqrt(),
+                "shuffle {pair:?}: {a} +- {sa} vs {b} +- {sb}"
+            );
+        }
     }
 
     /// One batch per epoch is the Gaussian mechanism with sensitivity 2: L = 2y/sigma^2.
     #[test]
     fn one_batch_shuffle_is_gaussian() {
         let mut a = StreamKey::new(4, &["s"]).trial(0);
-        let l = shuffled_epoch_loss(1, 2.0, &mut a);
+        let l = shuffled_epoch_loss(1, 2.0, ShuffledPair::CENTRED, &mut a);
         let mut b = StreamKey::new(4, &["s"]).trial(0);
         let _ = b.random_range(0..1usize);
         let z: f64 = StandardNormal.sample(&mut b);

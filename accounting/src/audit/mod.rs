@@ -8,7 +8,8 @@
 //!   reveals the hidden batch position);
 //! - a **lower reference**: an ε certified to be at most the true one (the PLD optimistic
 //!   composition of the pairs that datasets realise; for shuffled batches, of the largest batch
-//!   output of each full epoch, [`shuffle`](crate::privacy::shuffle));
+//!   output of each full epoch in the worst configuration of the other records,
+//!   [`shuffle`](crate::privacy::shuffle));
 //! - a **Monte Carlo lower confidence limit** on δ(claimed ε) from simulated privacy losses of
 //!   the realised pairs (importance sampling with a defensive mixture chosen by a pilot run,
 //!   values truncated at a pilot-chosen cap, KL-Chernoff and empirical-Bernstein limits; the

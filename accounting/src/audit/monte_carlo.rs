@@ -8,7 +8,10 @@ use super::rows::Row;
 use crate::error::ParamError;
 use crate::privacy::Sampling;
 use crate::privacy::pld::Pair;
-use dpclaims_empirical::privacy_loss::{LossPair, Phase, Tilt, shuffled_weighted_loss};
+use crate::privacy::shuffle::REPLACE_ONE_WORST;
+use dpclaims_empirical::privacy_loss::{
+    LossPair, Phase, ShuffledPair, Tilt, shuffled_weighted_loss,
+};
 use dpclaims_empirical::rng::StreamKey;
 use dpclaims_empirical::runner::run_trials;
 use dpclaims_empirical::stats::{MeanAcc, kl_bernstein};
@@ -24,6 +27,7 @@ enum Simulated {
         batches: u64,
         sigma: f64,
         epochs: u64,
+        pair: ShuffledPair,
     },
 }
 
@@ -45,7 +49,8 @@ impl Simulated {
                 batches,
                 sigma,
                 epochs,
-            } => shuffled_weighted_loss(*batches as usize, *sigma, *epochs, tilt, rng),
+                pair,
+            } => shuffled_weighted_loss(*batches as usize, *sigma, *epochs, *pair, tilt, rng),
         }
     }
 
@@ -54,8 +59,11 @@ impl Simulated {
     /// (a tail of probability $p$ is reached by a tilt at $k\approx\ln(1/p)$), spent on the
     /// inclusion rate ($\sum_iT_iq_i\thinspace(c\ln c-c+1)=k$ for the rates $cq_i$), on the shift $m$ of
     /// the record's contribution ($\sum_iT_iq_i\thinspace m^2/(2\sigma_i^2)=k$), on a drift of every output
-    /// by $d\sigma_i$ ($Td^2/2=k$; for the add pair the only tilt; for shuffled epochs the
-    /// record's batch is shifted, $E\thinspace m^2/(2\sigma^2)=k$), or on rate and drift half each.
+    /// by $d\sigma_i$ ($Td^2/2=k$; for the add pair the only tilt), or on rate and drift half
+    /// each. For shuffled epochs: when the record's batch is higher under $P$, it is shifted
+    /// ($E\thinspace m^2/(2\sigma^2)=k$); when $P$ is the plain law (the pair $(0,2)$, whose
+    /// loss is large when every output is low), every output drifts down by $d\sigma$
+    /// ($EKd^2/2=k$ over $K$ batches).
     fn proposals(&self) -> Vec<Tilt> {
         let mut out = vec![Tilt::NONE];
         let mut push = |t: Tilt| {
@@ -103,9 +111,19 @@ impl Simulated {
                     push(tilt(rate(k / 2.0), 0.0, drift(k / 2.0)));
                 }
             }
-            Simulated::Shuffled { sigma, epochs, .. } => {
+            Simulated::Shuffled {
+                batches,
+                sigma,
+                epochs,
+                pair,
+            } => {
+                let e = *epochs as f64;
                 for k in [2.0, 6.0, 18.0] {
-                    push(tilt(1.0, sigma * (2.0 * k / *epochs as f64).sqrt(), 0.0));
+                    if pair.first > pair.second {
+                        push(tilt(1.0, sigma * (2.0 * k / e).sqrt(), 0.0));
+                    } else {
+                        push(tilt(1.0, 0.0, -(2.0 * k / (e * *batches as f64)).sqrt()));
+                    }
                 }
             }
         }
@@ -128,16 +146,27 @@ fn describe(t: &Tilt) -> String {
 /// datasets with adversarial other records), as plain numbers for the Monte Carlo.
 fn simulated_pairs(row: &Row) -> Result<Vec<(Simulated, String)>, ParamError> {
     if let (Sampling::Shuffle, Some(k)) = (row.sampling, row.batches_per_epoch) {
-        return Ok(vec![(
-            Simulated::Shuffled {
-                batches: k,
-                sigma: row.sigma,
-                // Full epochs only: dropping the outputs of a last partial epoch is a
-                // post-processing, so this stays a lower bound.
-                epochs: row.steps / k,
-            },
-            "shuffled epochs, record +C/-C in one batch at a random position".into(),
-        )]);
+        // The worst configuration of the other records (every other record at -C, the
+        // record +C against -C: `shuffle` module doc), in both orders.
+        let (u, v) = REPLACE_ONE_WORST;
+        return Ok([(u, v), (v, u)]
+            .iter()
+            .map(|&(first, second)| {
+                (
+                    Simulated::Shuffled {
+                        batches: k,
+                        sigma: row.sigma,
+                        // Full epochs only: dropping the outputs of a last partial epoch is a
+                        // post-processing, so this stays a lower bound.
+                        epochs: row.steps / k,
+                        pair: ShuffledPair { first, second },
+                    },
+                    format!(
+                        "shuffled epochs, the record's batch at {first} vs {second} (others at -C, the record +C vs -C), at a random position"
+                    ),
+                )
+            })
+            .collect());
     }
     let groups = groups(row)?;
     let kinds = groups.first().map_or(0, |(d, _)| d.lower.len());

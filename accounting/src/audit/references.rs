@@ -123,7 +123,9 @@ pub fn references(row: &Row, opts: &AuditOptions) -> Result<References, String> 
                 Some(upper),
                 Some(lower),
                 Some("gaussian mechanism, sensitivity 2C once per epoch"),
-                Some("pld optimistic of the largest batch output per epoch (post-processing)"),
+                Some(
+                    "pld optimistic of the largest batch output per epoch (post-processing), other records at -C, the record +C vs -C",
+                ),
             )
         }
         _ => {
