@@ -28,6 +28,7 @@ pub mod detection;
 pub mod error;
 pub mod fmt;
 pub mod harness;
+pub mod interval;
 pub mod params;
 pub mod proofs;
 pub mod search;
