@@ -199,3 +199,51 @@ fn cli_lists_every_map_as_json() {
         .unwrap();
     assert_eq!(bad.status.code(), Some(2));
 }
+
+/// Seed 000's exact steps with closed forms, decided on their whole box: each printed false step
+/// refuted (with a point that fails plainly), its corrected form proved, the corrected form's
+/// mutant refuted; the Theorem 1 consistency step's correction is undecided within a small
+/// budget (a 7-axis box whose sides share their largest terms) and says how much is left.
+#[test]
+fn seed_000_exact_steps_are_decided_on_their_box() {
+    use dpclaims::prove::{Budget, ProofVerdict, prove};
+    let all = registry();
+    let get = |id: &str| *all.iter().find(|c| c.info().id == id).unwrap();
+    let budget = Budget {
+        boxes: 5_000,
+        seconds: 30.0,
+    };
+    for (printed, corrected, mutant) in [
+        (
+            "last_iterate.cor3.step.lambda",
+            "last_iterate.cor3.step.lambda.corrected",
+            "bound-ln-plus-half",
+        ),
+        (
+            "last_iterate.cor3.step.harmonic",
+            "last_iterate.cor3.step.harmonic.corrected",
+            "bound-ln-halved",
+        ),
+    ] {
+        let r = prove(get(printed), None, budget).unwrap();
+        assert_eq!(r.verdict, ProofVerdict::Refuted, "{printed}");
+        let c = r.counterexample.unwrap();
+        assert!(c.measured > c.bound && c.command.contains(printed));
+        let r = prove(get(corrected), None, budget).unwrap();
+        assert_eq!(r.verdict, ProofVerdict::Proved, "{corrected}");
+        let m = prove(get(corrected), Some(mutant), budget).unwrap();
+        assert_eq!(
+            m.verdict,
+            ProofVerdict::Refuted,
+            "{corrected} --mutant {mutant}"
+        );
+    }
+    let r = prove(get("last_iterate.thm1.step.from_cor3"), None, budget).unwrap();
+    assert_eq!(r.verdict, ProofVerdict::Refuted);
+    let fix = "last_iterate.thm1.step.from_cor3.corrected";
+    let r = prove(get(fix), None, budget).unwrap();
+    assert_eq!(r.verdict, ProofVerdict::Undecided);
+    assert!(r.undecided_share > 0.0 && !r.undecided_boxes.is_empty());
+    let m = prove(get(fix), Some("printed-w-coefficient"), budget).unwrap();
+    assert_eq!(m.verdict, ProofVerdict::Refuted);
+}
