@@ -247,3 +247,47 @@ fn seed_000_exact_steps_are_decided_on_their_box() {
     let m = prove(get(fix), Some("printed-w-coefficient"), budget).unwrap();
     assert_eq!(m.verdict, ProofVerdict::Refuted);
 }
+
+/// The proof maps with the prover: steps with closed forms are decided on their box (the printed
+/// false ones refuted, their corrections proved), no step is proved on its box yet failed at an
+/// instance, and the per-paper counts add up.
+#[test]
+fn proof_maps_decide_closed_form_steps_on_their_box() {
+    use dpclaims::prove::{Budget, ProofVerdict};
+    let all = registry();
+    let maps = proofs::select(&proofs::maps(), &["last_iterate.*".to_string()]).unwrap();
+    let opts = CheckOptions {
+        seed: crate::SEED,
+        max_trials: Some(50),
+        ..CheckOptions::default()
+    };
+    let mut results = proofs::run(&all, &maps, &opts).unwrap();
+    let budget = Budget {
+        boxes: 5_000,
+        seconds: 30.0,
+    };
+    proofs::prove_steps(&all, &mut results, budget).unwrap();
+    assert!(proofs::contradictions(&results).is_empty());
+    let steps: Vec<_> = results.iter().flat_map(|r| &r.results).collect();
+    let lambda = steps
+        .iter()
+        .find(
+            |s| matches!(s.check, Check::Claim { id, .. } if id == "last_iterate.cor3.step.lambda"),
+        )
+        .unwrap();
+    assert_eq!(lambda.on_box.unwrap().verdict, ProofVerdict::Refuted);
+    assert_eq!(
+        lambda.corrected_on_box.unwrap().verdict,
+        ProofVerdict::Proved
+    );
+    let papers = proofs::paper_summaries(&results);
+    let s = papers[0].summary;
+    assert!(s.refuted >= 3 && s.refuted <= s.failed, "{s:?}");
+    assert_eq!(
+        s.steps,
+        s.held + s.failed + s.inconclusive + s.not_checkable
+    );
+    let text = proofs::text(&results);
+    assert!(text.contains("refuted on the box (corrected: proved on the box)"));
+    assert!(proofs::markdown(&results, "##").contains("| proved on the box | held at instances |"));
+}

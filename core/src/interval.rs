@@ -1,6 +1,6 @@
 //! Interval arithmetic rounded outward, for proofs on a whole box ([`crate::prove`]).
 //!
-//! An [`I`] is a closed interval $[\ell,u]$ of reals with `f64` ends. Every operation returns an
+//! An [`I`] is a closed interval $\lbrace x: \ell\le x\le u\rbrace$ of reals with `f64` ends. Every operation returns an
 //! interval that contains the exact image of its operands (the *enclosure* property), floating
 //! point included:
 //!
@@ -13,11 +13,11 @@
 //!   points and at the edges of their domains.
 //! - Monotone functions are evaluated at the ends: $\exp$, $\ln$, $\sqrt{\cdot}$ and
 //!   $\Phi(x)=\frac12\mathrm{erfc}(-x/\sqrt2)$ are increasing.
-//! - The harmonic numbers $H_T=\sum_{t\le T}1/t$ of an integer interval $T\in[a,b]$ are
-//!   increasing in $T$: $[H_a,H_b]$ with $H$ summed exactly (outward) up to
+//! - The harmonic numbers $H_T=\sum_{t\le T}1/t$ of an integer interval $a\le T\le b$ are
+//!   increasing in $T$: $H_a\le H_T\le H_b$ with $H$ summed exactly (outward) up to
 //!   [`HARMONIC_SUM_MAX`] and from the Euler–Maclaurin expansion
-//!   $H_T=\ln T+\gamma+\frac1{2T}-\frac1{12T^2}+\theta\frac1{120T^4}$, $\theta\in[0,1]$, above.
-//! - A sum $\sum_{t=1}^{T}f(t)$ over an integer interval $T\in[a,b]$ ([`sum_to`]) is
+//!   $H_T=\ln T+\gamma+\frac1{2T}-\frac1{12T^2}+\theta\frac1{120T^4}$, $0\le\theta\le1$, above.
+//! - A sum $\sum_{t=1}^{T}f(t)$ over an integer interval $a\le T\le b$ ([`sum_to`]) is
 //!   $\sum_{t\le a}f(t)$ plus, for each $a<t\le b$, the hull of $0$ and $f(t)$.
 //!
 //! A domain error (the logarithm of an interval reaching $0$, a division by an interval holding
@@ -35,7 +35,7 @@ pub const LIBM_ULPS: u32 = 2;
 /// Above this $T$ the harmonic numbers come from their Euler–Maclaurin expansion.
 pub const HARMONIC_SUM_MAX: u64 = 4096;
 
-/// A closed interval $[\ell,u]$, $\ell\le u$ (possibly infinite ends).
+/// A closed interval $\lbrace x: \ell\le x\le u\rbrace$, $\ell\le u$ (possibly infinite ends).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct I {
     /// Lower end.
@@ -58,7 +58,7 @@ impl I {
         hi: f64::INFINITY,
     };
 
-    /// $[\ell,u]$; the whole line when an end is NaN or $\ell>u$.
+    /// The interval from `lo` to `hi`; the whole line when an end is NaN or $\ell>u$.
     pub fn new(lo: f64, hi: f64) -> I {
         if lo.is_nan() || hi.is_nan() || lo > hi {
             I::ENTIRE

@@ -597,7 +597,7 @@ mod tests {
         }
     }
 
-    /// $e^x\ge x+\frac12$ on $[-5,5]$ (the gap is at least $\frac12$); the mutant adds
+    /// $e^x\ge x+\frac12$ for $-5\le x\le5$ (the gap is at least $\frac12$); the mutant adds
     /// $0.7e^{-((x-0.3)/0.01)^2}$ to the bound, false on about 0.2 % of the box only.
     fn exp_sides<R: Real>(x: &[R], m: Option<&str>) -> (R, R) {
         let mut b = x[0] + R::cst(0.5);
@@ -630,8 +630,8 @@ mod tests {
     };
 
     /// Two axes and the special functions: $H_T\le\ln T+1.001$ (integer $T\le10^{12}$) and
-    /// $\Phi(-x)\le\frac12e^{-x^2/2}$ for $x\in[0.1,30]$, and $\sum_{t\le T}t^{-2}<\pi^2/6$ for
-    /// $T\le 2000$, each times $s\in[1,2]$; the mutant makes the last one $\le 1.6s$ (false for
+    /// $\Phi(-x)\le\frac12e^{-x^2/2}$ for $0.1\le x\le30$, and $\sum_{t\le T}t^{-2}<\pi^2/6$ for
+    /// $T\le 2000$, each times $1\le s\le2$; the mutant makes the last one $\le 1.6s$ (false for
     /// $T\ge 23$ only).
     fn special_sides<R: Real + SumTo>(x: &[R], m: Option<&str>) -> (R, R) {
         let (t, y, s) = (x[0], x[1], x[2]);

@@ -7,7 +7,7 @@ use dpclaims_core::interval::{I, Real};
 use dpclaims_core::prove::{ClosedForm, WithForm};
 use dpclaims_core::space::Axis;
 
-/// $T\in[2,10^8]$, the horizons the step claims accept.
+/// $2\le T\le10^8$, the horizons the step claims accept.
 const HORIZON: &[Axis] = &[Axis::int("T", 2, 100_000_000)];
 
 /// $H_T\le\ln T$ (as printed).
