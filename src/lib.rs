@@ -68,6 +68,12 @@ pub mod search {
     pub use dpclaims_render::search::*;
 }
 
+/// Proofs on a whole box: interval arithmetic rounded outward and its branch and bound.
+pub mod prove {
+    pub use dpclaims_core::interval;
+    pub use dpclaims_core::prove::*;
+}
+
 /// Proof maps: the framework ([`dpclaims_core::proofs`]) and the built-in maps ([`proofs::maps`]).
 pub mod proofs {
     pub use dpclaims_core::proofs::*;

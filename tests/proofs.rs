@@ -199,3 +199,95 @@ fn cli_lists_every_map_as_json() {
         .unwrap();
     assert_eq!(bad.status.code(), Some(2));
 }
+
+/// Seed 000's exact steps with closed forms, decided on their whole box: each printed false step
+/// refuted (with a point that fails plainly), its corrected form proved, the corrected form's
+/// mutant refuted; the Theorem 1 consistency step's correction is undecided within a small
+/// budget (a 7-axis box whose sides share their largest terms) and says how much is left.
+#[test]
+fn seed_000_exact_steps_are_decided_on_their_box() {
+    use dpclaims::prove::{Budget, ProofVerdict, prove};
+    let all = registry();
+    let get = |id: &str| *all.iter().find(|c| c.info().id == id).unwrap();
+    let budget = Budget {
+        boxes: 5_000,
+        seconds: 30.0,
+    };
+    for (printed, corrected, mutant) in [
+        (
+            "last_iterate.cor3.step.lambda",
+            "last_iterate.cor3.step.lambda.corrected",
+            "bound-ln-plus-half",
+        ),
+        (
+            "last_iterate.cor3.step.harmonic",
+            "last_iterate.cor3.step.harmonic.corrected",
+            "bound-ln-halved",
+        ),
+    ] {
+        let r = prove(get(printed), None, budget).unwrap();
+        assert_eq!(r.verdict, ProofVerdict::Refuted, "{printed}");
+        let c = r.counterexample.unwrap();
+        assert!(c.measured > c.bound && c.command.contains(printed));
+        let r = prove(get(corrected), None, budget).unwrap();
+        assert_eq!(r.verdict, ProofVerdict::Proved, "{corrected}");
+        let m = prove(get(corrected), Some(mutant), budget).unwrap();
+        assert_eq!(
+            m.verdict,
+            ProofVerdict::Refuted,
+            "{corrected} --mutant {mutant}"
+        );
+    }
+    let r = prove(get("last_iterate.thm1.step.from_cor3"), None, budget).unwrap();
+    assert_eq!(r.verdict, ProofVerdict::Refuted);
+    let fix = "last_iterate.thm1.step.from_cor3.corrected";
+    let r = prove(get(fix), None, budget).unwrap();
+    assert_eq!(r.verdict, ProofVerdict::Undecided);
+    assert!(r.undecided_share > 0.0 && !r.undecided_boxes.is_empty());
+    let m = prove(get(fix), Some("printed-w-coefficient"), budget).unwrap();
+    assert_eq!(m.verdict, ProofVerdict::Refuted);
+}
+
+/// The proof maps with the prover: steps with closed forms are decided on their box (the printed
+/// false ones refuted, their corrections proved), no step is proved on its box yet failed at an
+/// instance, and the per-paper counts add up.
+#[test]
+fn proof_maps_decide_closed_form_steps_on_their_box() {
+    use dpclaims::prove::{Budget, ProofVerdict};
+    let all = registry();
+    let maps = proofs::select(&proofs::maps(), &["last_iterate.*".to_string()]).unwrap();
+    let opts = CheckOptions {
+        seed: crate::SEED,
+        max_trials: Some(50),
+        ..CheckOptions::default()
+    };
+    let mut results = proofs::run(&all, &maps, &opts).unwrap();
+    let budget = Budget {
+        boxes: 5_000,
+        seconds: 30.0,
+    };
+    proofs::prove_steps(&all, &mut results, budget).unwrap();
+    assert!(proofs::contradictions(&results).is_empty());
+    let steps: Vec<_> = results.iter().flat_map(|r| &r.results).collect();
+    let lambda = steps
+        .iter()
+        .find(
+            |s| matches!(s.check, Check::Claim { id, .. } if id == "last_iterate.cor3.step.lambda"),
+        )
+        .unwrap();
+    assert_eq!(lambda.on_box.unwrap().verdict, ProofVerdict::Refuted);
+    assert_eq!(
+        lambda.corrected_on_box.unwrap().verdict,
+        ProofVerdict::Proved
+    );
+    let papers = proofs::paper_summaries(&results);
+    let s = papers[0].summary;
+    assert!(s.refuted >= 3 && s.refuted <= s.failed, "{s:?}");
+    assert_eq!(
+        s.steps,
+        s.held + s.failed + s.inconclusive + s.not_checkable
+    );
+    let text = proofs::text(&results);
+    assert!(text.contains("refuted on the box (corrected: proved on the box)"));
+    assert!(proofs::markdown(&results, "##").contains("| proved on the box | held at instances |"));
+}

@@ -463,6 +463,12 @@ pub trait Claim: Sync {
         let _ = mutant;
         None
     }
+    /// The claim's two sides as closed forms of its parameters, when both are exact
+    /// calculators (no simulation): `prove` then proves it on a whole box
+    /// ([`crate::prove`]). `None` (the default): it is checked at instances only.
+    fn closed_form(&self) -> Option<crate::prove::ClosedForm> {
+        None
+    }
 }
 
 /// [`Claim::mutant_trials`] for a mutant that runs at the cases' own (default) trials.

@@ -15,9 +15,10 @@
 //! | [`verdict`] | relations, verdicts, outcomes |
 //! | [`space`] | the parameter space a statement quantifies over |
 //! | [`claim`] | the contract: [`claim::Claim`], its metadata, mutants, statistics |
+//! | [`interval`] | interval arithmetic rounded outward, closed forms written once ([`interval::Real`]) |
 //! | [`step`] | a claim written as data ([`step::StepClaim`]) and exact-calculator helpers |
 //! | [`harness`] | measure, estimate, judge; shards and their merge |
-//! | [`search`], [`detection`], [`proofs`], [`testing`] | counterexample search, detection thresholds, proof maps, the test helper |
+//! | [`search`], [`detection`], [`prove`], [`proofs`], [`testing`] | counterexample search, detection thresholds, proofs on a box, proof maps, the test helper |
 //!
 //! The built-in claims are in `dpclaims-papers`, the renderers in `dpclaims-render`, and the
 //! `dpclaims` crate re-exports all of it under one name.
@@ -28,8 +29,10 @@ pub mod detection;
 pub mod error;
 pub mod fmt;
 pub mod harness;
+pub mod interval;
 pub mod params;
 pub mod proofs;
+pub mod prove;
 pub mod search;
 pub mod space;
 pub mod step;

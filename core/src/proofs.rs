@@ -9,6 +9,7 @@
 
 use crate::claim::{Claim, glob_match};
 use crate::harness::{self, CheckOptions};
+use crate::prove::{Budget, ProofVerdict};
 use crate::verdict::{Outcome, Verdict};
 use serde::Serialize;
 
@@ -109,6 +110,33 @@ pub struct StepResult {
     /// The step's claim is registered known false as printed (its failure is expected).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub known_false: bool,
+    /// Its claim decided on its whole box ([`prove_steps`]), where it has a closed form.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub on_box: Option<BoxProof>,
+    /// The corrected step's claim decided on its whole box, where it has a closed form.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub corrected_on_box: Option<BoxProof>,
+}
+
+/// A step claim decided on its box: the verdict, and the share of the volume left undecided.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct BoxProof {
+    /// `proved`, `refuted` or `undecided`.
+    pub verdict: ProofVerdict,
+    /// Share of the box's volume left (0 when proved).
+    pub undecided_share: f64,
+}
+
+impl BoxProof {
+    fn label(&self) -> String {
+        match self.verdict {
+            ProofVerdict::Undecided => format!(
+                "undecided on the box ({:.2}% of its volume left)",
+                100.0 * self.undecided_share
+            ),
+            v => format!("{} on the box", v.as_str()),
+        }
+    }
 }
 
 impl StepResult {
@@ -134,6 +162,17 @@ pub struct Summary {
     pub inconclusive: usize,
     /// Steps marked not checkable.
     pub not_checkable: usize,
+    /// Steps whose claim is proved on its whole box (counted in `held` too; only when
+    /// [`prove_steps`] ran).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub proved: usize,
+    /// Steps whose claim is refuted on its whole box (counted in `failed` too).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub refuted: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl Summary {
@@ -162,6 +201,8 @@ impl Summary {
         self.failed += o.failed;
         self.inconclusive += o.inconclusive;
         self.not_checkable += o.not_checkable;
+        self.proved += o.proved;
+        self.refuted += o.refuted;
     }
 }
 
@@ -316,6 +357,8 @@ pub fn judge(maps: &[&ProofMap], outcomes: &[Outcome]) -> Vec<MapResult> {
                         max_tightness: tight,
                         corrected_status,
                         known_false,
+                        on_box: None,
+                        corrected_on_box: None,
                     }
                 })
                 .collect();
@@ -355,6 +398,66 @@ pub fn run(
     Ok(judge(maps, &outcomes))
 }
 
+/// Decides on its whole box every step claim of `results` that has a closed form
+/// ([`crate::prove`], one `budget` per claim): a step proved there counts as proved, one
+/// refuted as refuted, in the maps' summaries (a simulated step keeps its verdict at instances).
+pub fn prove_steps(
+    claims: &[&dyn Claim],
+    results: &mut [MapResult],
+    budget: Budget,
+) -> Result<(), crate::Error> {
+    let mut done: Vec<(&'static str, BoxProof)> = Vec::new();
+    let mut decide = |id: &'static str| -> Result<Option<BoxProof>, crate::Error> {
+        if let Some((_, p)) = done.iter().find(|(x, _)| *x == id) {
+            return Ok(Some(*p));
+        }
+        let Some(c) = claims
+            .iter()
+            .find(|c| c.info().id == id && c.closed_form().is_some())
+        else {
+            return Ok(None);
+        };
+        let r = crate::prove::prove(*c, None, budget)?;
+        let p = BoxProof {
+            verdict: r.verdict,
+            undecided_share: r.undecided_share,
+        };
+        done.push((id, p));
+        Ok(Some(p))
+    };
+    for m in results.iter_mut() {
+        for s in m.results.iter_mut() {
+            if let Check::Claim { id, corrected } = s.check {
+                s.on_box = decide(id)?;
+                if let Some(c) = corrected {
+                    s.corrected_on_box = decide(c)?;
+                }
+                match s.on_box.map(|p| p.verdict) {
+                    Some(ProofVerdict::Proved) => m.summary.proved += 1,
+                    Some(ProofVerdict::Refuted) => m.summary.refuted += 1,
+                    _ => {}
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A step the prover decided against its verdict at instances: refuted on the box but held at
+/// every instance is fine (the instances missed the failure), proved on the box but failed at an
+/// instance is a contradiction (a bug in a closed form or in its measurement).
+pub fn contradictions(results: &[MapResult]) -> Vec<String> {
+    results
+        .iter()
+        .flat_map(|m| &m.results)
+        .filter(|s| {
+            s.on_box.is_some_and(|p| p.verdict == ProofVerdict::Proved)
+                && s.status == StepStatus::Failed
+        })
+        .map(|s| s.step.clone())
+        .collect()
+}
+
 /// The counts per paper, in order of first appearance.
 pub fn paper_summaries(results: &[MapResult]) -> Vec<PaperSummary> {
     let mut out: Vec<PaperSummary> = Vec::new();
@@ -391,14 +494,39 @@ fn check_label(c: &Check) -> String {
 }
 
 fn status_label(r: &StepResult) -> String {
-    let mut s = r.status.as_str().to_string();
-    if let Some(c) = r.corrected_status {
-        s.push_str(&format!(" (corrected: {})", c.as_str()));
+    let mut s = match r.on_box {
+        Some(p) if p.verdict != ProofVerdict::Undecided => p.label(),
+        Some(p) => format!("{} at instances, {}", r.status.as_str(), p.label()),
+        None => r.status.as_str().to_string(),
+    };
+    match (r.corrected_status, r.corrected_on_box) {
+        (_, Some(p)) if p.verdict != ProofVerdict::Undecided => {
+            s.push_str(&format!(" (corrected: {})", p.label()))
+        }
+        (Some(c), Some(p)) => s.push_str(&format!(
+            " (corrected: {} at instances, {})",
+            c.as_str(),
+            p.label()
+        )),
+        (Some(c), None) => s.push_str(&format!(" (corrected: {})", c.as_str())),
+        (None, _) => {}
     }
     s
 }
 
 fn summary_line(s: &Summary) -> String {
+    if s.proved + s.refuted > 0 {
+        return format!(
+            "{} steps: {} proved on the box, {} held at instances, {} failed ({} refuted on the box), {} inconclusive, {} not checkable",
+            s.steps,
+            s.proved,
+            s.held.saturating_sub(s.proved),
+            s.failed,
+            s.refuted,
+            s.inconclusive,
+            s.not_checkable
+        );
+    }
     format!(
         "{} steps: {} checked ({} held, {} failed, {} inconclusive), {} not checkable",
         s.steps, s.checked, s.held, s.failed, s.inconclusive, s.not_checkable
@@ -439,13 +567,43 @@ pub fn text(results: &[MapResult]) -> String {
 pub fn markdown(results: &[MapResult], heading: &str) -> String {
     let mut md = format!("{heading} Proofs\n\n");
     md.push_str("Each proof as an ordered list of steps: a claim with its verdict (a failed printed step is known false, its corrected step beside it; evidence in THEOREMS_NOTES.md), or a reason it is not checkable.\n\n");
-    md.push_str("| paper | maps | steps | checked | held | failed | inconclusive | not checkable |\n|---|---|---|---|---|---|---|---|\n");
-    for p in paper_summaries(results) {
-        let s = p.summary;
-        md.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} |\n",
-            p.paper, p.maps, s.steps, s.checked, s.held, s.failed, s.inconclusive, s.not_checkable
-        ));
+    let papers = paper_summaries(results);
+    if papers
+        .iter()
+        .any(|p| p.summary.proved + p.summary.refuted > 0)
+    {
+        md.push_str("| paper | maps | steps | proved on the box | held at instances | failed (refuted on the box) | inconclusive | not checkable |\n|---|---|---|---|---|---|---|---|\n");
+        for p in &papers {
+            let s = p.summary;
+            md.push_str(&format!(
+                "| {} | {} | {} | {} | {} | {} ({}) | {} | {} |\n",
+                p.paper,
+                p.maps,
+                s.steps,
+                s.proved,
+                s.held.saturating_sub(s.proved),
+                s.failed,
+                s.refuted,
+                s.inconclusive,
+                s.not_checkable
+            ));
+        }
+    } else {
+        md.push_str("| paper | maps | steps | checked | held | failed | inconclusive | not checkable |\n|---|---|---|---|---|---|---|---|\n");
+        for p in &papers {
+            let s = p.summary;
+            md.push_str(&format!(
+                "| {} | {} | {} | {} | {} | {} | {} | {} |\n",
+                p.paper,
+                p.maps,
+                s.steps,
+                s.checked,
+                s.held,
+                s.failed,
+                s.inconclusive,
+                s.not_checkable
+            ));
+        }
     }
     md.push('\n');
     for r in results {

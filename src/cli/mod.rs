@@ -27,6 +27,7 @@ pub mod detection;
 pub mod list;
 pub mod merge;
 pub mod proofs;
+pub mod prove;
 pub mod report;
 pub mod search;
 
@@ -58,6 +59,13 @@ pub enum ClaimCommand {
     ///
     /// Exit code 0 unless a step expected to hold failed (1); 2 on bad input.
     Proofs(proofs::ProofsArgs),
+    /// Prove claims whose two sides are closed forms on their whole box: interval arithmetic
+    /// rounded outward, branch and bound until each box is proved or a point refutes the claim
+    /// (with a command reproducing it), or the budget is spent (undecided, with the share of the
+    /// volume left and where).
+    ///
+    /// Exit code 0 unless a claim expected to hold was refuted (1); 2 on bad input.
+    Prove(prove::ProveArgs),
     /// Search each selected claim's parameter space for its tightest instance (largest
     /// measured/bound), confirm the best candidates on a fresh seed at the default size, and
     /// shrink a confirmed violation to a simple reproducible instance.
@@ -187,6 +195,7 @@ pub fn run(claims: &[&dyn Claim], command: ClaimCommand) -> Result<ExitCode, cra
         ClaimCommand::Check(args) => check::run(claims, args, &mut out),
         ClaimCommand::Report(args) => report::run(claims, args, &mut out),
         ClaimCommand::Proofs(args) => proofs::run(claims, args, &mut out),
+        ClaimCommand::Prove(args) => prove::run(claims, args, &mut out),
         ClaimCommand::Search(args) => search::run(claims, args, &mut out),
         ClaimCommand::Merge(args) => merge::run(claims, args, &mut out),
     }

@@ -23,6 +23,13 @@ pub struct ProofsArgs {
     /// Family-wise confidence level over all outcomes of the step claims (Bonferroni).
     #[arg(long, default_value_t = harness::DEFAULT_CONFIDENCE)]
     pub confidence: f64,
+    /// Seconds per step claim with a closed form for its proof on the whole box (0: check at
+    /// instances only).
+    #[arg(long, default_value_t = 2.0)]
+    pub prove_seconds: f64,
+    /// Boxes per step claim with a closed form.
+    #[arg(long, default_value_t = 100_000)]
+    pub prove_boxes: usize,
 }
 
 /// Runs `dpclaims proofs` over `claims`, printing on `out`.
@@ -38,6 +45,8 @@ pub fn run(
         max_trials,
         seed,
         confidence,
+        prove_seconds,
+        prove_boxes,
     } = args;
     let maps = crate::proofs::select(&crate::proofs::maps(), &patterns)?;
     let opts = CheckOptions {
@@ -46,7 +55,14 @@ pub fn run(
         confidence,
         ..CheckOptions::default()
     };
-    let results = crate::proofs::run(claims, &maps, &opts)?;
+    let mut results = crate::proofs::run(claims, &maps, &opts)?;
+    if prove_seconds > 0.0 {
+        let budget = crate::prove::Budget {
+            boxes: prove_boxes,
+            seconds: prove_seconds,
+        };
+        crate::proofs::prove_steps(claims, &mut results, budget)?;
+    }
     let rendered = if json {
         format!("{}\n", crate::proofs::json(&results))
     } else if markdown {
@@ -58,7 +74,8 @@ pub fn run(
     let unexpected = results
         .iter()
         .flat_map(|r| &r.results)
-        .any(|s| s.unexpected());
+        .any(|s| s.unexpected())
+        || !crate::proofs::contradictions(&results).is_empty();
     Ok(if unexpected {
         ExitCode::from(1)
     } else {

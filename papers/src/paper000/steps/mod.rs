@@ -12,6 +12,7 @@
 mod cor2_thm2;
 mod cor3;
 mod corrected;
+mod forms;
 mod lemma5_prop2;
 mod prop1;
 mod prop3;
@@ -21,6 +22,7 @@ mod thm2_constant;
 use cor2_thm2::*;
 use cor3::*;
 use corrected::*;
+use forms::*;
 use lemma5_prop2::*;
 use prop1::*;
 use prop3::*;
@@ -67,16 +69,16 @@ pub fn claims() -> Vec<&'static dyn Claim> {
         &LEMMA5_RECURSION,
         &LEMMA5_SUM,
         &PROP2_FROM_LEMMA5,
-        &COR3_LAMBDA,
-        &COR3_LAMBDA_CORRECTED,
-        &COR3_HARMONIC,
-        &COR3_HARMONIC_CORRECTED,
+        &COR3_LAMBDA_FORM,
+        &COR3_LAMBDA_CORRECTED_FORM,
+        &COR3_HARMONIC_FORM,
+        &COR3_HARMONIC_CORRECTED_FORM,
         &COR3_GRADIENT,
         &COR3_GRADIENT_CORRECTED,
         &COR3_W_TERM,
         &COR3_W_TERM_CORRECTED,
-        &THM1_FROM_COR3,
-        &THM1_FROM_COR3_CORRECTED,
+        &THM1_FROM_COR3_FORM,
+        &THM1_FROM_COR3_CORRECTED_FORM,
         &THM1_PRIVACY_TERM,
         &THM1_PRIVACY_TERM_LARGE_EPS,
         &LEMMA2_GAUSSIAN,
