@@ -227,21 +227,56 @@ def check_independent():
 
 
 def scan():
-    print("\nWorst other record x = -r(cos th e1 + sin th e2), forward direction, over th in [0, pi]"
-          " (step pi/24) and r in {0.5, 1}:")
-    ths = np.linspace(0, math.pi, 25)
+    print("\nWorst other record x = -r(cos th e1 + sin th e2) over th in [0, pi] (step pi/12),"
+          " r in {0.5, 1}, both directions (trapezoid n=401, W=9):")
+    ths = np.linspace(0, math.pi, 13)
     for sigma in SIGMAS:
         for delta in DELTAS:
-            best = (-1, None, None)
+            best = (-1.0, None, None, None)
             for r in (0.5, 1.0):
                 for th in ths:
                     for d in ("fwd", "rev"):
-                        e = eps_config(th, sigma, delta, d, r=r, n=601, W=10.0)
+                        e = eps_config(th, sigma, delta, d, r=r, n=401, W=9.0)
                         if e > best[0]:
                             best = (e, th, r, d)
             e, th, r, d = best
-            print(f"  sigma={sigma} delta={delta:.0e}: max eps {e:.5f} at th = {th / math.pi:.4f} pi,"
-                  f" r = {r}, {d}  (position revealed {eps_gauss(delta, 2 / sigma):.5f})")
+            print(f"  sigma={sigma} delta={delta:.0e}: max eps {e:.6f} at th = {th / math.pi:.4f} pi,"
+                  f" r = {r}, {d}  (position revealed {eps_gauss(delta, 2 / sigma):.6f})")
+
+
+class GeneralConfig(Config):
+    """Any z, z', x in the unit ball (vectors of R^3): the t-part in an orthonormal basis of
+    span(a, c)."""
+
+    def __init__(self, z, zp, x, sigma):
+        a3, c3 = (z - x) / SQ2, (zp - x) / SQ2
+        q, _ = np.linalg.qr(np.stack([a3, c3], 1))
+        self.a, self.c = q.T @ a3, q.T @ c3
+        self.sigma = sigma
+        self.mu_s = np.linalg.norm(z - zp) / SQ2 / sigma
+        self.revealed = False
+
+
+def random_search(trials=60, sigma=1.0, delta=1e-5, seed=3):
+    print(f"\nRandom search over z, z', x in the unit ball of R^3 (sigma={sigma}, delta={delta:.0e},"
+          f" {trials} draws, half of them on the sphere, both directions):")
+    rng = np.random.default_rng(seed)
+
+    def draw(on_sphere):
+        v = rng.standard_normal(3)
+        v /= np.linalg.norm(v)
+        return v if on_sphere else v * rng.uniform() ** (1 / 3)
+
+    best = (-1.0, None)
+    for i in range(trials):
+        z, zp, x = (draw(i % 2 == 0) for _ in range(3))
+        for d in ("fwd", "rev"):
+            e = Quad(GeneralConfig(z, zp, x, sigma), d, n=401, W=9.0).eps(delta)
+            if e > best[0]:
+                best = (e, (z, zp, x, d))
+    e, (z, zp, x, d) = best
+    print(f"  max eps {e:.5f} ({d}) at |z-z'| = {np.linalg.norm(z - zp):.3f}, z.x = {z @ x:.3f},"
+          f" z'.x = {zp @ x:.3f};  (a) = {eps_config(0.0, sigma, delta, 'fwd'):.5f}")
 
 
 def mc_general(k, b, others, sigma, eps_list, n=400_000, seed=7, direction="fwd"):
@@ -328,6 +363,7 @@ def main():
         check_independent()
     if args.scan:
         scan()
+        random_search()
     if args.mc_b2:
         mc_b2()
 
