@@ -329,26 +329,31 @@ def mc_general(k, b, others, sigma, eps_list, n=400_000, seed=7, direction="fwd"
     return res
 
 
-def mc_b2():
-    print("\nb >= 2 and k = 3 (Monte Carlo, exact likelihood ratio; delta at fixed eps, 99.9% CI):")
+def mc_b2(n=400_000):
+    print("\nb >= 2 and k = 3 (Monte Carlo over the outputs, exact likelihood ratio summed over the"
+          " placements; delta at two fixed eps, +- the 99.9% CI half-width):")
+    print("  homog: every other record at -e1; orth: other record i at -e_{i+1} (distinct directions);"
+          " same: every other record at -e2")
     for (k, b) in ((2, 2), (3, 1)):
         N = k * b
-        hom = np.zeros((N - 1, N)); hom[:, 0] = -1.0                    # all others at -e1
+        hom = np.zeros((N - 1, N)); hom[:, 0] = -1.0
         orth = np.zeros((N - 1, N))
         for i in range(N - 1):
-            orth[i, i + 1] = -1.0                                        # others at -e_{i+2}
+            orth[i, i + 1] = -1.0
+        same = np.zeros((N - 1, N)); same[:, 1] = -1.0
+        confs = (("homog", hom), ("orth", orth)) + ((("same", same),) if k >= 3 else ())
         for sigma in (0.5, 1.0, 2.0):
             mu = 2 / sigma
-            eps_list = [eps_gauss(1e-1, mu), eps_gauss(1e-2, mu) * 0.5]
+            eps_list = [round(eps_gauss(1e-1, mu), 3), round(eps_gauss(1e-2, mu) * 0.6, 3)]
             out = {}
-            for name, oth in (("homog", hom), ("orth", orth)):
-                for d in ("fwd", "rev"):
-                    out[(name, d)] = mc_general(k, b, oth, sigma, eps_list, direction=d,
-                                                seed=hash((k, b, sigma, name, d)) % 2 ** 31)
+            for ci, (name, oth) in enumerate(confs):
+                for di, d in enumerate(("fwd", "rev")):
+                    out[(name, d)] = mc_general(k, b, oth, sigma, eps_list, n=n, direction=d,
+                                                seed=1000 * k + 100 * b + 10 * ci + di + int(10 * sigma))
             for e in eps_list:
-                parts = "  ".join(f"{nm} {d}: {out[(nm, d)][e][0]:.5f}+-{3.29 * out[(nm, d)][e][1]:.5f}"
-                                  for nm in ("homog", "orth") for d in ("fwd", "rev"))
-                print(f"  k={k} b={b} sigma={sigma} eps={e:.4f}: {parts}  | revealed {float(dG(e, mu)):.5f}")
+                parts = "  ".join(f"{nm} {d} {out[(nm, d)][e][0]:.4f}+-{3.29 * out[(nm, d)][e][1]:.4f}"
+                                  for nm, _ in confs for d in ("fwd", "rev"))
+                print(f"  k={k} b={b} sigma={sigma} eps={e}: {parts} | revealed {float(dG(e, mu)):.4f}")
 
 
 def main():
