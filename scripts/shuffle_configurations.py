@@ -47,8 +47,8 @@ k = 3, b = 1 likewise.
     /work/venvs/sh/bin/python scripts/shuffle_configurations.py --scan     # + theta scan
     /work/venvs/sh/bin/python scripts/shuffle_configurations.py --mc-b2    # + b = 2, k = 3 MC
 
-Light: each epsilon is a root-find over a 2-D quadrature of ~ 10^6 points; the whole table runs
-in well under a minute on one core.
+Light: each epsilon is a root-find over a 2-D quadrature of ~ 10^6 points; the table takes about
+1.5 min on one core, --check 6 min (mpmath most of it), --scan 3 min, --mc-b2 1 min.
 """
 import argparse
 import math
