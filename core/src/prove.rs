@@ -512,6 +512,7 @@ pub fn table(results: &[ProofResult]) -> String {
 mod tests {
     use super::*;
     use crate::claim::Mutant;
+    use crate::claim::Statistic;
     use crate::interval::{Real, SumTo};
 
     const BUMP: Mutant = Mutant {
