@@ -469,6 +469,15 @@ pub trait Claim: Sync {
     fn closed_form(&self) -> Option<crate::prove::ClosedForm> {
         None
     }
+    /// The claim as an exact identity of its two sides (an algebraic step or substitution):
+    /// `prove` then proves it exactly ([`crate::identity`]). `None` (the default): not one.
+    fn identity(&self) -> Option<crate::identity::Identity> {
+        None
+    }
+    /// Whether `prove` can decide the claim on its whole box (a closed form or an identity).
+    fn provable(&self) -> bool {
+        self.closed_form().is_some() || self.identity().is_some()
+    }
 }
 
 /// [`Claim::mutant_trials`] for a mutant that runs at the cases' own (default) trials.

@@ -228,6 +228,8 @@ pub struct PaperSummary {
     /// Their counts, summed.
     #[serde(flatten)]
     pub summary: Summary,
+    /// Share of the steps not checkable (the goal: at most [`NOT_CHECKABLE_GOAL`]).
+    pub not_checkable_share: f64,
 }
 
 /// A step checked by claim `id`.
@@ -411,10 +413,7 @@ pub fn prove_steps(
         if let Some((_, p)) = done.iter().find(|(x, _)| *x == id) {
             return Ok(Some(*p));
         }
-        let Some(c) = claims
-            .iter()
-            .find(|c| c.info().id == id && c.closed_form().is_some())
-        else {
+        let Some(c) = claims.iter().find(|c| c.info().id == id && c.provable()) else {
             return Ok(None);
         };
         let r = crate::prove::prove(*c, None, budget)?;
@@ -469,14 +468,24 @@ pub fn paper_summaries(results: &[MapResult]) -> Vec<PaperSummary> {
                     paper: r.map.paper,
                     maps: 0,
                     summary: Summary::default(),
+                    not_checkable_share: 0.0,
                 });
                 out.len() - 1
             }
         };
         out[idx].maps += 1;
         out[idx].summary.merge(&r.summary);
+        out[idx].not_checkable_share = out[idx].summary.not_checkable_share();
     }
     out
+}
+
+fn not_checkable_cell(s: &Summary) -> String {
+    format!(
+        "{} ({:.0}%)",
+        s.not_checkable,
+        100.0 * s.not_checkable_share()
+    )
 }
 
 fn check_label(c: &Check) -> String {
@@ -514,23 +523,64 @@ fn status_label(r: &StepResult) -> String {
     s
 }
 
+/// The goal for the share of a paper's steps that are not checkable (issue #31).
+pub const NOT_CHECKABLE_GOAL: f64 = 0.25;
+
+impl Summary {
+    /// Share of the steps that are not checkable (0 for no step).
+    pub fn not_checkable_share(&self) -> f64 {
+        if self.steps == 0 {
+            0.0
+        } else {
+            self.not_checkable as f64 / self.steps as f64
+        }
+    }
+    /// Steps that held at instances only (not proved on their box).
+    pub fn held_at_instances(&self) -> usize {
+        self.held.saturating_sub(self.proved)
+    }
+}
+
 fn summary_line(s: &Summary) -> String {
+    let share = 100.0 * s.not_checkable_share();
+    let goal = if s.not_checkable_share() <= NOT_CHECKABLE_GOAL {
+        "within"
+    } else {
+        "above"
+    };
+    let nc = format!(
+        "{} not checkable ({share:.0}%, {goal} the goal of {:.0}%)",
+        s.not_checkable,
+        100.0 * NOT_CHECKABLE_GOAL
+    );
     if s.proved + s.refuted > 0 {
         return format!(
-            "{} steps: {} proved on the box, {} held at instances, {} failed ({} refuted on the box), {} inconclusive, {} not checkable",
+            "{} steps: {} proved on the box, {} held at instances, {} failed ({} refuted on the box), {} inconclusive, {nc}",
             s.steps,
             s.proved,
-            s.held.saturating_sub(s.proved),
+            s.held_at_instances(),
             s.failed,
             s.refuted,
             s.inconclusive,
-            s.not_checkable
         );
     }
     format!(
-        "{} steps: {} checked ({} held, {} failed, {} inconclusive), {} not checkable",
-        s.steps, s.checked, s.held, s.failed, s.inconclusive, s.not_checkable
+        "{} steps: {} checked ({} held, {} failed, {} inconclusive), {nc}",
+        s.steps, s.checked, s.held, s.failed, s.inconclusive
     )
+}
+
+/// The not-checkable steps of `paper` with their reasons, in map order.
+pub fn not_checkable(results: &[MapResult], paper: &str) -> Vec<(String, &'static str)> {
+    results
+        .iter()
+        .filter(|r| r.map.paper == paper)
+        .flat_map(|r| &r.results)
+        .filter_map(|s| match s.check {
+            Check::NotCheckable { reason } => Some((s.step.clone(), reason)),
+            Check::Claim { .. } => None,
+        })
+        .collect()
 }
 
 /// A plain-text rendering: each map with its steps' verdicts, then the summary per paper.
@@ -560,6 +610,16 @@ pub fn text(results: &[MapResult]) -> String {
             summary_line(&p.summary)
         ));
     }
+    for p in paper_summaries(results) {
+        let left = not_checkable(results, p.paper);
+        if left.is_empty() {
+            continue;
+        }
+        out.push_str(&format!("\nnot checkable in {}:\n", p.paper));
+        for (step, reason) in left {
+            out.push_str(&format!("  {step}: {reason}\n"));
+        }
+    }
     out
 }
 
@@ -581,11 +641,11 @@ pub fn markdown(results: &[MapResult], heading: &str) -> String {
                 p.maps,
                 s.steps,
                 s.proved,
-                s.held.saturating_sub(s.proved),
+                s.held_at_instances(),
                 s.failed,
                 s.refuted,
                 s.inconclusive,
-                s.not_checkable
+                not_checkable_cell(&s)
             ));
         }
     } else {
@@ -601,9 +661,28 @@ pub fn markdown(results: &[MapResult], heading: &str) -> String {
                 s.held,
                 s.failed,
                 s.inconclusive,
-                s.not_checkable
+                not_checkable_cell(&s)
             ));
         }
+    }
+    md.push_str(&format!(
+        "\nThe goal is at most {:.0}% of a paper's steps not checkable. The not-checkable steps and why:\n\n",
+        100.0 * NOT_CHECKABLE_GOAL
+    ));
+    for p in &papers {
+        let left = not_checkable(results, p.paper);
+        if left.is_empty() {
+            continue;
+        }
+        md.push_str(&format!(
+            "<details><summary>{} ({} steps)</summary>\n\n| step | reason |\n|---|---|\n",
+            p.paper,
+            left.len()
+        ));
+        for (step, reason) in left {
+            md.push_str(&format!("| {step} | {} |\n", reason.replace('|', "\\|")));
+        }
+        md.push_str("\n</details>\n\n");
     }
     md.push('\n');
     for r in results {

@@ -358,19 +358,14 @@ pub fn reproduce(id: &str, case: &Params, mutant: Option<&str>) -> String {
     crate::search::reproduce(id, case, crate::harness::DEFAULT_SEED, &opts)
 }
 
-/// Proves `claim` (its closed form; an error when it has none) on its box, against `mutant`
-/// when given, within `budget`.
+/// Proves `claim` (its closed form, or exactly its identity ([`crate::identity`]); an error
+/// when it has neither) on its box, against `mutant` when given, within `budget`.
 pub fn prove(
     claim: &dyn Claim,
     mutant: Option<&str>,
     budget: Budget,
 ) -> Result<ProofResult, crate::Error> {
     let id = claim.info().id;
-    let form = claim.closed_form().ok_or_else(|| {
-        crate::Error::Input(format!(
-            "claim `{id}` has no closed form of its two sides (a simulated or numerical claim): use `check` or `search`"
-        ))
-    })?;
     if let Some(m) = mutant
         && !claim.info().mutants.iter().any(|x| x.name == m)
     {
@@ -378,6 +373,14 @@ pub fn prove(
             "claim `{id}` has no mutant `{m}`"
         )));
     }
+    if let Some(identity) = claim.identity() {
+        return crate::identity::prove(claim, &identity, mutant, budget);
+    }
+    let form = claim.closed_form().ok_or_else(|| {
+        crate::Error::Input(format!(
+            "claim `{id}` has no closed form of its two sides nor an identity (a simulated or numerical claim): use `check` or `search`"
+        ))
+    })?;
     let start = Instant::now();
     let mut heap = BinaryHeap::new();
     heap.push(Node {
