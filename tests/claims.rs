@@ -283,6 +283,16 @@ claim_tests! {
     multipass_thm2_step_constant => "multipass.thm2.step.constant",
     multipass_thm2_step_constant_corrected => "multipass.thm2.step.constant.corrected",
     adaptive_thm4_step_optimum_corrected => "adaptive.thm4.step.optimum.corrected",
+    multipass_prop1_step_lambda1 => "multipass.prop1.step.lambda1",
+    multipass_prop1_step_divide => "multipass.prop1.step.divide",
+    multipass_lemma3_step_g_bound => "multipass.lemma3.step.g_bound",
+    stability_lemma5_step_shrink => "stability.lemma5.step.shrink",
+    multipass_cor2_step_telescoping => "multipass.cor2.step.telescoping",
+    multipass_prop3_step_rewrite => "multipass.prop3.step.rewrite",
+    multipass_thm2_step_substitution => "multipass.thm2.step.substitution",
+    last_iterate_cor3_step_recursion => "last_iterate.cor3.step.recursion",
+    last_iterate_thm1_step_beta0 => "last_iterate.thm1.step.beta0",
+    last_iterate_thm1_step_alpha => "last_iterate.thm1.step.alpha",
 }
 
 /// Every entry of [`FAST`] names a registered claim, once, and mutants of it that take a cap

@@ -291,3 +291,34 @@ fn proof_maps_decide_closed_form_steps_on_their_box() {
     assert!(text.contains("refuted on the box (corrected: proved on the box)"));
     assert!(proofs::markdown(&results, "##").contains("| proved on the box | held at instances |"));
 }
+
+/// Every step claim that is an exact identity (algebra, a substitution, a certificate) is
+/// proved, and each of its mutants (a perturbed coefficient) refuted, by the exact prover.
+#[test]
+fn identity_steps_are_proved_exactly_and_their_mutants_refuted() {
+    use dpclaims::prove::{Budget, ProofVerdict, prove};
+    let all = registry();
+    let maps = proofs::maps();
+    let budget = Budget {
+        boxes: 1,
+        seconds: 10.0,
+    };
+    let mut n = 0;
+    for id in proofs::claim_ids(&maps) {
+        let c = *all.iter().find(|c| c.info().id == id).unwrap();
+        if c.identity().is_none() {
+            continue;
+        }
+        n += 1;
+        let r = prove(c, None, budget).unwrap();
+        assert_eq!(r.verdict, ProofVerdict::Proved, "{id}: {r:?}");
+        assert!(!c.info().mutants.is_empty(), "{id} has no mutant");
+        for m in c.info().mutants {
+            let r = prove(c, Some(m.name), budget).unwrap();
+            assert_eq!(r.verdict, ProofVerdict::Refuted, "{id} --mutant {}", m.name);
+            let x = r.counterexample.unwrap();
+            assert!(x.measured != x.bound, "{id} --mutant {}", m.name);
+        }
+    }
+    assert!(n >= 10, "only {n} identity steps");
+}

@@ -13,6 +13,7 @@ mod cor2_thm2;
 mod cor3;
 mod corrected;
 mod forms;
+mod identities;
 mod lemma5_prop2;
 mod prop1;
 mod prop3;
@@ -23,6 +24,7 @@ use cor2_thm2::*;
 use cor3::*;
 use corrected::*;
 use forms::*;
+use identities::*;
 use lemma5_prop2::*;
 use prop1::*;
 use prop3::*;
@@ -102,5 +104,15 @@ pub fn claims() -> Vec<&'static dyn Claim> {
         &SAMPLES_CORRECTED,
         &THM2_CONSTANT,
         &THM2_CONSTANT_CORRECTED,
+        &PROP1_LAMBDA1,
+        &PROP1_DIVIDE,
+        &LEMMA3_G,
+        &LEMMA5_SHRINK,
+        &COR2_TELESCOPING,
+        &PROP3_REWRITE,
+        &THM2_SUBSTITUTION,
+        &COR3_RECURSION,
+        &THM1_BETA0,
+        &THM1_ALPHA,
     ]
 }
