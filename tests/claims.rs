@@ -293,6 +293,11 @@ claim_tests! {
     last_iterate_cor3_step_recursion => "last_iterate.cor3.step.recursion",
     last_iterate_thm1_step_beta0 => "last_iterate.thm1.step.beta0",
     last_iterate_thm1_step_alpha => "last_iterate.thm1.step.alpha",
+    contraction_cdpi_step_batch_weight => "contraction.cdpi.step.batch_weight",
+    contraction_main_step_unroll => "contraction.main.step.unroll",
+    contraction_main_step_below_one => "contraction.main.step.below_one",
+    contraction_appA_step_x_inf => "contraction.appA.step.x_inf",
+    contraction_thm3_step_twice => "contraction.thm3.step.twice",
 }
 
 /// Every entry of [`FAST`] names a registered claim, once, and mutants of it that take a cap

@@ -177,6 +177,12 @@ impl Alg for Frac {
     }
 }
 
+/// Two identities $a_1=b_1$ and $a_2=b_2$ as one, $a_1+z\,a_2=b_1+z\,b_2$, in a fresh variable
+/// $z$: an identity in $z$ holds exactly when both coefficients of $z$ agree.
+pub fn both<R: Alg>(z: R, (a1, b1): (R, R), (a2, b2): (R, R)) -> (R, R) {
+    (a1 + z * a2, b1 + z * b2)
+}
+
 /// At most this many variables in an identity.
 pub const MAX_VARS: usize = 8;
 

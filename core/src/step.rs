@@ -67,3 +67,24 @@ pub fn plus_error(mut m: Measurement, extra: f64) -> Measurement {
 pub fn is(run: RunSpec<'_>, m: &Mutant) -> bool {
     run.mutant == Some(m.name)
 }
+
+/// The metadata of an exact proof step of `paper`: not known false, no tautology, no algorithm
+/// to perturb (a closed form or an identity).
+pub const fn exact_info(
+    paper: &'static str,
+    id: &'static str,
+    result: &'static str,
+    statement: &'static str,
+    mutants: &'static [Mutant],
+) -> ClaimInfo {
+    ClaimInfo {
+        id,
+        paper,
+        result,
+        statement,
+        mutants,
+        known_false: false,
+        tautologies: &[],
+        perturbation: None,
+    }
+}

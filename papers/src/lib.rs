@@ -41,6 +41,7 @@ pub fn registry() -> Vec<&'static dyn Claim> {
     all.extend(subspace::claims());
     all.extend(paper000::steps::claims());
     all.extend(paper001::steps::claims());
+    all.extend(paper001::identities::claims());
     all.extend(paper002::steps::claims());
     all.extend(paper004::steps::claims());
     all

@@ -8,7 +8,8 @@
 //! which). Each mutant perturbs one coefficient and must come out refuted.
 
 use super::*;
-use dpclaims_core::identity::{Alg, Deg, Frac, Identity, IdentityClaim};
+use dpclaims_core::identity::{Alg, Deg, Frac, Identity, IdentityClaim, both};
+use dpclaims_core::step::exact_info;
 
 const fn info(
     id: &'static str,
@@ -16,21 +17,7 @@ const fn info(
     statement: &'static str,
     mutants: &'static [Mutant],
 ) -> ClaimInfo {
-    ClaimInfo {
-        id,
-        paper: PAPER,
-        result,
-        statement,
-        mutants,
-        known_false: false,
-        tautologies: &[],
-        perturbation: None,
-    }
-}
-
-/// Two identities $a_1=b_1$, $a_2=b_2$ as one, in the fresh variable $z$.
-fn both<R: Alg>(z: R, (a1, b1): (R, R), (a2, b2): (R, R)) -> (R, R) {
-    (a1 + z * a2, b1 + z * b2)
+    exact_info(PAPER, id, result, statement, mutants)
 }
 
 fn pick(m: Option<&str>, mutant: &Mutant) -> bool {
