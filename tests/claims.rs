@@ -298,6 +298,12 @@ claim_tests! {
     contraction_main_step_below_one => "contraction.main.step.below_one",
     contraction_appA_step_x_inf => "contraction.appA.step.x_inf",
     contraction_thm3_step_twice => "contraction.thm3.step.twice",
+    subspace_privacy_step_multiplier => "subspace.privacy.step.multiplier",
+    subspace_thm1_step_rank_one => "subspace.thm1.step.rank_one",
+    subspace_thm3_step_average => "subspace.thm3.step.average",
+    subspace_thm3_step_plug_in => "subspace.thm3.step.plug_in",
+    subspace_thm4_step_chain => "subspace.thm4.step.chain",
+    subspace_thm5_step_expand => "subspace.thm5.step.expand",
 }
 
 /// Every entry of [`FAST`] names a registered claim, once, and mutants of it that take a cap
