@@ -304,6 +304,9 @@ claim_tests! {
     subspace_thm3_step_plug_in => "subspace.thm3.step.plug_in",
     subspace_thm4_step_chain => "subspace.thm4.step.chain",
     subspace_thm5_step_expand => "subspace.thm5.step.expand",
+    last_iterate_prop4_step_sigma => "last_iterate.prop4.step.sigma",
+    multipass_lemma4_step_exponent => "multipass.lemma4.step.exponent",
+    last_iterate_prop4_step_factor_range => "last_iterate.prop4.step.factor_range",
 }
 
 /// Every entry of [`FAST`] names a registered claim, once, and mutants of it that take a cap

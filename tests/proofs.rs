@@ -262,6 +262,23 @@ fn seed_000_exact_steps_are_decided_on_their_box() {
     assert!(r.undecided_share > 0.0 && !r.undecided_boxes.is_empty());
     let m = prove(get(fix), Some("printed-w-coefficient"), budget).unwrap();
     assert_eq!(m.verdict, ProofVerdict::Refuted);
+    // Corollary 3's last step (false for T <= 5) and Theorem 1's privacy term for
+    // eps > ln(1/delta): refuted on their boxes; the corrected privacy term (eps <= ln(1/delta))
+    // is not refuted, its leftover volume (along the hypothesis' edge eps = ln(1/delta), where
+    // the two sides are equal) said, and its mutant refuted.
+    for printed in [
+        "last_iterate.cor3.step.w_term",
+        "last_iterate.thm1.step.privacy_term.large_epsilon",
+    ] {
+        let r = prove(get(printed), None, budget).unwrap();
+        assert_eq!(r.verdict, ProofVerdict::Refuted, "{printed}");
+    }
+    let fix = "last_iterate.thm1.step.privacy_term";
+    let r = prove(get(fix), None, budget).unwrap();
+    assert_ne!(r.verdict, ProofVerdict::Refuted, "{fix}");
+    assert!(r.proved_share + r.excluded_share > 0.9, "{r:?}");
+    let m = prove(get(fix), Some("statement-term-halved"), budget).unwrap();
+    assert_eq!(m.verdict, ProofVerdict::Refuted);
 }
 
 /// The proof maps with the prover: steps with closed forms are decided on their box (the printed

@@ -439,7 +439,15 @@ pub fn prove_steps(
                     s.corrected_on_box = decide(c)?;
                 }
                 match s.on_box.map(|p| p.verdict) {
-                    Some(ProofVerdict::Proved) => m.summary.proved += 1,
+                    Some(ProofVerdict::Proved) => {
+                        m.summary.proved += 1;
+                        // Proved on the whole box, it holds at every instance: an instance
+                        // left inconclusive by its measurement's rounding counts as held.
+                        if s.status == StepStatus::Inconclusive {
+                            m.summary.inconclusive -= 1;
+                            m.summary.held += 1;
+                        }
+                    }
                     Some(ProofVerdict::Refuted) => m.summary.refuted += 1,
                     _ => {}
                 }

@@ -87,7 +87,13 @@ impl ClosedForm {
     ) -> Result<Measurement, ParamError> {
         let x: Vec<I> = self.values(case)?.into_iter().map(I::point).collect();
         let (m, b) = (self.interval)(&x, mutant);
-        let rad = |v: I| (0.5 * v.width()).next_up();
+        let rad = |v: I| {
+            if v.lo == v.hi {
+                0.0
+            } else {
+                (0.5 * v.width()).next_up()
+            }
+        };
         Ok(Measurement {
             params: case.clone(),
             bound: b.mid(),

@@ -88,9 +88,9 @@ pub static MAPS: [ProofMap; 17] = [
                 "First equality: inf_p E E_p sum_t [l + beta_t ln(p/q)] = -lambda~ beta0 ln E_q exp(-E sum_t l(w, z_t)/(lambda~ beta0))",
                 "Donsker-Varadhan (Gibbs) variational identity, exact; multipass.prop1's P-quad infimum is its closed form",
             ),
-            none(
-                "Second equality: the same as -lambda~ beta0 ln of the integral of (2 pi beta0)^{-d/2} exp(-Q_T(w)/(lambda~ beta0))",
-                "algebra: q's density and E sum_t l(w, z_t) = T l(w, S_n) (z_t uniform on S_n given S_n)",
+            claim(
+                "Second equality: the same as -lambda~ beta0 ln of the integral of (2 pi beta0)^{-d/2} exp(-Q_T(w)/(lambda~ beta0)) (q's density and E sum_t l(w, z_t) = T l(w, S_n), z_t uniform on S_n given S_n)",
+                "multipass.lemma4.step.exponent",
             ),
             none(
                 "First inequality: <= Q_T(w_*) - lambda~ beta0 ln of the Gaussian integral, 'a consequence of (5)'",
@@ -401,17 +401,17 @@ pub static MAPS: [ProofMap; 17] = [
         hypotheses: "single pass, eta_t = eta (<= 2/L for Theorem 3), lambda_t = 1/(t eta), |M_t| = ceil(sqrt(T/(2(T-t+1)))); Theorem 3's (convex, G-Lipschitz, L-smooth)",
         statement_claims: &["last_iterate.prop4"],
         steps: &[
-            none(
-                "Apply Theorem 3 with step eta and sigma_t^2 = eta lambda_t beta0 (2 - eta lambda_t)/eta^2",
-                "definition: eta^2 sigma_t^2 is Algorithm 1's noise variance lambda eta (2 - lambda eta) beta0",
+            claim(
+                "Apply Theorem 3 with step eta and sigma_t^2 = eta lambda_t beta0 (2 - eta lambda_t)/eta^2 (eta^2 sigma_t^2 is Algorithm 1's noise variance lambda eta (2 - lambda eta) beta0)",
+                "last_iterate.prop4.step.sigma",
             ),
             claim(
                 "||w_{t+1} - w_{t+1}'|| <= (1 - lambda_t eta_t)||w_t - eta G(w_t) - w_t' + eta G(w_t')|| < ||w_t - w_t'||: the gradient map is non-expansive for eta <= 2/L and 1 - lambda_t eta = (t-1)/t < 1 (the display's sign of eta G(w_t') is a typo)",
                 "stability.lemma5.step.nonexpansive",
             ),
-            none(
-                "'because 2 >= (2 - lambda_t eta_t) >= 1, we can ignore this factor'",
-                "lambda_t eta = 1/t in (0, 1]",
+            claim(
+                "'because 2 >= (2 - lambda_t eta_t) >= 1, we can ignore this factor' (lambda_t eta = 1/t in (0, 1])",
+                "last_iterate.prop4.step.factor_range",
             ),
             fixed(
                 "max_tau 2 alpha eta G^2/(|M_tau|^2 beta0 sum_{t>=tau} lambda_t) = max_tau 2 alpha G^2 eta^2 (T - tau + 1)/(beta0 T H_{tau:T}) <= 2 alpha G^2 eta^2/beta0 (the proof's |M_tau| = sqrt(T/(T - tau + 1)), not the statement's)",

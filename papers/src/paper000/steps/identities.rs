@@ -459,3 +459,90 @@ pub(super) static THM1_ALPHA: IdentityClaim = IdentityClaim {
         ]
     },
 };
+
+// ---------------------------------------------------------------------------------------------
+
+const VARIANCE_OVER_ETA: Mutant = Mutant {
+    name: "variance-over-eta",
+    description: "measured side: eta sigma_t^2 for eta^2 sigma_t^2",
+};
+
+/// Proposition 4's substitution into Theorem 3: $\eta^2\sigma_t^2=\lambda_t\eta(2-\lambda_t\eta)\beta_0$
+/// at $\sigma_t^2=\eta\lambda_t\beta_0(2-\eta\lambda_t)/\eta^2$, Algorithm 1's noise variance.
+fn prop4_sigma<R: Alg>(x: &[R], m: Option<&str>) -> (R, R) {
+    let (eta, lambda, beta0) = (x[0], x[1], x[2]);
+    let sigma2 = eta * lambda * beta0 * (R::int(2) - eta * lambda) / eta.sqr();
+    let scale = if pick(m, &VARIANCE_OVER_ETA) {
+        eta
+    } else {
+        eta.sqr()
+    };
+    (
+        scale * sigma2,
+        lambda * eta * (R::int(2) - lambda * eta) * beta0,
+    )
+}
+
+pub(super) static PROP4_SIGMA: IdentityClaim = IdentityClaim {
+    info: info(
+        "last_iterate.prop4.step.sigma",
+        "Proposition 4's proof: Theorem 3 with step eta and sigma_t^2 = eta lambda_t beta0 (2 - eta lambda_t)/eta^2 [proof step, identity]",
+        "eta^2 sigma_t^2 = lambda_t eta (2 - lambda_t eta) beta0, Algorithm 1's noise variance, exactly",
+        &[VARIANCE_OVER_ETA],
+    ),
+    identity: Identity {
+        vars: &["eta", "lambda", "beta0"],
+        exact: prop4_sigma::<Frac>,
+        degree: prop4_sigma::<Deg>,
+    },
+    cases: || {
+        vec![
+            params! { "eta" => 0.25, "lambda" => 2.0, "beta0" => 0.5 },
+            params! { "eta" => 0.125, "lambda" => 0.75, "beta0" => 3.0 },
+        ]
+    },
+};
+
+// ---------------------------------------------------------------------------------------------
+
+const EXPONENT_WITHOUT_HALF: Mutant = Mutant {
+    name: "exponent-without-half",
+    description: "bound side: Q_T with lambda~ ||w||^2 for lambda~ ||w||^2/2",
+};
+
+/// Lemma 4's second equality: $q$'s density $(2\pi\beta_0)^{-d/2}e^{-\Vert w\Vert^2/(2\beta_0)}$
+/// times $e^{-T\,l(w,S_n)/(\tilde\lambda\beta_0)}$ is $(2\pi\beta_0)^{-d/2}e^{-Q_T(w)/(\tilde\lambda\beta_0)}$ with
+/// $Q_T=T\,l+\tilde\lambda\Vert w\Vert^2/2$: the exponents add,
+/// $\frac{T\,l}{\tilde\lambda\beta_0}+\frac{r_2}{2\beta_0}=\frac{T\,l+\tilde\lambda r_2/2}{\tilde\lambda\beta_0}$
+/// ($r_2=\Vert w\Vert^2$; $E\sum_tl(w,z_t)=T\,l(w,S_n)$ for $z_t$ uniform on $S_n$).
+fn lemma4_exponent<R: Alg>(x: &[R], m: Option<&str>) -> (R, R) {
+    let (t, l, lambda, beta0, r2) = (x[0], x[1], x[2], x[3], x[4]);
+    let half = if pick(m, &EXPONENT_WITHOUT_HALF) {
+        R::int(1)
+    } else {
+        R::ratio(1, 2)
+    };
+    (
+        t * l / (lambda * beta0) + r2 / (R::int(2) * beta0),
+        (t * l + lambda * r2 * half) / (lambda * beta0),
+    )
+}
+
+pub(super) static LEMMA4_EXPONENT: IdentityClaim = IdentityClaim {
+    info: info(
+        "multipass.lemma4.step.exponent",
+        "Lemma 4's proof, second equality: q's density and E sum_t l(w, z_t) = T l(w, S_n) give exp(-Q_T(w)/(lambda~ beta0)) [proof step, identity]",
+        "T l/(lambda~ beta0) + ||w||^2/(2 beta0) = (T l + lambda~ ||w||^2/2)/(lambda~ beta0), exactly",
+        &[EXPONENT_WITHOUT_HALF],
+    ),
+    identity: Identity {
+        vars: &["T", "l", "lambda_sum", "beta0", "r2"],
+        exact: lemma4_exponent::<Frac>,
+        degree: lemma4_exponent::<Deg>,
+    },
+    cases: || {
+        vec![
+            params! { "T" => 100.0, "l" => 0.75, "lambda_sum" => 2.5, "beta0" => 0.125, "r2" => 3.0 },
+        ]
+    },
+};
