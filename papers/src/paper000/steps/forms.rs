@@ -122,7 +122,7 @@ pub(super) const LAMBDA_DOUBLED: Mutant = Mutant {
 };
 
 /// Proposition 4's "$2\ge2-\lambda_t\eta\ge1$" at $\lambda_t\eta=1/t$, $t\ge1$, both sides at
-/// once: $\min\big((2-\lambda_t\eta)-1,\;2-(2-\lambda_t\eta)\big)\ge0$.
+/// once: with $f=2-\lambda_t\eta$, $\min(f,\,3-f)\ge1$ ($f\ge1$ and $f\le2$).
 fn factor_range<R: Real>(x: &[R], m: Option<&str>) -> (R, R) {
     let c = if m == Some(LAMBDA_DOUBLED.name) {
         2.0
@@ -131,7 +131,7 @@ fn factor_range<R: Real>(x: &[R], m: Option<&str>) -> (R, R) {
     };
     let le = R::cst(c) / x[0];
     let f = R::cst(2.0) - le;
-    ((f - R::cst(1.0)).min(R::cst(2.0) - f), R::cst(0.0))
+    (f.min(R::cst(3.0) - f), R::cst(1.0))
 }
 
 pub(super) static PROP4_FACTOR_RANGE: FormClaim = FormClaim {
