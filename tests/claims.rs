@@ -296,7 +296,7 @@ claim_tests! {
     contraction_cdpi_step_batch_weight => "contraction.cdpi.step.batch_weight",
     contraction_main_step_unroll => "contraction.main.step.unroll",
     contraction_main_step_below_one => "contraction.main.step.below_one",
-    contraction_appA_step_x_inf => "contraction.appA.step.x_inf",
+    contraction_app_a_step_x_inf => "contraction.appA.step.x_inf",
     contraction_thm3_step_twice => "contraction.thm3.step.twice",
     subspace_privacy_step_multiplier => "subspace.privacy.step.multiplier",
     subspace_thm1_step_rank_one => "subspace.thm1.step.rank_one",
