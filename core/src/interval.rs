@@ -455,7 +455,7 @@ impl SumTo for I {
 mod tests {
     use super::*;
 
-    /// `x` as $m\,2^k$ exactly.
+    /// `x` as $m\ 2^k$ exactly.
     fn decode(x: f64) -> (i128, i32) {
         if x == 0.0 {
             return (0, 0);

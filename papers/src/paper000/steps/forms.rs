@@ -122,7 +122,7 @@ pub(super) const LAMBDA_DOUBLED: Mutant = Mutant {
 };
 
 /// Proposition 4's "$2\ge2-\lambda_t\eta\ge1$" at $\lambda_t\eta=1/t$, $t\ge1$, both sides at
-/// once: with $f=2-\lambda_t\eta$, $\min(f,\,3-f)\ge1$ ($f\ge1$ and $f\le2$).
+/// once: with $f=2-\lambda_t\eta$, $\min(f,\ 3-f)\ge1$ ($f\ge1$ and $f\le2$).
 fn factor_range<R: Real>(x: &[R], m: Option<&str>) -> (R, R) {
     let c = if m == Some(LAMBDA_DOUBLED.name) {
         2.0

@@ -2,9 +2,9 @@
 //! rearrangement of an inequality), proved exactly by [`dpclaims_core::identity`]: each is an
 //! identity of rational functions, so it gives the step's $\le$ and $\ge$ at once, with no
 //! tolerance. Where a step holds two identities, they are proved together as
-//! $a_1+z\,a_2=b_1+z\,b_2$ in a fresh variable $z$ (an identity in $z$ holds exactly when both
+//! $a_1+z\ a_2=b_1+z\ b_2$ in a fresh variable $z$ (an identity in $z$ holds exactly when both
 //! coefficients of $z$ agree). An implication "$h\ge0\Rightarrow c\ge0$" is proved by its
-//! certificate $c=\mu\,h$ with a multiplier $\mu\ge0$ on the step's domain (the claim says
+//! certificate $c=\mu\ h$ with a multiplier $\mu\ge0$ on the step's domain (the claim says
 //! which). Each mutant perturbs one coefficient and must come out refuted.
 
 use super::*;
@@ -511,10 +511,10 @@ const EXPONENT_WITHOUT_HALF: Mutant = Mutant {
 };
 
 /// Lemma 4's second equality: $q$'s density $(2\pi\beta_0)^{-d/2}e^{-\Vert w\Vert^2/(2\beta_0)}$
-/// times $e^{-T\,l(w,S_n)/(\tilde\lambda\beta_0)}$ is $(2\pi\beta_0)^{-d/2}e^{-Q_T(w)/(\tilde\lambda\beta_0)}$ with
-/// $Q_T=T\,l+\tilde\lambda\Vert w\Vert^2/2$: the exponents add,
-/// $\frac{T\,l}{\tilde\lambda\beta_0}+\frac{r_2}{2\beta_0}=\frac{T\,l+\tilde\lambda r_2/2}{\tilde\lambda\beta_0}$
-/// ($r_2=\Vert w\Vert^2$; $E\sum_tl(w,z_t)=T\,l(w,S_n)$ for $z_t$ uniform on $S_n$).
+/// times $e^{-T\ l(w,S_n)/(\tilde\lambda\beta_0)}$ is $(2\pi\beta_0)^{-d/2}e^{-Q_T(w)/(\tilde\lambda\beta_0)}$ with
+/// $Q_T=T\ l+\tilde\lambda\Vert w\Vert^2/2$: the exponents add,
+/// $\frac{T\ l}{\tilde\lambda\beta_0}+\frac{r_2}{2\beta_0}=\frac{T\ l+\tilde\lambda r_2/2}{\tilde\lambda\beta_0}$
+/// ($r_2=\Vert w\Vert^2$; $E\sum_tl(w,z_t)=T\ l(w,S_n)$ for $z_t$ uniform on $S_n$).
 fn lemma4_exponent<R: Alg>(x: &[R], m: Option<&str>) -> (R, R) {
     let (t, l, lambda, beta0, r2) = (x[0], x[1], x[2], x[3], x[4]);
     let half = if pick(m, &EXPONENT_WITHOUT_HALF) {
