@@ -466,7 +466,7 @@ pub trait Claim: Sync {
     /// The claim's two sides as closed forms of its parameters, when both are exact
     /// calculators (no simulation): `prove` then proves it on a whole box
     /// ([`crate::prove`]). `None` (the default): it is checked at instances only.
-    fn closed_form(&self) -> Option<crate::prove::ClosedForm> {
+    fn closed_form(&self) -> Option<crate::form::ClosedForm> {
         None
     }
     /// The claim as an exact identity of its two sides (an algebraic step or substitution):

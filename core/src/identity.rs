@@ -15,7 +15,7 @@
 //! - [`Deg`] runs the same rules on per-variable degrees, giving $\deg_{x_i}N\le n_i$ and
 //!   $\deg_{x_i}D\le m_i$.
 //!
-//! [`prove`] evaluates $N$ and $D$ at every point of the integer grid
+//! [`crate::prove::prove`] evaluates $N$ and $D$ at every point of the integer grid
 //! $\lbrace0,\dots,n_i+m_i\rbrace^k$. A polynomial of degree at most $n_i$ in each variable
 //! $x_i$ that vanishes on a product grid $S_1\times\dots\times S_k$ with $|S_i|>n_i$ is the zero
 //! polynomial (induction on $k$: as a polynomial in $x_k$ with coefficients in the other
@@ -35,17 +35,11 @@
 //! $P=n^{\alpha-1}$): an identity of the rational functions in the new variables holds in
 //! particular at the values they take, and each claim's rustdoc says its substitution.
 //!
-//! **At instances** ([`IdentityClaim`]) both sides are evaluated exactly at a case (its values
+//! **At instances** ([`crate::step::IdentityClaim`]) both sides are evaluated exactly at a case (its values
 //! must be dyadic rationals, e.g. `0.25` or `3`): one outcome for $a\le b$ and one for
 //! $a\ge b$, respected both exactly when the two sides are equal there.
 
-use crate::claim::{Claim, ClaimInfo, Measurement, RunSpec, Statistic};
-use crate::params::Params;
-use crate::prove::{Budget, Counterexample, ProofResult, ProofVerdict};
-use crate::verdict::Relation;
-use dpclaims_accounting::ParamError;
 use std::ops::{Add, Div, Mul, Neg, Sub};
-use std::time::Instant;
 
 /// What an identity's sides are written against: a field with rational constants.
 pub trait Alg:
@@ -69,7 +63,7 @@ pub trait Alg:
 }
 
 /// A value as a formal, unreduced fraction $n/d$ of `i128`s; `ok` is false once an operation
-/// overflowed (the value is then meaningless, and [`prove`] says so).
+/// overflowed (the value is then meaningless, and [`crate::prove::prove`] says so).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Frac {
     /// Numerator.
@@ -276,185 +270,21 @@ pub struct Identity {
     pub degree: fn(&[Deg], Option<&str>) -> (Deg, Deg),
 }
 
-/// Grids with more points than this are not evaluated (the proof is then undecided).
-pub const MAX_GRID: u64 = 2_000_000;
-
-/// Proves (or refutes) `id`'s identity for `claim` against `mutant` exactly, as the module
-/// documentation says; `budget.seconds` caps the time (undecided past it).
-pub fn prove(
-    claim: &dyn Claim,
-    identity: &Identity,
-    mutant: Option<&str>,
-    budget: Budget,
-) -> Result<ProofResult, crate::Error> {
-    let id = claim.info().id;
-    let k = identity.vars.len();
-    if k > MAX_VARS {
-        return Err(crate::Error::Input(format!(
-            "identity `{id}` has {k} variables, at most {MAX_VARS}"
-        )));
-    }
-    let start = Instant::now();
-    let vars: Vec<Deg> = (0..k).map(Deg::var).collect();
-    let (da, db) = (identity.degree)(&vars, mutant);
-    let diff = da - db;
-    let sizes: Vec<u64> = (0..k)
-        .map(|i| u64::from(diff.num[i] + diff.den[i]) + 1)
-        .collect();
-    let total = sizes
-        .iter()
-        .try_fold(1u64, |a, s| a.checked_mul(*s))
-        .unwrap_or(u64::MAX);
-    let mut result = ProofResult {
-        claim: id,
-        mutant: mutant.map(str::to_string),
-        verdict: ProofVerdict::Undecided,
-        boxes: 0,
-        proved_share: 0.0,
-        excluded_share: 0.0,
-        undecided_share: 1.0,
-        undecided_boxes: Vec::new(),
-        counterexample: None,
-        budget,
-        seconds: 0.0,
-    };
-    if total > MAX_GRID {
-        result.seconds = start.elapsed().as_secs_f64();
-        return Ok(result);
-    }
-    let mut point = vec![0i64; k];
-    let mut defined_somewhere = false;
-    let mut overflow = false;
-    for _ in 0..total {
-        if start.elapsed().as_secs_f64() > budget.seconds {
-            result.seconds = start.elapsed().as_secs_f64();
-            return Ok(result);
-        }
-        result.boxes += 1;
-        let x: Vec<Frac> = point.iter().map(|v| Frac::int(*v)).collect();
-        let (a, b) = (identity.exact)(&x, mutant);
-        let d = a - b;
-        if !d.ok {
-            overflow = true;
-        } else if d.d != 0 {
-            defined_somewhere = true;
-            if d.n != 0 {
-                let mut case = claim.cases().into_iter().next().unwrap_or_default();
-                for (name, v) in identity.vars.iter().zip(&point) {
-                    case.set(name, serde_json::Value::from(*v));
-                }
-                let (av, bv) = (a.to_f64(), b.to_f64());
-                result.counterexample = Some(Counterexample {
-                    command: crate::prove::reproduce(id, &case, mutant),
-                    params: case,
-                    measured: av,
-                    bound: bv,
-                    measured_enclosure: (av, av),
-                    bound_enclosure: (bv, bv),
-                });
-                result.verdict = ProofVerdict::Refuted;
-                result.seconds = start.elapsed().as_secs_f64();
-                return Ok(result);
-            }
-        }
-        // The next grid point (odometer order).
-        for (i, s) in sizes.iter().enumerate() {
-            point[i] += 1;
-            if (point[i] as u64) < *s {
-                break;
-            }
-            point[i] = 0;
-        }
-    }
-    if defined_somewhere && !overflow {
-        result.verdict = ProofVerdict::Proved;
-        result.proved_share = 1.0;
-        result.undecided_share = 0.0;
-    }
-    result.seconds = start.elapsed().as_secs_f64();
-    Ok(result)
-}
-
-/// A claim that is an identity: its cases are points (dyadic values), its measurement the two
-/// sides evaluated exactly there (one outcome each way), and `prove` proves it exactly.
-pub struct IdentityClaim {
-    /// Id, source, statement, mutants.
-    pub info: ClaimInfo,
-    /// The two sides.
-    pub identity: Identity,
-    /// The default cases.
-    pub cases: fn() -> Vec<Params>,
-}
-
-/// The two outcomes of an identity at a point: $a\le b$ and $a\ge b$, each respected exactly
-/// when the exact sides are equal, violated exactly when they differ in that direction.
-pub fn measure_point(
-    identity: &Identity,
-    case: &Params,
-    mutant: Option<&str>,
-) -> Result<Vec<Measurement>, ParamError> {
-    let x = identity
-        .vars
-        .iter()
-        .map(|v| {
-            let f = case.f64(v)?;
-            Frac::from_f64(f).ok_or_else(|| {
-                ParamError::new(
-                    *v,
-                    f,
-                    "a dyadic rational (e.g. 3 or 0.25) for an exact identity",
-                )
-            })
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    let (a, b) = (identity.exact)(&x, mutant);
-    let diff = a - b;
-    if !diff.ok || diff.d == 0 {
-        return Err(ParamError::new(
-            identity.vars.first().copied().unwrap_or("case"),
-            case.label_without(&[]),
-            "a point where both sides are defined and fit in 128-bit integers",
-        ));
-    }
-    let bound = b.to_f64();
-    // The measured side, placed on the right side of the bound by the exact sign of a - b
-    // (the floats of two equal rationals in different forms could differ by rounding).
-    let sign = diff.n.signum() * diff.d.signum();
-    let value = match sign {
-        0 => bound,
-        1 => a.to_f64().max(bound.next_up()),
-        _ => a.to_f64().min(bound.next_down()),
-    };
-    Ok([Relation::AtMost, Relation::AtLeast]
-        .into_iter()
-        .map(|relation| Measurement {
-            params: case.clone(),
-            bound,
-            relation,
-            statistic: Statistic::Computed { value, error: 0.0 },
-        })
-        .collect())
-}
-
-impl Claim for IdentityClaim {
-    fn info(&self) -> &ClaimInfo {
-        &self.info
-    }
-    fn cases(&self) -> Vec<Params> {
-        (self.cases)()
-    }
-    fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
-        measure_point(&self.identity, case, run.mutant)
-    }
-    fn identity(&self) -> Option<Identity> {
-        Some(self.identity)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::claim::Mutant;
+    use crate::claim::{ClaimInfo, Mutant, Statistic};
+    use crate::prove::{Budget, ProofVerdict};
+    use crate::step::{IdentityClaim, measure_point};
+
+    fn prove(
+        c: &IdentityClaim,
+        id: &Identity,
+        m: Option<&str>,
+        b: Budget,
+    ) -> crate::prove::ProofResult {
+        crate::prove::prove_identity(c, id, m, b)
+    }
 
     const OFF: Mutant = Mutant {
         name: "off",
@@ -497,9 +327,9 @@ mod tests {
 
     #[test]
     fn an_identity_is_proved_and_its_mutant_refuted() {
-        let r = prove(&ID, &ID.identity, None, B).unwrap();
+        let r = prove(&ID, &ID.identity, None, B);
         assert_eq!(r.verdict, ProofVerdict::Proved);
-        let m = prove(&ID, &ID.identity, Some("off"), B).unwrap();
+        let m = prove(&ID, &ID.identity, Some("off"), B);
         assert_eq!(m.verdict, ProofVerdict::Refuted);
         let c = m.counterexample.unwrap();
         assert!(c.measured != c.bound && c.command.contains("--mutant off"));
@@ -518,7 +348,7 @@ mod tests {
             exact: cubic::<Frac>,
             degree: cubic::<Deg>,
         };
-        let r = prove(&ID, &id, None, B).unwrap();
+        let r = prove(&ID, &id, None, B);
         assert_eq!(r.verdict, ProofVerdict::Refuted);
         assert_eq!(r.counterexample.unwrap().params.f64("x").unwrap(), 3.0);
     }
@@ -563,7 +393,7 @@ mod tests {
             exact: huge::<Frac>,
             degree: huge::<Deg>,
         };
-        let r = prove(&ID, &id, None, B).unwrap();
+        let r = prove(&ID, &id, None, B);
         assert_eq!(r.verdict, ProofVerdict::Undecided);
     }
 }

@@ -24,6 +24,7 @@
 //! within rounding) stays undecided.
 
 use crate::claim::{Claim, ClaimInfo, Measurement, RunSpec, Statistic};
+use crate::identity::{Alg, Deg, Frac, Identity, MAX_VARS};
 use crate::interval::I;
 use crate::params::Params;
 use crate::space::{Axis, Range};
@@ -33,49 +34,9 @@ use serde::Serialize;
 use std::collections::BinaryHeap;
 use std::time::Instant;
 
-/// The two sides of a claim as closed forms of its axes, written once against
-/// [`Real`](crate::interval::Real) and given twice: enclosed ([`I`]) and plain (`f64`).
-/// `mutant` is the run's mutant (a closed form changes with it like any measurement).
-#[derive(Debug, Clone, Copy)]
-pub struct ClosedForm {
-    /// The box: real or integer axes (their names are the case parameters).
-    pub axes: &'static [Axis],
-    /// `measured <= bound` ([`Relation::AtMost`]) or `>=` ([`Relation::AtLeast`]).
-    pub relation: Relation,
-    /// (measured, bound) enclosed on a box.
-    pub interval: fn(&[I], Option<&str>) -> (I, I),
-    /// (measured, bound) at a point.
-    pub point: fn(&[f64], Option<&str>) -> (f64, f64),
-    /// The hypotheses on a box: `Some(true)` on every point, `Some(false)` on none, `None`
-    /// unknown (split). `None` here: no hypothesis beyond the box.
-    pub admits: Option<fn(&[I]) -> Option<bool>>,
-}
+pub use crate::form::ClosedForm;
 
 impl ClosedForm {
-    fn holds(&self, measured: I, bound: I) -> bool {
-        match self.relation {
-            Relation::AtLeast => measured.lo >= bound.hi,
-            _ => measured.hi <= bound.lo,
-        }
-    }
-    fn fails(&self, measured: I, bound: I) -> bool {
-        match self.relation {
-            Relation::AtLeast => measured.hi < bound.lo,
-            _ => measured.lo > bound.hi,
-        }
-    }
-    fn fails_plain(&self, measured: f64, bound: f64) -> bool {
-        match self.relation {
-            Relation::AtLeast => measured < bound,
-            _ => measured > bound,
-        }
-    }
-
-    /// The axis values of a case (in axis order).
-    pub fn values(&self, case: &Params) -> Result<Vec<f64>, ParamError> {
-        self.axes.iter().map(|a| case.f64(a.name)).collect()
-    }
-
     /// The measurement of one point: the enclosures of both sides at it as a computed value
     /// (midpoint of the measured side, error the two radii) against the bound side's midpoint,
     /// so that the verdict is `respected` exactly when the enclosures prove the point and
@@ -380,7 +341,13 @@ pub fn prove(
         )));
     }
     if let Some(identity) = claim.identity() {
-        return crate::identity::prove(claim, &identity, mutant, budget);
+        if identity.vars.len() > MAX_VARS {
+            return Err(crate::Error::Input(format!(
+                "identity `{id}` has {} variables, at most {MAX_VARS}",
+                identity.vars.len()
+            )));
+        }
+        return Ok(prove_identity(claim, &identity, mutant, budget));
     }
     let form = claim.closed_form().ok_or_else(|| {
         crate::Error::Input(format!(
@@ -580,6 +547,100 @@ pub fn table(results: &[ProofResult]) -> String {
         }
     }
     out
+}
+
+/// Grids with more points than this are not evaluated (the proof is then undecided).
+pub const MAX_GRID: u64 = 2_000_000;
+
+/// Proves (or refutes) the identity of `claim` against `mutant` exactly, as [`crate::identity`]
+/// says; `budget.seconds` caps the time (undecided past it).
+pub fn prove_identity(
+    claim: &dyn Claim,
+    identity: &Identity,
+    mutant: Option<&str>,
+    budget: Budget,
+) -> ProofResult {
+    let id = claim.info().id;
+    let k = identity.vars.len();
+    let start = Instant::now();
+    let vars: Vec<Deg> = (0..k).map(Deg::var).collect();
+    let (da, db) = (identity.degree)(&vars, mutant);
+    let diff = da - db;
+    let sizes: Vec<u64> = (0..k)
+        .map(|i| u64::from(diff.num[i] + diff.den[i]) + 1)
+        .collect();
+    let total = sizes
+        .iter()
+        .try_fold(1u64, |a, s| a.checked_mul(*s))
+        .unwrap_or(u64::MAX);
+    let mut result = ProofResult {
+        claim: id,
+        mutant: mutant.map(str::to_string),
+        verdict: ProofVerdict::Undecided,
+        boxes: 0,
+        proved_share: 0.0,
+        excluded_share: 0.0,
+        undecided_share: 1.0,
+        undecided_boxes: Vec::new(),
+        counterexample: None,
+        budget,
+        seconds: 0.0,
+    };
+    if total > MAX_GRID {
+        result.seconds = start.elapsed().as_secs_f64();
+        return result;
+    }
+    let mut point = vec![0i64; k];
+    let mut defined_somewhere = false;
+    let mut overflow = false;
+    for _ in 0..total {
+        if start.elapsed().as_secs_f64() > budget.seconds {
+            result.seconds = start.elapsed().as_secs_f64();
+            return result;
+        }
+        result.boxes += 1;
+        let x: Vec<Frac> = point.iter().map(|v| Frac::int(*v)).collect();
+        let (a, b) = (identity.exact)(&x, mutant);
+        let d = a - b;
+        if !d.ok {
+            overflow = true;
+        } else if d.d != 0 {
+            defined_somewhere = true;
+            if d.n != 0 {
+                let mut case = claim.cases().into_iter().next().unwrap_or_default();
+                for (name, v) in identity.vars.iter().zip(&point) {
+                    case.set(name, serde_json::Value::from(*v));
+                }
+                let (av, bv) = (a.to_f64(), b.to_f64());
+                result.counterexample = Some(Counterexample {
+                    command: reproduce(id, &case, mutant),
+                    params: case,
+                    measured: av,
+                    bound: bv,
+                    measured_enclosure: (av, av),
+                    bound_enclosure: (bv, bv),
+                });
+                result.verdict = ProofVerdict::Refuted;
+                result.seconds = start.elapsed().as_secs_f64();
+                return result;
+            }
+        }
+        // The next grid point (odometer order).
+        for (i, s) in sizes.iter().enumerate() {
+            point[i] += 1;
+            if (point[i] as u64) < *s {
+                break;
+            }
+            point[i] = 0;
+        }
+    }
+    if defined_somewhere && !overflow {
+        result.verdict = ProofVerdict::Proved;
+        result.proved_share = 1.0;
+        result.undecided_share = 0.0;
+    }
+    result.seconds = start.elapsed().as_secs_f64();
+    result
 }
 
 #[cfg(test)]

@@ -4,8 +4,9 @@
 //! coefficient and must come out refuted.
 
 use dpclaims_core::claim::{Claim, ClaimInfo, Mutant};
-use dpclaims_core::identity::{Alg, Deg, Frac, Identity, IdentityClaim, both};
+use dpclaims_core::identity::{Alg, Deg, Frac, Identity, both};
 use dpclaims_core::params;
+use dpclaims_core::step::IdentityClaim;
 use dpclaims_core::step::exact_info;
 
 const PAPER: &str = "001_34c1b2bc7e1d7728.txt — Asoodeh, Diaz (2023), arXiv 2305.09903";

@@ -7,8 +7,9 @@
 //! in [`super::proof_map`].
 
 use dpclaims_core::claim::{Claim, ClaimInfo, Mutant};
-use dpclaims_core::identity::{Alg, Deg, Frac, Identity, IdentityClaim, both};
+use dpclaims_core::identity::{Alg, Deg, Frac, Identity, both};
 use dpclaims_core::params;
+use dpclaims_core::step::IdentityClaim;
 use dpclaims_core::step::exact_info;
 
 const PAPER: &str = "003_533141984a6e2a14.txt — Zhou, Wu, Banerjee (2021), arXiv 2007.03813";

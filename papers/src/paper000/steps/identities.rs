@@ -8,7 +8,8 @@
 //! which). Each mutant perturbs one coefficient and must come out refuted.
 
 use super::*;
-use dpclaims_core::identity::{Alg, Deg, Frac, Identity, IdentityClaim, both};
+use dpclaims_core::identity::{Alg, Deg, Frac, Identity, both};
+use dpclaims_core::step::IdentityClaim;
 use dpclaims_core::step::exact_info;
 
 const fn info(
