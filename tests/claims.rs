@@ -307,6 +307,7 @@ claim_tests! {
     last_iterate_prop4_step_sigma => "last_iterate.prop4.step.sigma",
     multipass_lemma4_step_exponent => "multipass.lemma4.step.exponent",
     last_iterate_prop4_step_factor_range => "last_iterate.prop4.step.factor_range",
+    last_iterate_cor3_step_sum => "last_iterate.cor3.step.sum",
 }
 
 /// Every entry of [`FAST`] names a registered claim, once, and mutants of it that take a cap

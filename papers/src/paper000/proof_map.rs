@@ -339,9 +339,9 @@ pub static MAPS: [ProofMap; 17] = [
                 "f(p) = E_{w~p, z_t~D}[l(w, z_t) + g_t(w)] + beta0 H(p)",
                 "definition (f mixes g_t with beta0 H, while Lemma 2 weighs H by beta_t = beta0/(t eta): the proof does not reconcile the two)",
             ),
-            none(
-                "Lemmas 2 and 3 imply sum_{t=T-k}^T f(p_t) - (k+1) f(p) <= E[W2^2(p~_{T-k-1}, p)/(2 eta)] + (k+1) G^2 eta/2",
-                "the sum of Lemmas 2 and 3 (checked in multipass.prop1.step.lemma2/3) over t = T-k..T with 1 - lambda_t eta = (t-1)/t <= 1 (telescoping)",
+            claim(
+                "Lemmas 2 and 3 imply sum_{t=T-k}^T f(p_t) - (k+1) f(p) <= E[W2^2(p~_{T-k-1}, p)/(2 eta)] + (k+1) G^2 eta/2 (the sum of Lemmas 2 and 3, checked in multipass.prop1.step.lemma2/3, over t = T-k..T with 1 - lambda_t eta = (t-1)/t <= 1, telescoping)",
+                "last_iterate.cor3.step.sum",
             ),
             none("'We set p = p_{T-k-1}'", "a choice"),
             claim(

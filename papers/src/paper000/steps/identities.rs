@@ -547,3 +547,62 @@ pub(super) static LEMMA4_EXPONENT: IdentityClaim = IdentityClaim {
         ]
     },
 };
+
+// ---------------------------------------------------------------------------------------------
+
+const LAMBDA_SHIFTED: Mutant = Mutant {
+    name: "lambda-shifted",
+    description: "lambda_t = 1/((t+1) eta) for 1/(t eta)",
+};
+
+/// Corollary 3's sum of Lemmas 2 and 3 over $t=T-k,\dots,T$, three identities at once
+/// (coefficients of $1,z,z^2$): (i) $1-\lambda_t\eta=\frac{t-1}t$ at $\lambda_t=\frac1{t\eta}$, so
+/// $0\le1-\lambda_t\eta\le1$ for $t\ge1$; (ii) the certificate of dropping that factor in each
+/// summand, $[W_{t-1}^2-W_t^2+\eta^2G^2]-[(1-\lambda_t\eta)W_{t-1}^2-W_t^2+\eta^2G^2]=W_{t-1}^2/t\ge0$
+/// (with $W_0,W_T$ read as $W_{t-1},W_t$); after telescoping,
+/// $2\eta F\le W_0^2-W_T^2+(k+1)\eta^2G^2$ ($F=\sum_tf(p_t)-(k+1)f(p)$, $W_0=W_2(\tilde p_{T-k-1},p)$),
+/// (iii) the displayed bound's slack is that one's over $2\eta$ plus $W_T^2/(2\eta)\ge0$.
+fn cor3_sum<R: Alg>(x: &[R], m: Option<&str>) -> (R, R) {
+    let (t, eta, g, w0, wt, f, k, z) = (x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7]);
+    let one = R::int(1);
+    let shift = if pick(m, &LAMBDA_SHIFTED) {
+        one
+    } else {
+        R::int(0)
+    };
+    let lambda = one / ((t + shift) * eta);
+    let factor = (one - lambda * eta, (t - one) / t);
+    let drop = (
+        (w0.sqr() - wt.sqr() + eta.sqr() * g.sqr())
+            - ((one - lambda * eta) * w0.sqr() - wt.sqr() + eta.sqr() * g.sqr()),
+        w0.sqr() / t,
+    );
+    let two_eta = R::int(2) * eta;
+    let summed = w0.sqr() - wt.sqr() + (k + one) * eta.sqr() * g.sqr() - two_eta * f;
+    let display = (
+        w0.sqr() / two_eta + (k + one) * g.sqr() * eta / R::int(2) - f,
+        summed / two_eta + wt.sqr() / two_eta,
+    );
+    let (l, r) = both(z, factor, drop);
+    (l + z.sqr() * display.0, r + z.sqr() * display.1)
+}
+
+pub(super) static COR3_SUM: IdentityClaim = IdentityClaim {
+    info: info(
+        "last_iterate.cor3.step.sum",
+        "Corollary 3's proof: 'Lemmas 2 and 3 imply' the sum over t = T-k..T [proof step, identity and certificates]",
+        "1 - lambda_t eta = (t-1)/t at lambda_t = 1/(t eta); dropping that factor costs W_{t-1}^2/t >= 0; the displayed bound's slack is the telescoped sum's over 2 eta plus W_T^2/(2 eta), exactly",
+        &[LAMBDA_SHIFTED],
+    ),
+    identity: Identity {
+        vars: &["t", "eta", "G", "W0", "WT", "F", "k", "z"],
+        exact: cor3_sum::<Frac>,
+        degree: cor3_sum::<Deg>,
+    },
+    cases: || {
+        vec![
+            params! { "t" => 5.0, "eta" => 0.25, "G" => 2.0, "W0" => 1.5, "WT" => 0.5, "F" => 0.75, "k" => 3.0, "z" => 1.0 },
+            params! { "t" => 1.0, "eta" => 0.125, "G" => 1.0, "W0" => 3.0, "WT" => 2.0, "F" => -1.0, "k" => 0.0, "z" => 2.0 },
+        ]
+    },
+};

@@ -117,5 +117,6 @@ pub fn claims() -> Vec<&'static dyn Claim> {
         &PROP4_SIGMA,
         &LEMMA4_EXPONENT,
         &PROP4_FACTOR_RANGE,
+        &COR3_SUM,
     ]
 }
