@@ -28,7 +28,6 @@ pub mod claim;
 pub mod detection;
 pub mod error;
 pub mod fmt;
-pub mod form;
 pub mod harness;
 pub mod identity;
 pub mod interval;

@@ -23,7 +23,7 @@
 //! boxes where it is. A box of single points that is neither proved nor refuted (an equality
 //! within rounding) stays undecided.
 
-use crate::claim::{Claim, ClaimInfo, Measurement, RunSpec, Statistic};
+use crate::claim::{Claim, ClaimInfo, Measurement, RunSpec};
 use crate::identity::{Alg, Deg, Frac, Identity, MAX_VARS};
 use crate::interval::I;
 use crate::params::Params;
@@ -34,38 +34,7 @@ use serde::Serialize;
 use std::collections::BinaryHeap;
 use std::time::Instant;
 
-pub use crate::form::ClosedForm;
-
-impl ClosedForm {
-    /// The measurement of one point: the enclosures of both sides at it as a computed value
-    /// (midpoint of the measured side, error the two radii) against the bound side's midpoint,
-    /// so that the verdict is `respected` exactly when the enclosures prove the point and
-    /// `violated` exactly when they refute it.
-    pub fn measure_point(
-        &self,
-        case: &Params,
-        mutant: Option<&str>,
-    ) -> Result<Measurement, ParamError> {
-        let x: Vec<I> = self.values(case)?.into_iter().map(I::point).collect();
-        let (m, b) = (self.interval)(&x, mutant);
-        let rad = |v: I| {
-            if v.lo == v.hi {
-                0.0
-            } else {
-                (0.5 * v.width()).next_up()
-            }
-        };
-        Ok(Measurement {
-            params: case.clone(),
-            bound: b.mid(),
-            relation: self.relation,
-            statistic: Statistic::Computed {
-                value: m.mid(),
-                error: (rad(m) + rad(b)).next_up(),
-            },
-        })
-    }
-}
+pub use crate::claim::ClosedForm;
 
 /// A claim given by its metadata and a closed form: its cases are points of the box (the given
 /// ones), its measurement the enclosure at a point ([`ClosedForm::measure_point`]), and `prove`
@@ -647,6 +616,7 @@ pub fn prove_identity(
 mod tests {
     use super::*;
     use crate::claim::Mutant;
+    use crate::claim::Statistic;
     use crate::interval::{Real, SumTo};
 
     const BUMP: Mutant = Mutant {
