@@ -8,8 +8,8 @@
 //! types:
 //!
 //! - [`Frac`] keeps a value as a *formal* pair $(n,d)$, never reduced, with
-//!   $(n_1,d_1)\pm(n_2,d_2)=(n_1d_2\pm n_2d_1,\ d_1d_2)$, $(n_1,d_1)(n_2,d_2)=(n_1n_2,\ d_1d_2)$
-//!   and $(n_1,d_1)/(n_2,d_2)=(n_1d_2,\ d_1n_2)$, in `i128` (an overflow is reported, never
+//!   $(n_1,d_1)\pm(n_2,d_2)=(n_1d_2\pm n_2d_1, d_1d_2)$, $(n_1,d_1)(n_2,d_2)=(n_1n_2, d_1d_2)$
+//!   and $(n_1,d_1)/(n_2,d_2)=(n_1d_2, d_1n_2)$, in `i128` (an overflow is reported, never
 //!   wrapped). So $a-b$ evaluates to $N(x)/D(x)$ where $N$ and $D$ are two *fixed* polynomials
 //!   of the variables determined by the expression alone;
 //! - [`Deg`] runs the same rules on per-variable degrees, giving $\deg_{x_i}N\le n_i$ and
@@ -171,7 +171,7 @@ impl Alg for Frac {
     }
 }
 
-/// Two identities $a_1=b_1$ and $a_2=b_2$ as one, $a_1+z\ a_2=b_1+z\ b_2$, in a fresh variable
+/// Two identities $a_1=b_1$ and $a_2=b_2$ as one, $a_1+z a_2=b_1+z b_2$, in a fresh variable
 /// $z$: an identity in $z$ holds exactly when both coefficients of $z$ agree.
 pub fn both<R: Alg>(z: R, (a1, b1): (R, R), (a2, b2): (R, R)) -> (R, R) {
     (a1 + z * a2, b1 + z * b2)
@@ -291,7 +291,7 @@ mod tests {
         description: "the right side's coefficient 2 made 3",
     };
 
-    /// $(x+y)^2/(x-y)\cdot(x-y)=x^2+c\ xy+y^2$ with $c=2$ (the mutant: $c=3$); a cubic in
+    /// $(x+y)^2/(x-y)\cdot(x-y)=x^2+c xy+y^2$ with $c=2$ (the mutant: $c=3$); a cubic in
     /// $z$ too: $(z-1)(z^2+z+1)=z^3-1$.
     fn sides<R: Alg>(x: &[R], m: Option<&str>) -> (R, R) {
         let (a, b, z) = (x[0], x[1], x[2]);

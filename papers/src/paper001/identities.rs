@@ -75,7 +75,7 @@ const OVER_ONE_MINUS_THETA: Mutant = Mutant {
 
 /// Eq. (5) unrolled: with $r=(1-q)\theta$ and $P=r^T$, the closed form
 /// $\delta_T=q\theta\frac{1-P}{1-r}$ satisfies $\delta_0=0$ ($P=1$) and the recursion of the
-/// coupled DPI, $\delta_{T+1}=r\ \delta_T+q\theta$ (at $r^{T+1}=rP$): by induction it is
+/// coupled DPI, $\delta_{T+1}=r \delta_T+q\theta$ (at $r^{T+1}=rP$): by induction it is
 /// $q\theta\sum_{k<T}r^k$.
 fn unroll<R: Alg>(x: &[R], m: Option<&str>) -> (R, R) {
     let (q, theta, p, z) = (x[0], x[1], x[2], x[3]);

@@ -78,7 +78,7 @@ const RANK_ONE_SIGN: Mutant = Mutant {
 /// $(aa^\top-bb^\top)_{ij}=a_i(a_j-b_j)+(a_i-b_i)b_j$, i.e. $aa^\top-bb^\top=a(a-b)^\top+(a-b)b^\top$
 /// in every dimension (the identity in the four scalars covers $i=j$ at $a_j=a_i$, $b_j=b_i$);
 /// with A1 and A2 the triangle inequality then gives
-/// $\Vert aa^\top-bb^\top\Vert\le2G\rho\ d(w,w')$.
+/// $\Vert aa^\top-bb^\top\Vert\le2G\rho d(w,w')$.
 fn rank_one<R: Alg>(x: &[R], m: Option<&str>) -> (R, R) {
     let (ai, aj, bi, bj) = (x[0], x[1], x[2], x[3]);
     let second = (ai - bi) * bj;
@@ -119,7 +119,7 @@ const DIVIDE_BY_T_ONLY: Mutant = Mutant {
 
 /// Theorem 3 (S3): the summed descent inequality
 /// $\eta\sum_t a_t\le\Delta+T\rho\eta^2V/2$ ($A=\sum_ta_t$, $a_t=E\Vert\hat P_t\nabla\hat L_n(w_t)\Vert^2$,
-/// $\Delta=\hat L_n(w_0)-\hat L_n^\ast$, $V=G^2+k\sigma^2$) divided by $\eta T$: the averaged
+/// $\Delta=\hat L_n(w_0)-\hat L_n^{\ast}$, $V=G^2+k\sigma^2$) divided by $\eta T$: the averaged
 /// inequality's slack is the summed one's times $1/(\eta T)>0$.
 fn thm3_average<R: Alg>(x: &[R], m: Option<&str>) -> (R, R) {
     let (eta, t, a, delta, rho, v) = (x[0], x[1], x[2], x[3], x[4], x[5]);

@@ -2,9 +2,9 @@
 //! rearrangement of an inequality), proved exactly by [`dpclaims_core::identity`]: each is an
 //! identity of rational functions, so it gives the step's $\le$ and $\ge$ at once, with no
 //! tolerance. Where a step holds two identities, they are proved together as
-//! $a_1+z\ a_2=b_1+z\ b_2$ in a fresh variable $z$ (an identity in $z$ holds exactly when both
+//! $a_1+z a_2=b_1+z b_2$ in a fresh variable $z$ (an identity in $z$ holds exactly when both
 //! coefficients of $z$ agree). An implication "$h\ge0\Rightarrow c\ge0$" is proved by its
-//! certificate $c=\mu\ h$ with a multiplier $\mu\ge0$ on the step's domain (the claim says
+//! certificate $c=\mu h$ with a multiplier $\mu\ge0$ on the step's domain (the claim says
 //! which). Each mutant perturbs one coefficient and must come out refuted.
 
 use super::*;
