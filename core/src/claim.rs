@@ -531,21 +531,6 @@ pub fn select<'a>(
         .collect())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn globs() {
-        assert!(glob_match("stability.*", "stability.lemma5"));
-        assert!(glob_match("stability.lemma5", "stability.lemma5"));
-        assert!(!glob_match("stability.lemma5", "stability.lemma5.derived"));
-        assert!(glob_match("*.lemma?", "stability.lemma5"));
-        assert!(!glob_match("multipass.*", "stability.lemma5"));
-        assert!(glob_match("*", ""));
-    }
-}
-
 /// The two sides of a claim as closed forms of its axes, written once against
 /// [`Real`](crate::interval::Real) and given twice: enclosed ([`I`](crate::interval::I)) and plain (`f64`).
 /// `mutant` is the run's mutant (a closed form changes with it like any measurement).
@@ -621,5 +606,20 @@ impl ClosedForm {
                 error: (rad(m) + rad(b)).next_up(),
             },
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn globs() {
+        assert!(glob_match("stability.*", "stability.lemma5"));
+        assert!(glob_match("stability.lemma5", "stability.lemma5"));
+        assert!(!glob_match("stability.lemma5", "stability.lemma5.derived"));
+        assert!(glob_match("*.lemma?", "stability.lemma5"));
+        assert!(!glob_match("multipass.*", "stability.lemma5"));
+        assert!(glob_match("*", ""));
     }
 }
