@@ -153,6 +153,10 @@ impl RandomAllocation {
 }
 
 /// $\epsilon(\delta)$ of `epochs` epochs: [optimistic, pessimistic], the worse direction.
+///
+/// Each direction's pair is composed over the epochs on its own, as
+/// [`Directions`](super::event_pld::Directions) does for an event; this module does not import
+/// [`super::event_pld`], whose walker calls it (the import graph stays one-way).
 pub fn epsilon(
     ra: &RandomAllocation,
     epochs: u64,
@@ -164,14 +168,19 @@ pub fn epsilon(
     let opts = opts
         .focused(Focus::Delta(delta))
         .for_steps(epochs as f64 * ra.num_steps as f64);
-    let [remove, add] = ra.epoch(&opts)?;
-    let dirs = super::event_pld::Directions::Two([remove, add]);
-    let dirs = if epochs > 1 {
-        dirs.compose(epochs, &opts)?
-    } else {
-        dirs
-    };
-    dirs.epsilon(delta)
+    let mut dirs = ra.epoch(&opts)?;
+    if epochs > 1 {
+        for p in &mut dirs {
+            *p = PldPair {
+                pessimistic: p.pessimistic.compose(epochs, &opts)?,
+                optimistic: p.optimistic.compose(epochs, &opts)?,
+            };
+        }
+    }
+    PldBracket::checked(
+        PldBracket::worst(dirs.iter().map(|p| p.optimistic.epsilon(delta))),
+        PldBracket::worst(dirs.iter().map(|p| p.pessimistic.epsilon(delta))),
+    )
 }
 
 /// Which lattice variable and rounding: $U_i=W_i$ (remove) or $-W_i$ (add), up or down.
