@@ -28,6 +28,7 @@
 //! | `SelfComposed(e, k)` | $k$-fold FFT composition ([`Pld::compose`]); a Gaussian unit goes through [`pld::composed`] with $T=k$ | the same |
 //! | `Composed(e₁, …)` | convolution of the components ([`Pld::convolve`]) | the same |
 //! | `DiscreteLaplace` | exact atoms, shift $\Delta$ ([`mechanism_pld::discrete_laplace_atoms`], which derives the worst case) | exact atoms, shift $2\Delta$ |
+//! | `RandomAllocation(Gaussian, 1, t)` | [`random_allocation`](super::random_allocation) (remove and add) | not covered (no worst pair proved) |
 //! | `SingleEpochTreeAggregation` | `SelfComposed(Gaussian, d)`, $d$ the deepest tree's depth ([`tree_depth`], which derives it) | the same |
 //! | `ZCDp`, `MixtureOfGaussians`, `TruncatedSubsampledGaussian`, `SampledWithReplacement`, `RepeatAndSelect` | `Unsupported`, "metamorphic checks only: …" ([`metamorphic_only`] says why) | the same |
 //!
@@ -286,6 +287,9 @@ fn runs(event: &Event) -> f64 {
         Event::SelfComposed { event, count } => *count as f64 * runs(event),
         Event::Composed { events } => events.iter().map(runs).sum(),
         Event::SingleEpochTreeAggregation { step_counts, .. } => tree_depth(step_counts) as f64,
+        Event::RandomAllocation {
+            event, num_steps, ..
+        } => *num_steps as f64 * runs(event),
         Event::NoOp => 0.0,
         _ => 1.0,
     }
@@ -689,6 +693,11 @@ impl Walker<'_> {
                 noise_multiplier,
                 step_counts,
             } => self.tree(*noise_multiplier, step_counts, 1, path, event),
+            Event::RandomAllocation {
+                event: inner,
+                num_selected,
+                num_steps,
+            } => self.random_allocation(inner, *num_selected, *num_steps, path, event),
             Event::Laplace { noise_multiplier } => {
                 let s = self.sensitivity();
                 let p =
@@ -849,6 +858,50 @@ impl Walker<'_> {
             sampling: Sampling::None,
         };
         self.gaussian(&unit, steps, path, event)
+    }
+
+    /// One epoch of random allocation: $k=1$ of a Gaussian under add/remove
+    /// ([`super::random_allocation`]); anything else is `Unsupported` with the reason.
+    fn random_allocation(
+        &self,
+        inner: &Event,
+        num_selected: u64,
+        num_steps: u64,
+        path: &str,
+        event: &Event,
+    ) -> Result<Directions, EventPldError> {
+        if self.relation == Neighbouring::ReplaceOne {
+            return Err(self.unsupported(
+                path,
+                event,
+                "no worst-case pair of random allocation under replace-one is proved in dpclaims",
+            ));
+        }
+        let Event::Gaussian { noise_multiplier } = inner else {
+            return Err(self.unsupported(
+                path,
+                event,
+                format!(
+                    "random allocation is covered for a Gaussian event only (found {})",
+                    inner.type_name()
+                ),
+            ));
+        };
+        if num_selected != 1 {
+            return Err(self.unsupported(
+                path,
+                event,
+                format!("num_selected {num_selected}: only k = 1 of t steps is covered"),
+            ));
+        }
+        let ra = super::random_allocation::RandomAllocation::new(
+            *noise_multiplier,
+            num_selected,
+            num_steps,
+        )
+        .map_err(param(path))?;
+        let [remove, add] = ra.epoch(self.opts).map_err(param(path))?;
+        Ok(Directions::Two([remove, add]))
     }
 
     /// Sensitivity of the Laplace and Gaussian mechanisms in units of the clipping norm.
