@@ -99,7 +99,7 @@ pub fn references(row: &Row, opts: &AuditOptions) -> Result<References, String> 
             // The certified closed form's pessimistic end (rounding included).
             let upper = gaussian::epsilon_bracket(mu, mu, row.delta)
                 .map_err(|e| format!("upper reference (gaussian mechanism): {e}"))?
-                .pessimistic;
+                .1;
             let plds = if full > 0 {
                 let (plds, interval, note) = coarsening(&focused, ParamError::is_too_fine, |o| {
                     shuffle::lower_plds(k, row.sigma, full, o)
@@ -116,7 +116,7 @@ pub fn references(row: &Row, opts: &AuditOptions) -> Result<References, String> 
                 .map(|p| p.epsilon(row.delta))
                 .fold(0.0, f64::max);
             upper_delta = Some(Box::new(move |e| {
-                gaussian::delta_bracket(mu, mu, e).map_or(f64::NAN, |b| b.pessimistic)
+                gaussian::delta_bracket(mu, mu, e).map_or(f64::NAN, |b| b.1)
             }));
             lower_delta = Some(Box::new(move |e| {
                 plds.iter().map(|p| p.delta(e)).fold(0.0, f64::max)

@@ -390,7 +390,9 @@ pub fn metamorphic_only(event: &Event) -> Option<&'static str> {
 pub fn epsilon(doc: &EventDoc, delta: f64, opts: &PldOptions) -> Result<PldBracket, EventPldError> {
     check_delta(delta).map_err(param(""))?;
     if let Some((mu_lo, mu_hi)) = exact_gaussian_mu(doc) {
-        return gaussian::epsilon_bracket(mu_lo, mu_hi, delta).map_err(param(""));
+        return gaussian::epsilon_bracket(mu_lo, mu_hi, delta)
+            .and_then(|(o, p)| PldBracket::checked(o, p))
+            .map_err(param(""));
     }
     plds(doc, &opts.focused(Focus::Delta(delta)))?
         .epsilon(delta)
@@ -407,7 +409,9 @@ pub fn delta(doc: &EventDoc, epsilon: f64, opts: &PldOptions) -> Result<PldBrack
         )));
     }
     if let Some((mu_lo, mu_hi)) = exact_gaussian_mu(doc) {
-        return gaussian::delta_bracket(mu_lo, mu_hi, epsilon).map_err(param(""));
+        return gaussian::delta_bracket(mu_lo, mu_hi, epsilon)
+            .and_then(|(o, p)| PldBracket::checked(o, p))
+            .map_err(param(""));
     }
     let opts = opts.focused(Focus::Epsilon(epsilon));
     pld::delta_with_tails_below_it(&opts, runs(&doc.event), |o| {
@@ -1570,8 +1574,7 @@ mod tests {
                     let mutant =
                         gaussian::epsilon_bracket(mu * other / s, mu * other / s, delta_).unwrap();
                     assert!(
-                        mutant.pessimistic < grid.optimistic
-                            || mutant.optimistic > grid.pessimistic,
+                        mutant.1 < grid.optimistic || mutant.0 > grid.pessimistic,
                         "{relation:?} delta {delta_}: mutant {mutant:?} inside {grid:?}"
                     );
                 }

@@ -10,7 +10,6 @@
 //! the rounding of every step accounted for (see [`log_delta_bounds`] for the error model).
 
 use super::check_delta;
-use super::pld::PldBracket;
 use crate::error::{ParamError, positive};
 use crate::numerics::log_norm_cdf;
 
@@ -88,13 +87,13 @@ pub fn log_delta_bounds(mu_lo: f64, mu_hi: f64, epsilon: f64) -> Result<(f64, f6
     Ok((lower, upper))
 }
 
-/// A certified bracket on $\epsilon(\delta)$ for every $\mu$ in $[\mu_-,\mu_+]$: the
+/// A certified bracket `(optimistic, pessimistic)` on $\epsilon(\delta)$ for every $\mu$ in $[\mu_-,\mu_+]$: the
 /// optimistic end is a point where the lower bound of [`log_delta_bounds`] still exceeds
 /// $\ln\delta$ (so the exact $\delta(\epsilon)$ does, and the exact $\epsilon(\delta)$ lies above it,
 /// $\delta(\cdot)$ being non-increasing), or 0; the pessimistic end a point where the upper bound is
 /// at most $\ln\delta$ (so the exact $\epsilon(\delta)$ lies at or below it). Each end is found by
 /// bisection to adjacent floating-point numbers.
-pub fn epsilon_bracket(mu_lo: f64, mu_hi: f64, delta: f64) -> Result<PldBracket, ParamError> {
+pub fn epsilon_bracket(mu_lo: f64, mu_hi: f64, delta: f64) -> Result<(f64, f64), ParamError> {
     check_delta(delta)?;
     let target = delta.ln();
     let upper = |e: f64| log_delta_bounds(mu_lo, mu_hi, e).map(|b| b.1);
@@ -132,16 +131,16 @@ pub fn epsilon_bracket(mu_lo: f64, mu_hi: f64, delta: f64) -> Result<PldBracket,
     } else {
         bisect(0.0, pessimistic, &|e| Ok(lower(e)? <= target))?.0
     };
-    PldBracket::checked(optimistic, pessimistic)
+    Ok((optimistic, pessimistic))
 }
 
-/// A certified bracket on $\delta(\epsilon)$ for every $\mu$ in $[\mu_-,\mu_+]$
+/// A certified bracket `(optimistic, pessimistic)` on $\delta(\epsilon)$ for every $\mu$ in $[\mu_-,\mu_+]$
 /// ([`log_delta_bounds`], exponentiated and rounded outward).
-pub fn delta_bracket(mu_lo: f64, mu_hi: f64, epsilon: f64) -> Result<PldBracket, ParamError> {
+pub fn delta_bracket(mu_lo: f64, mu_hi: f64, epsilon: f64) -> Result<(f64, f64), ParamError> {
     let (lo, hi) = log_delta_bounds(mu_lo, mu_hi, epsilon)?;
     let lo = lo.exp() * (1.0 - f64::EPSILON);
     let hi = (hi.exp() * (1.0 + f64::EPSILON)).min(1.0);
-    PldBracket::checked(lo, hi)
+    Ok((lo, hi))
 }
 
 /// $\delta(\epsilon)$.
@@ -352,10 +351,7 @@ mod tests {
             );
             let d = delta_bracket(mu, mu, eps).unwrap();
             let want = f64::exp(log_want);
-            assert!(
-                d.optimistic <= want && want <= d.pessimistic,
-                "{d:?} vs {want}"
-            );
+            assert!(d.0 <= want && want <= d.1, "{d:?} vs {want}");
             // The mutant: twice the mu (replace-one's sensitivity 2 read as 1, or the reverse).
             let (lo2, hi2) = log_delta_bounds(2.0 * mu, 2.0 * mu, eps).unwrap();
             assert!(
@@ -373,28 +369,25 @@ mod tests {
         ] {
             let b = epsilon_bracket(mu, mu, delta).unwrap();
             assert!(
-                b.optimistic <= want && want <= b.pessimistic,
+                b.0 <= want && want <= b.1,
                 "mu {mu} delta {delta}: {b:?} vs {want}"
             );
-            assert!(
-                b.pessimistic - b.optimistic < 1e-9 * want,
-                "mu {mu} delta {delta}: {b:?}"
-            );
+            assert!(b.1 - b.0 < 1e-9 * want, "mu {mu} delta {delta}: {b:?}");
             let m = epsilon_bracket(2.0 * mu, 2.0 * mu, delta).unwrap();
             assert!(
-                m.optimistic > want,
+                m.0 > want,
                 "mu {mu} delta {delta}: mutant {m:?} holds {want}"
             );
         }
         // delta(0) = 2 Phi(mu / 2) - 1 below delta: epsilon is 0 (mpmath: 0).
         let b = epsilon_bracket(2e-3, 2e-3, 1e-3).unwrap();
-        assert_eq!((b.optimistic, b.pessimistic), (0.0, 0.0));
+        assert_eq!((b.0, b.1), (0.0, 0.0));
         // A range of mu: the ends are those of its ends.
         let (wide, narrow) = (
             epsilon_bracket(0.9, 1.1, 1e-5).unwrap(),
             epsilon_bracket(1.0, 1.0, 1e-5).unwrap(),
         );
-        assert!(wide.optimistic < narrow.optimistic && narrow.pessimistic < wide.pessimistic);
+        assert!(wide.0 < narrow.0 && narrow.1 < wide.1);
         assert_eq!(log_delta_bounds(1.0, 0.5, 1.0).unwrap_err().name, "mu");
         assert_eq!(epsilon_bracket(1.0, 1.0, 1.0).unwrap_err().name, "delta");
     }
