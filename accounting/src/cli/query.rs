@@ -61,14 +61,14 @@ pub struct RunArgs {
 /// independent steps).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum SamplingArg {
-    /// Each record independently with probability $q$.
+    /// Each record independently with probability q.
     Poisson,
-    /// A fixed-size batch of $qn$ records without replacement, independently at every step.
+    /// A fixed-size batch of q·n records without replacement, independently at every step.
     Wor,
-    /// Every record every step ($q=1$).
+    /// Every record every step (q = 1).
     None,
-    /// Random allocation with $k=1$ ("balls-in-bins"): every record in exactly one of the $t$
-    /// steps of each epoch, chosen uniformly; add/remove, PLD accountant only.
+    /// Random allocation with k = 1 ("balls-in-bins"): every record in exactly one of the t
+    /// steps of each epoch (--steps-per-epoch), chosen uniformly; add/remove, PLD accountant only.
     #[value(alias = "balls-in-bins")]
     RandomAllocation,
 }
@@ -88,13 +88,13 @@ impl SamplingArg {
 /// `--accountant`: one of the reference accountants ([`Accountant`]), or all of them.
 #[derive(Clone, Copy, clap::ValueEnum)]
 pub enum AccountantArg {
-    /// [`Accountant::Rdp`].
+    /// RDP with the improved conversion to (ε, δ) (Canonne, Kamath & Steinke 2020).
     Rdp,
-    /// [`Accountant::RdpMironov`].
+    /// RDP with Mironov's 2017 conversion (the one seed 000 uses).
     RdpMironov,
-    /// [`Accountant::Pld`].
+    /// PLD: a certified [optimistic, pessimistic] bracket; the pessimistic end is the answer.
     Pld,
-    /// Every one, in [`Accountant::ALL`] order.
+    /// Every one: rdp, rdp-mironov, pld.
     All,
 }
 
