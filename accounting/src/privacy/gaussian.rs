@@ -98,17 +98,6 @@ pub fn epsilon_bracket(mu_lo: f64, mu_hi: f64, delta: f64) -> Result<(f64, f64),
     let target = delta.ln();
     let upper = |e: f64| log_delta_bounds(mu_lo, mu_hi, e).map(|b| b.1);
     let lower = |e: f64| log_delta_bounds(mu_lo, mu_hi, e).map(|b| b.0);
-    // Bisect on [lo, hi] keeping `holds(lo)` false and `holds(hi)` true.
-    let bisect = |mut lo: f64, mut hi: f64, holds: &dyn Fn(f64) -> Result<bool, ParamError>| {
-        for _ in 0..200 {
-            let mid = 0.5 * (lo + hi);
-            if mid <= lo || mid >= hi {
-                break;
-            }
-            if holds(mid)? { hi = mid } else { lo = mid }
-        }
-        Ok::<_, ParamError>((lo, hi))
-    };
     let pessimistic = if upper(0.0)? <= target {
         0.0
     } else {
@@ -123,15 +112,33 @@ pub fn epsilon_bracket(mu_lo: f64, mu_hi: f64, delta: f64) -> Result<(f64, f64),
                 ));
             }
         }
-        bisect(0.0, hi, &|e| Ok(upper(e)? <= target))?.1
+        bisect(0.0, hi, 0.0, &|e| Ok(upper(e)? <= target))?.1
     };
     // lower <= upper, so lower(pessimistic) <= target: the optimistic end lies in [0, pessimistic].
     let optimistic = if lower(0.0)? <= target {
         0.0
     } else {
-        bisect(0.0, pessimistic, &|e| Ok(lower(e)? <= target))?.0
+        bisect(0.0, pessimistic, 0.0, &|e| Ok(lower(e)? <= target))?.0
     };
     Ok((optimistic, pessimistic))
+}
+
+/// Bisection on $[lo,hi]$ keeping `holds(lo)` false and `holds(hi)` true, down to adjacent
+/// floating-point numbers or a relative width `rel` of `hi`: the last `(lo, hi)`.
+pub(crate) fn bisect(
+    mut lo: f64,
+    mut hi: f64,
+    rel: f64,
+    holds: &dyn Fn(f64) -> Result<bool, ParamError>,
+) -> Result<(f64, f64), ParamError> {
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if mid <= lo || mid >= hi || hi - lo <= rel * hi {
+            break;
+        }
+        if holds(mid)? { hi = mid } else { lo = mid }
+    }
+    Ok((lo, hi))
 }
 
 /// A certified bracket `(optimistic, pessimistic)` on $\delta(\epsilon)$ for every $\mu$ in $[\mu_-,\mu_+]$

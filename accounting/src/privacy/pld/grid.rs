@@ -225,6 +225,12 @@ impl Pld {
     /// sum of the masses it weights), the absolute envelope above index `first`, the alias mass.
     fn bounded(&self, sum: f64, sum_error: f64, positive: f64, first: usize) -> f64 {
         let margin = sum_error + self.roundoff.relative * positive + self.envelope_from(first);
+        self.moved(sum, margin)
+    }
+
+    /// The infinity mass plus `sum`, moved by `margin` (and the alias mass) in the safe
+    /// direction, within [0, 1].
+    fn moved(&self, sum: f64, margin: f64) -> f64 {
         match self.rounding {
             Rounding::Pessimistic => {
                 ((self.infinity_mass + sum + margin) * (1.0 + 4.0 * UNIT)).min(1.0)
@@ -233,6 +239,57 @@ impl Pld {
                 * (1.0 - 4.0 * UNIT))
                 .max(0.0),
         }
+    }
+
+    /// $\delta(\epsilon)$ of this PLD composed with an independent mechanism $G$ whose privacy
+    /// profile is known in closed form: with $L=L_G+L_R$ the composed loss,
+    /// $$\delta(\epsilon)=\mathbb E_P\big[(1-e^{\epsilon-L_G-L_R})_+\big]
+    ///   =P(L_R=\infty)+\sum_k p_k\thinspace\delta_G(\epsilon-\ell_k)$$
+    /// (condition on $L_R$; $L_G$ is independent of it, and $\delta_G(x)=\mathbb E[(1-e^{x-L_G})_+]$
+    /// for every real $x$). `ln_profile(x)` gives certified bounds $[\ell,h]\ni\ln\delta_G(x)$.
+    /// A pessimistic PLD is a dominating pair's and an optimistic one a dominated pair's, and
+    /// composition keeps domination, so the sum with the upper (lower) weights is an upper
+    /// (lower) bound, moved in the safe direction by: the rounding of the sum and of each loss
+    /// $\ell_k$ ($|\delta_G'|=e^xQ(L_G>x)\le1$, so a loss off by $u(|\epsilon|+|\ell|)$ moves a weight
+    /// by at most that), the relative round-off on the masses, the absolute envelope weighted by
+    /// $\delta_G\le1$ (Cauchy–Schwarz as in `envelope_from`:
+    /// $\sum_kw_ka_k\le e^{a}(\sum_kw_k^2e^{-2\theta\ell_k})^{1/2}$), and the alias mass.
+    pub fn delta_composed_with(&self, epsilon: f64, ln_profile: &dyn Fn(f64) -> (f64, f64)) -> f64 {
+        let pessimistic = self.rounding == Rounding::Pessimistic;
+        let r = &self.roundoff;
+        let with_envelope = r.ln_scale > f64::NEG_INFINITY;
+        let (mut sum, mut positive, mut terms) = (0.0, 0.0, 0.0);
+        // Streaming log-sum-exp of 2 ln w_k - 2 theta l_k: (max, sum of exp(. - max)).
+        let (mut env_max, mut env_sum) = (f64::NEG_INFINITY, 0.0);
+        for (i, p) in self.pmf.iter().enumerate() {
+            if !(*p > 0.0 || with_envelope) {
+                continue;
+            }
+            let l = (self.offset + i as i64) as f64 * self.interval;
+            let (lo, hi) = ln_profile(epsilon - l);
+            if *p > 0.0 {
+                sum += p * if pessimistic { hi } else { lo }.exp();
+                positive += p;
+                terms += 1.0;
+            }
+            if with_envelope && hi > f64::NEG_INFINITY {
+                let t = 2.0 * hi - 2.0 * r.tilt * l;
+                if t > env_max {
+                    env_sum = env_sum * (env_max - t).exp() + 1.0;
+                    env_max = t;
+                } else {
+                    env_sum += (t - env_max).exp();
+                }
+            }
+        }
+        let envelope = if env_sum > 0.0 {
+            (r.ln_scale + 0.5 * (env_max + env_sum.ln())).exp() * (1.0 + 1e-6)
+        } else {
+            0.0
+        };
+        let spread = 2.0 * (epsilon.abs() + self.max_abs_loss());
+        let margin = (terms + 4.0 + spread) * UNIT * positive + r.relative * positive + envelope;
+        self.moved(sum, margin)
     }
 
     /// $\delta(\epsilon)=P(L=\infty)+\sum_k p_k(1-e^{\epsilon-\ell_k})_+$, moved in the safe
