@@ -15,9 +15,10 @@
 //!
 //! Rows under different relations bound different things (a replace-one neighbour is up to two
 //! add/remove steps away) and are not compared with each other: the table groups them by
-//! relation. "No amplification" is an upper bound on every sampler of the same relation (each
-//! is a post-processing of the run in which every step sees the record), so within a relation
-//! it sits above every other row's upper end.
+//! relation. "No amplification" is an upper bound on every sampler of the same relation: each
+//! uses the record in some of the $T$ steps, chosen independently of the record; revealing
+//! which (it can only help the adversary) leaves at most $T$ Gaussian mechanisms of the
+//! relation's sensitivity. So within a relation it sits above every other row's upper end.
 //!
 //! When $b$ does not divide $n$, the last of the $t$ shuffled batches is short: the lower end
 //! holds as it is (after subtracting the batches' known means every batch output but the
