@@ -230,8 +230,9 @@ impl LossPair {
     /// are the drawn ones: their outputs are $\mathcal N(1,\sigma^2)$, the others' $\mathcal N(0,\sigma^2)$.
     /// The tilted law moves every output by `drift`·σ and the drawn ones by `shift` more
     /// (`rate_factor` is unused: the count is fixed). So
-    /// $\mathbb E[w(1-e^{\epsilon-L})_+]=\mathbb E_P[(1-e^{\epsilon-L})_+\mid K=$ `drawn`$]$, $K$
-    /// the number of steps the record is drawn at, and $\delta(\epsilon)=\sum_k\Pr[K=k]$ times it.
+    /// $\mathbb E[w(1-e^{\epsilon-L})\_+]=\mathbb E_P[(1-e^{\epsilon-L})\_+\mid K=k]$ for $k$ =
+    /// `drawn`, $K$ the number of steps the record is drawn at, and
+    /// $\delta(\epsilon)=\sum_k\Pr[K=k]$ times it.
     pub fn conditioned_loss(
         &self,
         q: f64,

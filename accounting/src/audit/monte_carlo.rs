@@ -176,7 +176,7 @@ impl Simulated {
     }
 }
 
-/// A stratum of a simulated pair: the runs in which the record is drawn at $K\in\{a,\dots,b\}$
+/// A stratum of a simulated pair: the runs in which the record is drawn at $K\in\lbrace a,\dots,b\rbrace$
 /// steps, with its probability under $P$, exact. Pairs whose draws are not random (shuffled
 /// epochs: once per epoch; random allocation: a fixed number per epoch) and schedules have one
 /// stratum of weight 1.

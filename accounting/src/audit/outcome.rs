@@ -124,20 +124,24 @@ pub struct MonteCarlo {
     pub delta_mean: f64,
     /// The one-sided lower confidence limit on δ(claimed ε).
     pub delta_lower: f64,
-    /// Trials of the main run (the pilot's are not used in the estimate).
+    /// Paths of the main run, over all its strata (the pilot's are not used in the estimate).
     pub trials: u64,
-    /// One-sided level of this pair's limit (the row's level split over its pairs).
+    /// One-sided level of the limit (the row's level: one pair is simulated, chosen by the
+    /// pilot).
     pub confidence: f64,
     /// Seed of the run ([`AuditOptions::seed`]).
     pub seed: u64,
-    /// The simulated pair.
+    /// The simulated pair (the one of the row's realised pairs the pilot chose).
     pub pair: String,
-    /// The importance-sampling proposal: `plain`, or the tilted rate, shift and mixture weight.
+    /// The importance-sampling proposal: `plain`, the tilted rate, shift and mixture weight, a
+    /// single jump, or per stratum of the record's draws K its probability, paths and proposal.
     pub proposal: String,
-    /// The interval: KL-Chernoff and empirical Bernstein for values in [0, bound].
+    /// The limit: KL-Chernoff and empirical Bernstein for values in [0, bound]; with strata,
+    /// Bernstein over the strata and KL-Chernoff per stratum.
     pub method: &'static str,
-    /// The values are truncated at this level for the interval (twice the largest pilot value,
-    /// at most the largest weighted value 1 / (1 - mixture weight)); `delta_mean` is untruncated.
+    /// The values are truncated at this level for the limit (twice the largest pilot value,
+    /// at most the largest weighted value 1 / (1 - mixture weight); with strata, the largest of
+    /// theirs); `delta_mean` is untruncated.
     pub bound: f64,
 }
 
