@@ -305,6 +305,8 @@ fn monte_carlo_alone_refutes_ten_percent_low_across_the_grid() {
         (0.001, 100, 0.4, 4.9610, 4.9610),
         (0.001, 1000, 0.6, 1.4253, 1.4253),
         (0.001, 1000, 0.4, 7.0135, 7.0135),
+        (0.05, 100, 2.0, 1.0972, 1.0972),
+        (0.03, 10000, 5.0, 2.4814, 2.4815),
     ];
     let rows = if crate::full() { full } else { fast };
     for &(q, t, sigma, lo, hi) in rows {

@@ -814,20 +814,20 @@ pub fn kl_bernstein(
 }
 
 /// One stratum of a stratified mean ([`stratified_lower`]): its exact weight $\pi_j$, the values
-/// drawn in it (i.i.d., in $[0,c_j]$) and their bound $c_j$.
+/// drawn in it (i.i.d., in $\[0,c_j\]$) and their bound $c_j$.
 #[derive(Debug, Clone, Copy)]
 pub struct Stratum<'a> {
     /// The stratum's probability $\pi_j$ (known exactly).
     pub weight: f64,
     /// The values drawn in the stratum.
     pub acc: &'a MeanAcc,
-    /// Their bound $c_j$: every value lies in $[0,c_j]$.
+    /// Their bound $c_j$: every value lies in $\[0,c_j\]$.
     pub bound: f64,
 }
 
 /// A one-sided lower confidence limit for $\mu=\sum_j\pi_j\mu_j$ from independent samples of
 /// each stratum (the stratified estimator $S=\sum_j\pi_j\bar Y_j$, $\bar Y_j$ the mean of
-/// $n_j\ge2$ i.i.d. values in $[0,c_j]$ of mean $\mu_j$). With error $a$ it is the larger of two
+/// $n_j\ge2$ i.i.d. values in $\[0,c_j\]$ of mean $\mu_j$). With error $a$ it is the larger of two
 /// limits, each at error $a/2$ (so the larger keeps the level):
 ///
 /// * **Bernstein over the strata.** $S$ is a sum of independent terms $X_{ji}=\pi_jY_{ji}/n_j$

@@ -282,7 +282,7 @@ fn binomial_strata(q: f64, steps: u64, floor: f64) -> Result<Vec<Stratum>, Strin
 }
 
 /// $\mathbb E\thinspace\ell(\sigma Z+\mu)$ for $Z\sim\mathcal N(0,1)$: the trapezoid rule on
-/// $[-10,10]$ with spacing $0.05$ (for the design of a proposal only: no limit depends on it).
+/// $\[-10,10\]$ with spacing $0.05$ (for the design of a proposal only: no limit depends on it).
 fn gauss_mean(f: impl Fn(f64) -> f64, mu: f64, sigma: f64) -> f64 {
     let h = 0.05;
     (-200i32..=200)
