@@ -466,7 +466,7 @@ pub trait Claim: Sync {
     /// The claim's two sides as closed forms of its parameters, when both are exact
     /// calculators (no simulation): `prove` then proves it on a whole box
     /// ([`crate::prove`]). `None` (the default): it is checked at instances only.
-    fn closed_form(&self) -> Option<crate::prove::ClosedForm> {
+    fn closed_form(&self) -> Option<ClosedForm> {
         None
     }
 }
@@ -534,5 +534,77 @@ mod tests {
         assert!(glob_match("*.lemma?", "stability.lemma5"));
         assert!(!glob_match("multipass.*", "stability.lemma5"));
         assert!(glob_match("*", ""));
+    }
+}
+
+/// The two sides of a claim as closed forms of its axes, written once against
+/// [`Real`](crate::interval::Real) and given twice: enclosed ([`I`](crate::interval::I)) and plain (`f64`).
+/// `mutant` is the run's mutant (a closed form changes with it like any measurement).
+#[derive(Debug, Clone, Copy)]
+pub struct ClosedForm {
+    /// The box: real or integer axes (their names are the case parameters).
+    pub axes: &'static [crate::space::Axis],
+    /// `measured <= bound` ([`Relation::AtMost`]) or `>=` ([`Relation::AtLeast`]).
+    pub relation: Relation,
+    /// (measured, bound) enclosed on a box.
+    pub interval:
+        fn(&[crate::interval::I], Option<&str>) -> (crate::interval::I, crate::interval::I),
+    /// (measured, bound) at a point.
+    pub point: fn(&[f64], Option<&str>) -> (f64, f64),
+    /// The hypotheses on a box: `Some(true)` on every point, `Some(false)` on none, `None`
+    /// unknown (split). `None` here: no hypothesis beyond the box.
+    pub admits: Option<fn(&[crate::interval::I]) -> Option<bool>>,
+}
+
+impl ClosedForm {
+    pub(crate) fn holds(&self, measured: crate::interval::I, bound: crate::interval::I) -> bool {
+        match self.relation {
+            Relation::AtLeast => measured.lo >= bound.hi,
+            _ => measured.hi <= bound.lo,
+        }
+    }
+    pub(crate) fn fails(&self, measured: crate::interval::I, bound: crate::interval::I) -> bool {
+        match self.relation {
+            Relation::AtLeast => measured.hi < bound.lo,
+            _ => measured.lo > bound.hi,
+        }
+    }
+    pub(crate) fn fails_plain(&self, measured: f64, bound: f64) -> bool {
+        match self.relation {
+            Relation::AtLeast => measured < bound,
+            _ => measured > bound,
+        }
+    }
+
+    /// The axis values of a case (in axis order).
+    pub fn values(&self, case: &Params) -> Result<Vec<f64>, ParamError> {
+        self.axes.iter().map(|a| case.f64(a.name)).collect()
+    }
+
+    /// The measurement of one point: the enclosures of both sides at it as a computed value
+    /// (midpoint of the measured side, error the two radii) against the bound side's midpoint,
+    /// so that the verdict is `respected` exactly when the enclosures prove the point and
+    /// `violated` exactly when they refute it.
+    pub fn measure_point(
+        &self,
+        case: &Params,
+        mutant: Option<&str>,
+    ) -> Result<Measurement, ParamError> {
+        let x: Vec<crate::interval::I> = self
+            .values(case)?
+            .into_iter()
+            .map(crate::interval::I::point)
+            .collect();
+        let (m, b) = (self.interval)(&x, mutant);
+        let rad = |v: crate::interval::I| (0.5 * v.width()).next_up();
+        Ok(Measurement {
+            params: case.clone(),
+            bound: b.mid(),
+            relation: self.relation,
+            statistic: Statistic::Computed {
+                value: m.mid(),
+                error: (rad(m) + rad(b)).next_up(),
+            },
+        })
     }
 }

@@ -23,7 +23,7 @@
 //! boxes where it is. A box of single points that is neither proved nor refuted (an equality
 //! within rounding) stays undecided.
 
-use crate::claim::{Claim, ClaimInfo, Measurement, RunSpec, Statistic};
+use crate::claim::{Claim, ClaimInfo, Measurement, RunSpec};
 use crate::interval::I;
 use crate::params::Params;
 use crate::space::{Axis, Range};
@@ -33,72 +33,7 @@ use serde::Serialize;
 use std::collections::BinaryHeap;
 use std::time::Instant;
 
-/// The two sides of a claim as closed forms of its axes, written once against
-/// [`Real`](crate::interval::Real) and given twice: enclosed ([`I`]) and plain (`f64`).
-/// `mutant` is the run's mutant (a closed form changes with it like any measurement).
-#[derive(Debug, Clone, Copy)]
-pub struct ClosedForm {
-    /// The box: real or integer axes (their names are the case parameters).
-    pub axes: &'static [Axis],
-    /// `measured <= bound` ([`Relation::AtMost`]) or `>=` ([`Relation::AtLeast`]).
-    pub relation: Relation,
-    /// (measured, bound) enclosed on a box.
-    pub interval: fn(&[I], Option<&str>) -> (I, I),
-    /// (measured, bound) at a point.
-    pub point: fn(&[f64], Option<&str>) -> (f64, f64),
-    /// The hypotheses on a box: `Some(true)` on every point, `Some(false)` on none, `None`
-    /// unknown (split). `None` here: no hypothesis beyond the box.
-    pub admits: Option<fn(&[I]) -> Option<bool>>,
-}
-
-impl ClosedForm {
-    fn holds(&self, measured: I, bound: I) -> bool {
-        match self.relation {
-            Relation::AtLeast => measured.lo >= bound.hi,
-            _ => measured.hi <= bound.lo,
-        }
-    }
-    fn fails(&self, measured: I, bound: I) -> bool {
-        match self.relation {
-            Relation::AtLeast => measured.hi < bound.lo,
-            _ => measured.lo > bound.hi,
-        }
-    }
-    fn fails_plain(&self, measured: f64, bound: f64) -> bool {
-        match self.relation {
-            Relation::AtLeast => measured < bound,
-            _ => measured > bound,
-        }
-    }
-
-    /// The axis values of a case (in axis order).
-    pub fn values(&self, case: &Params) -> Result<Vec<f64>, ParamError> {
-        self.axes.iter().map(|a| case.f64(a.name)).collect()
-    }
-
-    /// The measurement of one point: the enclosures of both sides at it as a computed value
-    /// (midpoint of the measured side, error the two radii) against the bound side's midpoint,
-    /// so that the verdict is `respected` exactly when the enclosures prove the point and
-    /// `violated` exactly when they refute it.
-    pub fn measure_point(
-        &self,
-        case: &Params,
-        mutant: Option<&str>,
-    ) -> Result<Measurement, ParamError> {
-        let x: Vec<I> = self.values(case)?.into_iter().map(I::point).collect();
-        let (m, b) = (self.interval)(&x, mutant);
-        let rad = |v: I| (0.5 * v.width()).next_up();
-        Ok(Measurement {
-            params: case.clone(),
-            bound: b.mid(),
-            relation: self.relation,
-            statistic: Statistic::Computed {
-                value: m.mid(),
-                error: (rad(m) + rad(b)).next_up(),
-            },
-        })
-    }
-}
+pub use crate::claim::ClosedForm;
 
 /// A claim given by its metadata and a closed form: its cases are points of the box (the given
 /// ones), its measurement the enclosure at a point ([`ClosedForm::measure_point`]), and `prove`
@@ -577,6 +512,7 @@ pub fn table(results: &[ProofResult]) -> String {
 mod tests {
     use super::*;
     use crate::claim::Mutant;
+    use crate::claim::Statistic;
     use crate::interval::{Real, SumTo};
 
     const BUMP: Mutant = Mutant {
