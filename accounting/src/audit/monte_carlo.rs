@@ -177,13 +177,19 @@ impl Simulated {
 }
 
 /// A stratum of a simulated pair: the runs in which the record is drawn at $K\in\lbrace a,\dots,b\rbrace$
-/// steps, with its probability under $P$, exact. Pairs whose draws are not random (shuffled
+/// steps, with its probability under $P$ (exact up to floating point, which `weight` and
+/// `slack` account for: [`binomial_strata`]). Pairs whose draws are not random (shuffled
 /// epochs: once per epoch; random allocation: a fixed number per epoch) and schedules have one
 /// stratum of weight 1.
 #[derive(Debug, Clone)]
 struct Stratum {
-    /// $\Pr_P[a\le K\le b]$.
+    /// At most $\Pr_P[a\le K\le b]$ (rounded down by the floating-point error bound).
     weight: f64,
+    /// A bound on the total variation between the law [`Stratum::draw`] draws $K$ from and its
+    /// exact conditional law in the stratum (0 for one count): the mean of values in
+    /// $\[0,c\]$ over the drawn paths is within $c$ times it of the exact conditional mean, so
+    /// the limit subtracts $\sum_j\pi_jc_j$ times it.
+    slack: f64,
     /// $a$.
     first: u64,
     /// The conditional law of $K$ in the stratum: cumulative probabilities of $a,a+1,\dots,b$
@@ -198,6 +204,7 @@ impl Stratum {
     fn whole() -> Self {
         Stratum {
             weight: 1.0,
+            slack: 0.0,
             first: 0,
             cumulative: vec![1.0],
             typical: 0,
@@ -224,12 +231,28 @@ impl Stratum {
     }
 }
 
+/// The relative error of statrs' Binomial probabilities at $T$ steps is at most
+/// $10^{-12}+10^{-13}T$: they are differences of $\ln$ factorials of size $T\ln T$, and lose
+/// about $3.4\cdot10^{-15}T$ relative (measured against 60-digit values at $T$ from 100 to
+/// $10^8$: test `binomial_probabilities_within_their_error_bound`), so the bound has a margin of
+/// 30.
+fn pmf_error(steps: u64) -> f64 {
+    1e-12 + 1e-13 * steps as f64
+}
+
 /// The strata of $K\sim\mathrm{Binomial}(T,q)$, the number of the $T$ steps that draw the record:
 /// cut where the upper tail $\Pr[K\ge k]$ falls to $\frac12,10^{-1},10^{-2},\dots$, down to
-/// `floor` (the last stratum takes the rest of the tail). Counts more than 40 standard
-/// deviations (plus 40) from the mean are in no stratum: their probability is below
-/// $e^{-800}$, and a stratum left out only lowers the lower limit (its contribution is
-/// $\ge0$).
+/// `floor` (the last stratum takes the rest of the tail). Counts more than $40$ standard
+/// deviations (plus $40$) from the mean are in no stratum: their probability is below
+/// $2e^{-55}$ (Bernstein's inequality), and a stratum left out only lowers the lower limit
+/// (its contribution is $\ge0$).
+///
+/// The floating point is accounted for, never dropped: with $\eta$ = [`pmf_error`] and $n$
+/// counts in a stratum, its weight is the computed sum times $1-\eta-n2^{-52}$ less
+/// $2n$ times the smallest normal number (an underflowed probability), so at most the exact
+/// one; and its `slack` is $2\eta+n^22^{-52}$ (the normalised probabilities' relative error,
+/// the rounding of their running sums and the $2^{-53}$ grid of the uniform that inverts
+/// them) plus $2n$ smallest normals over the weight.
 fn binomial_strata(q: f64, steps: u64, floor: f64) -> Result<Vec<Stratum>, String> {
     let law = Binomial::new(q, steps).map_err(|e| format!("the law of the draws: {e}"))?;
     let (mean, sd) = (steps as f64 * q, (steps as f64 * q * (1.0 - q)).sqrt());
@@ -242,7 +265,8 @@ fn binomial_strata(q: f64, steps: u64, floor: f64) -> Result<Vec<Stratum>, Strin
         tail[i] = tail[i + 1] + pmf[i];
     }
     let mut cuts = vec![0usize];
-    let mut level = 0.5;
+    // (A floor of 0, from a claimed delta of a few subnormals, would never end the cuts.)
+    let (mut level, floor) = (0.5, floor.max(f64::MIN_POSITIVE));
     while level >= floor {
         let cut = tail.partition_point(|t| *t > level);
         if cut < pmf.len() && cut > *cuts.last().unwrap_or(&0) {
@@ -256,6 +280,8 @@ fn binomial_strata(q: f64, steps: u64, floor: f64) -> Result<Vec<Stratum>, Strin
         .map(|w| {
             let part = &pmf[w[0]..w[1]];
             let weight: f64 = part.iter().sum();
+            let (n, eta, tiny) = (part.len() as f64, pmf_error(steps), f64::MIN_POSITIVE);
+            let rounding = 2f64.powi(-52);
             let mut acc = 0.0;
             let cumulative = part
                 .iter()
@@ -271,7 +297,12 @@ fn binomial_strata(q: f64, steps: u64, floor: f64) -> Result<Vec<Stratum>, Strin
                 .sum::<f64>()
                 .round() as u64;
             Stratum {
-                weight,
+                weight: (weight * (1.0 - eta - n * rounding) - 2.0 * n * tiny).max(0.0),
+                slack: if part.len() == 1 {
+                    0.0
+                } else {
+                    2.0 * eta + n * n * rounding + 2.0 * n * tiny / weight
+                },
                 first: lo + w[0] as u64,
                 cumulative,
                 typical,
@@ -603,7 +634,12 @@ fn allocate(
                 bound: plan[*j].map_or(1.0, |p| p.cap),
             })
             .collect();
-        let predicted = stats::stratified_lower(&parts, confidence).unwrap_or(0.0);
+        let slack: f64 = parts
+            .iter()
+            .zip(&split)
+            .map(|(p, (j, _))| p.weight * p.bound * strata[*j].slack)
+            .sum();
+        let predicted = stats::stratified_lower(&parts, confidence).unwrap_or(0.0) - slack;
         if predicted > best.0 {
             best = (predicted, split);
         }
@@ -826,6 +862,12 @@ pub(crate) fn monte_carlo(
         trials += n;
         results.push((stratum, tilt, cap, accs));
     }
+    // The drawn laws of K differ from the exact conditional ones by at most their slack (total
+    // variation), which moves a mean of values in [0, cap] by at most cap times it.
+    let slack: f64 = results
+        .iter()
+        .map(|(st, _, cap, _)| st.weight * cap * st.slack)
+        .sum();
     let mut points = Vec::new();
     for (e_index, e) in epsilons.iter().enumerate() {
         let parts: Vec<stats::Stratum> = results
@@ -836,7 +878,9 @@ pub(crate) fn monte_carlo(
                 bound: *cap,
             })
             .collect();
-        let lower = stats::stratified_lower(&parts, confidence).map_err(|e| e.to_string())?;
+        let lower = (stats::stratified_lower(&parts, confidence).map_err(|e| e.to_string())?
+            - slack)
+            .max(0.0);
         let mean: f64 = results
             .iter()
             .map(|(st, _, _, accs)| st.weight * accs[e_index].0.mean)
@@ -885,4 +929,90 @@ pub(crate) fn monte_carlo(
         bound: results.iter().map(|r| r.2).fold(0.0, f64::max),
     };
     Ok((mc, points))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// statrs' Binomial probabilities against 60-digit ones (mpmath, `q` the f64's exact
+    /// value): within a tenth of [`pmf_error`] (the error grows with T: about 3.4e-15 T).
+    #[test]
+    fn binomial_probabilities_within_their_error_bound() {
+        let exact: [(f64, u64, u64, f64); 9] = [
+            (1e-3, 100, 1, 0.090569784495866772673),
+            (1e-3, 10000, 10, 0.12517263665023892963),
+            (1e-3, 10000, 40, 5.3296415694216636609e-13),
+            (0.05, 10000, 500, 0.018301668645765844125),
+            (0.05, 10000, 620, 1.207544107268600334e-8),
+            (2.5e-4, 1_000_000, 250, 0.025226069639812816364),
+            (2.5e-4, 1_000_000, 330, 1.9696371333997924683e-7),
+            (1e-3, 100_000_000, 100_000, 0.0012621964657906383675),
+            (1e-3, 100_000_000, 101_000, 8.5610030778475514855e-6),
+        ];
+        for (q, t, k, p) in exact {
+            let got = Binomial::new(q, t).unwrap().pmf(k);
+            assert!(
+                (got / p - 1.0).abs() < pmf_error(t) / 10.0,
+                "{q} {t} {k}: {got} vs {p}"
+            );
+        }
+    }
+
+    /// The strata of K cover lo..=hi contiguously; each weight is at most the stratum's
+    /// probability and within the error bound of it (exact values where a stratum is one
+    /// count); K is drawn from its conditional law (frequencies within 5 standard deviations
+    /// of it); a floor of 0 ends.
+    #[test]
+    fn binomial_strata_partition_the_counts_with_their_weights() {
+        // q = 1e-3, T = 100: K = 0 and K = 1 are strata of their own.
+        let strata = binomial_strata(1e-3, 100, 1e-8).unwrap();
+        let (p0, p1) = (0.90479214711370904015, 0.090569784495866772673);
+        assert_eq!((strata[0].first, strata[0].cumulative.len()), (0, 1));
+        assert_eq!((strata[1].first, strata[1].cumulative.len()), (1, 1));
+        for (s, p) in [(&strata[0], p0), (&strata[1], p1)] {
+            assert!(s.weight <= p && s.weight > p * (1.0 - 1e-9), "{s:?} vs {p}");
+            assert_eq!(s.slack, 0.0);
+        }
+        for (q, t) in [(1e-3, 100u64), (0.05, 10_000), (0.3, 50), (1.0, 20)] {
+            let law = Binomial::new(q, t).unwrap();
+            let strata = binomial_strata(q, t, 1e-8).unwrap();
+            let mut total = 0.0;
+            for (i, s) in strata.iter().enumerate() {
+                let last = s.first + s.cumulative.len() as u64 - 1;
+                if let Some(next) = strata.get(i + 1) {
+                    assert_eq!(next.first, last + 1, "{q} {t}: {strata:?}");
+                }
+                let p: f64 = (s.first..=last).map(|k| law.pmf(k)).sum();
+                assert!(
+                    s.weight <= p && s.weight >= p * (1.0 - 2.0 * pmf_error(t)),
+                    "{s:?} vs {p}"
+                );
+                assert!(s.slack >= 0.0 && s.slack < 1e-6, "{s:?}");
+                total += s.weight;
+                if s.cumulative.len() > 1 && p > 1e-3 {
+                    let key = StreamKey::new(1, &["strata", &i.to_string()]);
+                    let n = 100_000u64;
+                    let mut counts = vec![0u64; s.cumulative.len()];
+                    for j in 0..n {
+                        counts[(s.draw(&mut key.trial(j)) - s.first) as usize] += 1;
+                    }
+                    for (c, k) in counts.iter().zip(s.first..) {
+                        let want = law.pmf(k) / p;
+                        let sd = (want * (1.0 - want) / n as f64).sqrt();
+                        let got = *c as f64 / n as f64;
+                        assert!(
+                            (got - want).abs() <= 5.0 * sd + 1e-9,
+                            "{q} {t} K={k}: {got} vs {want}"
+                        );
+                    }
+                }
+            }
+            assert!(
+                total <= 1.0 && total > 1.0 - 2.0 * pmf_error(t),
+                "{q} {t}: {total}"
+            );
+        }
+        assert!(!binomial_strata(0.01, 1000, 0.0).unwrap().is_empty());
+    }
 }
