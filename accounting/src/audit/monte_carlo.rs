@@ -578,10 +578,11 @@ struct Design {
 /// The main run's split of `total` paths over the strata the pilot saw positive values in,
 /// and the limit it predicts: strata are taken in order of their pilot contribution
 /// $\pi_j\hat m_j$, each prefix split in proportion to $\pi_j\hat s_j$ (Neyman's allocation, at
-/// least 32 paths each) and scored by [`stats::stratified_lower`] of values with the pilot's
-/// means and deviations at those sizes; the best prefix is kept (a stratum whose share is too
-/// small to pin down its variance costs the limit more than its mean adds; one left out only
-/// lowers the limit).
+/// least 32 paths each, the sizes summing to `total` exactly, so that the reported paths passed
+/// back as `trials` reproduce the run) and scored by [`stats::stratified_lower`] of values with
+/// the pilot's means and deviations at those sizes, less the strata's slack; the best prefix
+/// is kept (a stratum whose share is too small to pin down its variance costs the limit more
+/// than its mean adds; one left out only lowers the limit).
 fn allocate(
     strata: &[Stratum],
     plan: &[Option<Planned>],
@@ -594,21 +595,35 @@ fn allocate(
     let contribution = |j: usize| strata[j].weight * plan[j].map_or(0.0, |p| p.mean);
     order.sort_by(|a, b| contribution(*b).total_cmp(&contribution(*a)));
     let mut best: (f64, Vec<(usize, u64)>) = (f64::NEG_INFINITY, Vec::new());
+    const LEAST: u64 = 32;
     for len in 1..=order.len() {
+        let Some(spare) = total.checked_sub(LEAST * len as u64) else {
+            break;
+        };
         let chosen = &order[..len];
         let norm: f64 = chosen
             .iter()
             .map(|j| strata[*j].weight * plan[*j].map_or(0.0, |p| p.sd))
             .sum();
+        // The spare paths by cumulative shares, rounded: the sizes sum to `total`.
+        let (mut share_sum, mut given) = (0.0, 0u64);
         let split: Vec<(usize, u64)> = chosen
             .iter()
-            .map(|j| {
-                let share = if norm > 0.0 {
+            .enumerate()
+            .map(|(i, j)| {
+                share_sum += if norm > 0.0 {
                     strata[*j].weight * plan[*j].map_or(0.0, |p| p.sd) / norm
                 } else {
                     1.0 / len as f64
                 };
-                (*j, ((total as f64 * share).round() as u64).max(32))
+                let upto = if i + 1 == len {
+                    spare
+                } else {
+                    ((spare as f64 * share_sum).round() as u64).clamp(given, spare)
+                };
+                let n = upto - given;
+                given = upto;
+                (*j, LEAST + n)
             })
             .collect();
         let accs: Vec<MeanAcc> = split
@@ -921,7 +936,8 @@ pub(crate) fn monte_carlo(
         seed: opts.seed,
         pair: name.clone(),
         proposal,
-        method: if design.strata.len() > 1 {
+        // (One stratum sampled: the limit is its KL-Chernoff / empirical-Bernstein one.)
+        method: if results.len() > 1 {
             "stratified: bernstein over the strata and kl-chernoff per stratum (level split)"
         } else {
             "kl-chernoff and empirical bernstein (level split)"
@@ -1014,5 +1030,34 @@ mod tests {
             );
         }
         assert!(!binomial_strata(0.01, 1000, 0.0).unwrap().is_empty());
+    }
+
+    /// The main run's sizes sum to the total asked for (so `trials` reproduces the run), at
+    /// least 32 each.
+    #[test]
+    fn allocation_spends_the_total_exactly() {
+        let strata = binomial_strata(0.05, 1000, 1e-8).unwrap();
+        let plan: Vec<Option<Planned>> = strata
+            .iter()
+            .enumerate()
+            .map(|(j, _)| {
+                Some(Planned {
+                    tilt: Proposal::Tilt(Tilt::NONE),
+                    mean: 1e-3 * (j + 1) as f64,
+                    sd: 1e-2 / (j + 1) as f64,
+                    cap: 1.0,
+                })
+            })
+            .collect();
+        for total in [200u64, 1001, 2_000_000, 123_457] {
+            let (predicted, split) = allocate(&strata, &plan, total, 0.999);
+            assert!(predicted.is_finite() && !split.is_empty());
+            assert_eq!(
+                split.iter().map(|(_, n)| n).sum::<u64>(),
+                total,
+                "{split:?}"
+            );
+            assert!(split.iter().all(|(_, n)| *n >= 32), "{split:?}");
+        }
     }
 }

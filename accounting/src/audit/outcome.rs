@@ -19,7 +19,8 @@ pub struct AuditOptions {
     /// in the pilot (machine-dependent; the JSON reports the trials, and `trials` with the same
     /// `max_steps`, which sizes the pilot, reproduces the run).
     pub budget_seconds: Option<f64>,
-    /// If set, the main run's trials per simulated pair (overrides both budgets).
+    /// If set, the main run's paths (one simulated pair, over its strata; overrides both
+    /// budgets).
     pub trials: Option<u64>,
     /// Importance sampling (a pilot run chooses the proposal); `false`: plain Monte Carlo.
     pub importance: bool,
@@ -120,7 +121,9 @@ impl AuditVerdict {
 /// The Monte Carlo lower confidence bound on δ(claimed ε).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct MonteCarlo {
-    /// The (untruncated, importance-weighted) mean estimate of δ(claimed ε).
+    /// The (untruncated, importance-weighted) mean estimate of δ(claimed ε); with strata, of
+    /// the part of δ in the strata sampled (those the pilot left out are not counted, so it
+    /// may be below δ).
     pub delta_mean: f64,
     /// The one-sided lower confidence limit on δ(claimed ε).
     pub delta_lower: f64,
@@ -192,12 +195,12 @@ pub struct Audit {
     pub notes: Vec<String>,
 }
 
-/// A Monte Carlo estimate of δ(ε) at one ε (the largest lower limit over the simulated pairs).
+/// A Monte Carlo estimate of δ(ε) at one ε (of the simulated pair and strata the pilot chose).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct McPoint {
     /// The $\epsilon$ at which $\delta(\epsilon)$ is estimated.
     pub epsilon: f64,
-    /// The mean estimate of $\delta(\epsilon)$ (of the pair with the largest lower limit).
+    /// The mean estimate of $\delta(\epsilon)$ (as [`MonteCarlo::delta_mean`]).
     pub mean: f64,
     /// The lower confidence limit on $\delta(\epsilon)$.
     pub lower: f64,
