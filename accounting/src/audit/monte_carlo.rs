@@ -667,8 +667,9 @@ fn allocate(
 /// 1. **Designs**: for every simulated pair, one stratum (the whole law), and for a one-phase
 ///    pair whose $P$ draws the record also its strata by the number of draws $K$
 ///    ([`binomial_strata`]; the pair's structure: given $K$ the steps are exchangeable).
-/// 2. **Pilot** (its own streams, discarded; about a tenth of the budget): for every design,
-///    stratum and proposal, a few paths; per stratum the proposal with the smallest relative
+/// 2. **Pilot** (its own streams, discarded; a tenth of the budget, but at least 100 paths
+///    for each design, stratum and proposal, which is more for long runs: a third of the main
+///    run at $T=10^4$): for every design, stratum and proposal, a few paths; per stratum the proposal with the smallest relative
 ///    variance at the claimed ε is kept, with a truncation level (twice its largest pilot
 ///    value).
 /// 3. **One design**: the one whose predicted limit ([`allocate`]) is largest. Every simulated
