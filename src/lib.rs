@@ -30,8 +30,10 @@
 //!   `tests/events.rs` and a conformance event in `accounting/src/conformance.rs`.
 //! - **A new sampling scheme**: a variant of the one sampling enum of `dpclaims-accounting`
 //!   (`privacy::Sampling`), its dominating pair in `privacy/dominating.rs` (derived in rustdoc,
-//!   tested against an adversarial construction), the audit's rows and the CLI's `--sampling`
-//!   follow from the enum.
+//!   tested against an adversarial construction); the audit's rows follow from the enum, and
+//!   the CLI's `--sampling` takes it through one arm of `cli::SamplingArg` in
+//!   `dpclaims-accounting` (which also carries random allocation, an event document rather than
+//!   a scheme of one step).
 //! - **A new command**: one module in `src/cli/` with its `clap::Args` struct and `run`, one
 //!   variant in [`cli::ClaimCommand`] (a command over claims) or in [`cli::app`] (any other).
 //!

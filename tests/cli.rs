@@ -787,3 +787,188 @@ fn epsilon_and_delta_accept_a_conformance_query_line() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--sampling random-allocation` (issue 30, balls-in-bins: $k=1$): the answer is the PLD
+/// accountant's answer to the event document of the same run (`E` epochs of
+/// `RandomAllocation(Gaussian, 1, t)`), for ε and δ, with `t` and `E` given as
+/// `--steps-per-epoch`/`--epochs` or as `--q` = 1/t and `--steps` = E t (the run with `t` and `E`
+/// swapped answers otherwise); what it does not cover exits 2 with a message naming the
+/// flag, never a panic.
+#[test]
+fn random_allocation_sampling_answers_the_event_of_the_same_run() {
+    let dir = std::env::temp_dir().join(format!("dpclaims-ralloc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let doc = dir.join("doc.json");
+    std::fs::write(
+        &doc,
+        r#"{"version": 1, "neighbouring": "add-remove",
+            "event": {"type": "SelfComposed", "count": 3,
+                      "event": {"type": "RandomAllocation", "num_selected": 1, "num_steps": 8,
+                                "event": {"type": "Gaussian", "noise_multiplier": 2.0}}}}"#,
+    )
+    .unwrap();
+    let doc = doc.to_str().unwrap().to_string();
+    let answer = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend(["--interval", "1e-3", "--json"]);
+        let o = dpclaims(&all, None);
+        assert_eq!(o.status.code(), Some(0), "{all:?}: {}", stderr(&o));
+        let mut v = json_lines(&o)[0].clone();
+        v.as_object_mut().unwrap().remove("seconds");
+        v
+    };
+    let run = ["--sampling", "random-allocation", "--sigma", "2"];
+    for (command, flag, value) in [("epsilon", "--delta", "1e-5"), ("delta", "--epsilon", "1")] {
+        let by_event = answer(&[command, "--event", &doc, flag, value]);
+        let with = |extra: &[&str]| {
+            let mut args = vec![command, flag, value];
+            args.extend(run);
+            args.extend(extra);
+            answer(&args)
+        };
+        let by_flags = with(&["--steps-per-epoch", "8", "--epochs", "3"]);
+        assert_eq!(by_flags, by_event);
+        assert_eq!(with(&["--q", "0.125", "--steps", "24"]), by_event);
+        assert_eq!(
+            with(&["--steps-per-epoch", "8", "--steps", "24", "--q", "0.125"]),
+            by_event
+        );
+        let b = by_event["bracket"].as_array().unwrap();
+        assert!(
+            b[0].as_f64().unwrap() <= b[1].as_f64().unwrap(),
+            "{by_event}"
+        );
+        let swapped = with(&["--steps-per-epoch", "3", "--epochs", "8"]);
+        assert_ne!(swapped["bracket"], by_event["bracket"], "{swapped}");
+    }
+    let base = [
+        "epsilon",
+        "--delta",
+        "1e-5",
+        "--sampling",
+        "random-allocation",
+        "--sigma",
+        "2",
+    ];
+    for (extra, words) in [
+        (
+            &[
+                "--steps-per-epoch",
+                "8",
+                "--epochs",
+                "3",
+                "--relation",
+                "replace-one",
+            ][..],
+            &["--sampling random-allocation", "replace-one", "not covered"][..],
+        ),
+        (
+            &[
+                "--steps-per-epoch",
+                "8",
+                "--epochs",
+                "3",
+                "--accountant",
+                "rdp",
+            ],
+            &["PLD accountant only"],
+        ),
+        (
+            &["--steps-per-epoch", "8", "--epochs", "3", "--orders", "2,4"],
+            &["--orders"],
+        ),
+        (
+            &["--q", "0.3", "--steps", "30"],
+            &["1/q", "--steps-per-epoch"],
+        ),
+        (
+            &["--q", "0.2", "--steps-per-epoch", "8", "--epochs", "3"],
+            &["--q 0.2", "--steps-per-epoch 8", "disagree"],
+        ),
+        (
+            &["--steps-per-epoch", "8", "--steps", "25"],
+            &["--steps 25", "whole number of epochs"],
+        ),
+        (
+            &["--steps-per-epoch", "8", "--epochs", "3", "--steps", "25"],
+            &["--steps 25", "--epochs 3"],
+        ),
+        (
+            &["--steps-per-epoch", "0", "--epochs", "3"],
+            &["--steps-per-epoch 0"],
+        ),
+        (
+            &["--steps-per-epoch", "8", "--epochs", "0"],
+            &["--epochs 0"],
+        ),
+        (&["--q", "1.5", "--steps", "3"], &["`q` = 1.5"]),
+        (
+            &[
+                "--steps-per-epoch",
+                "8",
+                "--epochs",
+                "3",
+                "--phase",
+                "0.1,2,10",
+            ],
+            &["--phase"],
+        ),
+    ] {
+        let mut args = base.to_vec();
+        args.extend(extra);
+        let o = dpclaims(&args, None);
+        let e = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {e}");
+        assert!(
+            e.starts_with("error: ") && !e.contains("panicked"),
+            "{args:?}: {e}"
+        );
+        for w in words {
+            assert!(e.contains(w), "{args:?}: {e}");
+        }
+    }
+    // sigma 0, and t and E given to another sampler.
+    for (args, word) in [
+        (
+            &[
+                "epsilon",
+                "--delta",
+                "1e-5",
+                "--sampling",
+                "random-allocation",
+                "--sigma",
+                "0",
+                "--steps-per-epoch",
+                "8",
+                "--epochs",
+                "3",
+            ][..],
+            "`sigma` = 0",
+        ),
+        (
+            &[
+                "epsilon",
+                "--delta",
+                "1e-5",
+                "--sigma",
+                "2",
+                "--q",
+                "0.1",
+                "--steps-per-epoch",
+                "8",
+                "--epochs",
+                "3",
+            ],
+            "--sampling random-allocation",
+        ),
+    ] {
+        let o = dpclaims(args, None);
+        let e = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {e}");
+        assert!(
+            e.starts_with("error: ") && e.contains(word),
+            "{args:?}: {e}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

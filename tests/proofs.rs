@@ -48,6 +48,18 @@ const SEEDS_001_002_004_RESULTS: &[&str] = &[
     "renyi_discretization.main",
 ];
 
+/// The results of seed 003 whose proofs survive in our copy as outlines (Appendices A-C), and
+/// its privacy statement.
+const SEED_003_RESULTS: &[&str] = &[
+    "subspace.privacy",
+    "subspace.thm1",
+    "subspace.thm2",
+    "subspace.gamma2",
+    "subspace.thm3",
+    "subspace.thm4",
+    "subspace.thm5",
+];
+
 #[test]
 fn maps_refer_to_registered_claims_and_cover_seed_000() {
     let all = registry();
@@ -58,7 +70,11 @@ fn maps_refer_to_registered_claims_and_cover_seed_000() {
             "proof step claim {id} is not registered"
         );
     }
-    for r in SEED_000_RESULTS.iter().chain(SEEDS_001_002_004_RESULTS) {
+    for r in SEED_000_RESULTS
+        .iter()
+        .chain(SEEDS_001_002_004_RESULTS)
+        .chain(SEED_003_RESULTS)
+    {
         assert!(maps.iter().any(|m| m.id == *r), "no proof map for {r}");
     }
     for m in &maps {
@@ -246,6 +262,23 @@ fn seed_000_exact_steps_are_decided_on_their_box() {
     assert!(r.undecided_share > 0.0 && !r.undecided_boxes.is_empty());
     let m = prove(get(fix), Some("printed-w-coefficient"), budget).unwrap();
     assert_eq!(m.verdict, ProofVerdict::Refuted);
+    // Corollary 3's last step (false for T <= 5) and Theorem 1's privacy term for
+    // eps > ln(1/delta): refuted on their boxes; the corrected privacy term (eps <= ln(1/delta))
+    // is not refuted, its leftover volume (along the hypothesis' edge eps = ln(1/delta), where
+    // the two sides are equal) said, and its mutant refuted.
+    for printed in [
+        "last_iterate.cor3.step.w_term",
+        "last_iterate.thm1.step.privacy_term.large_epsilon",
+    ] {
+        let r = prove(get(printed), None, budget).unwrap();
+        assert_eq!(r.verdict, ProofVerdict::Refuted, "{printed}");
+    }
+    let fix = "last_iterate.thm1.step.privacy_term";
+    let r = prove(get(fix), None, budget).unwrap();
+    assert_ne!(r.verdict, ProofVerdict::Refuted, "{fix}");
+    assert!(r.proved_share + r.excluded_share > 0.9, "{r:?}");
+    let m = prove(get(fix), Some("statement-term-halved"), budget).unwrap();
+    assert_eq!(m.verdict, ProofVerdict::Refuted);
 }
 
 /// The proof maps with the prover: steps with closed forms are decided on their box (the printed
@@ -290,4 +323,35 @@ fn proof_maps_decide_closed_form_steps_on_their_box() {
     let text = proofs::text(&results);
     assert!(text.contains("refuted on the box (corrected: proved on the box)"));
     assert!(proofs::markdown(&results, "##").contains("| proved on the box | held at instances |"));
+}
+
+/// Every step claim that is an exact identity (algebra, a substitution, a certificate) is
+/// proved, and each of its mutants (a perturbed coefficient) refuted, by the exact prover.
+#[test]
+fn identity_steps_are_proved_exactly_and_their_mutants_refuted() {
+    use dpclaims::prove::{Budget, ProofVerdict, prove};
+    let all = registry();
+    let maps = proofs::maps();
+    let budget = Budget {
+        boxes: 1,
+        seconds: 10.0,
+    };
+    let mut n = 0;
+    for id in proofs::claim_ids(&maps) {
+        let c = *all.iter().find(|c| c.info().id == id).unwrap();
+        if c.identity().is_none() {
+            continue;
+        }
+        n += 1;
+        let r = prove(c, None, budget).unwrap();
+        assert_eq!(r.verdict, ProofVerdict::Proved, "{id}: {r:?}");
+        assert!(!c.info().mutants.is_empty(), "{id} has no mutant");
+        for m in c.info().mutants {
+            let r = prove(c, Some(m.name), budget).unwrap();
+            assert_eq!(r.verdict, ProofVerdict::Refuted, "{id} --mutant {}", m.name);
+            let x = r.counterexample.unwrap();
+            assert!(x.measured != x.bound, "{id} --mutant {}", m.name);
+        }
+    }
+    assert!(n >= 21, "only {n} identity steps");
 }

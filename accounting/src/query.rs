@@ -344,6 +344,17 @@ pub fn run_event(
         Query::Delta { epsilon } => event_pld::delta(doc, epsilon, o),
     })?;
     let note = join_notes(note, weak_bracket_note(query, &b));
+    let note = match event_pld::exact_gaussian_mu(doc) {
+        Some((mu, _)) => join_notes(
+            Some(format!(
+                "exactly one Gaussian mechanism (mu = {}): answered by its closed form, rounding \
+                 included, without a grid (the interval plays no part)",
+                six(mu)
+            )),
+            note,
+        ),
+        None => note,
+    };
     let (epsilon, delta) = match query {
         Query::Epsilon { .. } => (Some(b.pessimistic), None),
         Query::Delta { .. } => (None, Some(b.pessimistic)),

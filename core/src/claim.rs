@@ -469,6 +469,15 @@ pub trait Claim: Sync {
     fn closed_form(&self) -> Option<ClosedForm> {
         None
     }
+    /// The claim as an exact identity of its two sides (an algebraic step or substitution):
+    /// `prove` then proves it exactly ([`crate::identity`]). `None` (the default): not one.
+    fn identity(&self) -> Option<crate::identity::Identity> {
+        None
+    }
+    /// Whether `prove` can decide the claim on its whole box (a closed form or an identity).
+    fn provable(&self) -> bool {
+        self.closed_form().is_some() || self.identity().is_some()
+    }
 }
 
 /// [`Claim::mutant_trials`] for a mutant that runs at the cases' own (default) trials.
@@ -520,21 +529,6 @@ pub fn select<'a>(
         .copied()
         .filter(|c| patterns.is_empty() || patterns.iter().any(|p| glob_match(p, c.info().id)))
         .collect())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn globs() {
-        assert!(glob_match("stability.*", "stability.lemma5"));
-        assert!(glob_match("stability.lemma5", "stability.lemma5"));
-        assert!(!glob_match("stability.lemma5", "stability.lemma5.derived"));
-        assert!(glob_match("*.lemma?", "stability.lemma5"));
-        assert!(!glob_match("multipass.*", "stability.lemma5"));
-        assert!(glob_match("*", ""));
-    }
 }
 
 /// The two sides of a claim as closed forms of its axes, written once against
@@ -596,7 +590,13 @@ impl ClosedForm {
             .map(crate::interval::I::point)
             .collect();
         let (m, b) = (self.interval)(&x, mutant);
-        let rad = |v: crate::interval::I| (0.5 * v.width()).next_up();
+        let rad = |v: crate::interval::I| {
+            if v.lo == v.hi {
+                0.0
+            } else {
+                (0.5 * v.width()).next_up()
+            }
+        };
         Ok(Measurement {
             params: case.clone(),
             bound: b.mid(),
@@ -606,5 +606,20 @@ impl ClosedForm {
                 error: (rad(m) + rad(b)).next_up(),
             },
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn globs() {
+        assert!(glob_match("stability.*", "stability.lemma5"));
+        assert!(glob_match("stability.lemma5", "stability.lemma5"));
+        assert!(!glob_match("stability.lemma5", "stability.lemma5.derived"));
+        assert!(glob_match("*.lemma?", "stability.lemma5"));
+        assert!(!glob_match("multipass.*", "stability.lemma5"));
+        assert!(glob_match("*", ""));
     }
 }

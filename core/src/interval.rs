@@ -6,7 +6,10 @@
 //!
 //! - $+$, $-$, $\times$, $\div$ and $\sqrt{\cdot}$ are correctly rounded in IEEE 754 (round to
 //!   nearest): the computed end is within half an ulp of the exact one, so one step outward
-//!   (`next_down` on the lower end, `next_up` on the upper end) encloses it.
+//!   (`next_down` on the lower end, `next_up` on the upper end) encloses it. For $+,-,\times,\div$
+//!   the step is taken only where the end's exact rounding error (TwoSum, or a fused
+//!   multiply-add away from underflow) puts the exact value outside it: an exact operation
+//!   (e.g. $1-1$, $1/1$) stays a point, so an equality at the edge of a box can be proved.
 //! - `exp`, `ln` (`f64::exp`, `f64::ln`) and `erfc` (`libm`) are not guaranteed correctly
 //!   rounded; each end is widened by [`LIBM_ULPS`] ulps outward, and `tests` (core) checks the
 //!   enclosures against a 50-digit reference (`scripts/interval_reference.py`, mpmath) at random
@@ -115,16 +118,75 @@ impl I {
     }
 }
 
+/// Below this magnitude a product or a quotient is widened by an ulp without looking at its
+/// rounding error (near underflow the error terms below are not exact). $10^{-290}>2^{-964}$.
+const TINY: f64 = 1e-290;
+
+/// One end of an operation whose rounded result is `r`, given the sign of the exact result
+/// minus `r` (`None`: unknown): kept where it already lies on the right side of the exact
+/// result (an exact operation stays a point), one ulp outward otherwise.
+fn directed(r: f64, error: Option<f64>, up: bool) -> f64 {
+    match error {
+        Some(e) if up && e <= 0.0 => r,
+        Some(e) if !up && e >= 0.0 => r,
+        _ if up => r.next_up(),
+        _ => r.next_down(),
+    }
+}
+
+/// $a+b$ rounded `up` or down: the rounding error of $s=\mathrm{fl}(a+b)$ is exactly
+/// $(a-(s-b'))+(b-b')$ with $b'=s-a$ (Knuth's TwoSum, exact in round-to-nearest without
+/// overflow).
+fn add_dir(a: f64, b: f64, up: bool) -> f64 {
+    let s = a + b;
+    if !s.is_finite() {
+        return directed(s, None, up);
+    }
+    let bb = s - a;
+    let e = (a - (s - bb)) + (b - bb);
+    directed(s, (!e.is_nan()).then_some(e), up)
+}
+
+/// $ab$ rounded `up` or down: the error of $p=\mathrm{fl}(ab)$ is exactly $\mathrm{fma}(a,b,-p)$
+/// when $|p|\ge$ [`TINY`] (no underflow); a factor $0$ gives an exact $0$.
+fn mul_dir(a: f64, b: f64, up: bool) -> f64 {
+    let p = a * b;
+    if (a == 0.0 || b == 0.0) && p == 0.0 {
+        return 0.0;
+    }
+    if !p.is_finite() || p.abs() < TINY {
+        return directed(p, None, up);
+    }
+    directed(p, Some(a.mul_add(b, -p)), up)
+}
+
+/// $a/b$ rounded `up` or down: with $q=\mathrm{fl}(a/b)$ the remainder $r=a-qb=\mathrm{fma}(-q,b,a)$
+/// is exact when $|q|,|a|\ge$ [`TINY`], and $a/b-q=r/b$ has the sign of $rb$; $0/b$ is exactly $0$.
+fn div_dir(a: f64, b: f64, up: bool) -> f64 {
+    let q = a / b;
+    if a == 0.0 && b.is_finite() && b != 0.0 {
+        return 0.0;
+    }
+    if !q.is_finite() || !b.is_finite() || q.abs() < TINY || a.abs() < TINY {
+        return directed(q, None, up);
+    }
+    let r = (-q).mul_add(b, a);
+    directed(q, Some(r * b.signum()), up)
+}
+
 impl Add for I {
     type Output = I;
     fn add(self, o: I) -> I {
-        I::out(self.lo + o.lo, self.hi + o.hi, 1)
+        I::new(add_dir(self.lo, o.lo, false), add_dir(self.hi, o.hi, true))
     }
 }
 impl Sub for I {
     type Output = I;
     fn sub(self, o: I) -> I {
-        I::out(self.lo - o.hi, self.hi - o.lo, 1)
+        I::new(
+            add_dir(self.lo, -o.hi, false),
+            add_dir(self.hi, -o.lo, true),
+        )
     }
 }
 impl Neg for I {
@@ -136,19 +198,25 @@ impl Neg for I {
 impl Mul for I {
     type Output = I;
     fn mul(self, o: I) -> I {
-        let p = [
-            self.lo * o.lo,
-            self.lo * o.hi,
-            self.hi * o.lo,
-            self.hi * o.hi,
+        let ends = [
+            (self.lo, o.lo),
+            (self.lo, o.hi),
+            (self.hi, o.lo),
+            (self.hi, o.hi),
         ];
-        if p.iter().any(|x| x.is_nan()) {
+        if ends.iter().any(|(a, b)| (a * b).is_nan()) {
             // 0 times an infinite end.
             return I::ENTIRE;
         }
-        let lo = p.iter().copied().fold(f64::INFINITY, f64::min);
-        let hi = p.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        I::out(lo, hi, 1)
+        let lo = ends
+            .iter()
+            .map(|&(a, b)| mul_dir(a, b, false))
+            .fold(f64::INFINITY, f64::min);
+        let hi = ends
+            .iter()
+            .map(|&(a, b)| mul_dir(a, b, true))
+            .fold(f64::NEG_INFINITY, f64::max);
+        I::new(lo, hi)
     }
 }
 impl Div for I {
@@ -157,18 +225,24 @@ impl Div for I {
         if o.lo <= 0.0 && o.hi >= 0.0 {
             return I::ENTIRE;
         }
-        let p = [
-            self.lo / o.lo,
-            self.lo / o.hi,
-            self.hi / o.lo,
-            self.hi / o.hi,
+        let ends = [
+            (self.lo, o.lo),
+            (self.lo, o.hi),
+            (self.hi, o.lo),
+            (self.hi, o.hi),
         ];
-        if p.iter().any(|x| x.is_nan()) {
+        if ends.iter().any(|(a, b)| (a / b).is_nan()) {
             return I::ENTIRE;
         }
-        let lo = p.iter().copied().fold(f64::INFINITY, f64::min);
-        let hi = p.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        I::out(lo, hi, 1)
+        let lo = ends
+            .iter()
+            .map(|&(a, b)| div_dir(a, b, false))
+            .fold(f64::INFINITY, f64::min);
+        let hi = ends
+            .iter()
+            .map(|&(a, b)| div_dir(a, b, true))
+            .fold(f64::NEG_INFINITY, f64::max);
+        I::new(lo, hi)
     }
 }
 
@@ -380,6 +454,95 @@ impl SumTo for I {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `x` as $m\ 2^k$ exactly.
+    fn decode(x: f64) -> (i128, i32) {
+        if x == 0.0 {
+            return (0, 0);
+        }
+        let bits = x.to_bits();
+        let sign = if bits >> 63 == 1 { -1 } else { 1 };
+        let e = ((bits >> 52) & 0x7ff) as i32;
+        let m = (bits & ((1 << 52) - 1)) as i128;
+        let (m, e) = if e == 0 { (m, 1) } else { (m | (1 << 52), e) };
+        (sign * m, e - 1075)
+    }
+
+    /// Whether `x` <= n/d (`d` > 0), exactly (for the magnitudes of the test below).
+    fn at_most(x: f64, n: i128, d: i128) -> bool {
+        let (m, k) = decode(x);
+        if k >= 0 {
+            m * d * (1i128 << k) <= n
+        } else {
+            m * d <= n * (1i128 << -k)
+        }
+    }
+
+    /// Whether `x` >= n/d (`d` > 0), exactly.
+    fn at_least(x: f64, n: i128, d: i128) -> bool {
+        at_most(-x, -n, d)
+    }
+
+    /// The four operations on points enclose the exact rational result (checked exactly in
+    /// integers), and an exact result is not widened: $1-1=[0,0]$, $1/1=[1,1]$.
+    #[test]
+    fn arithmetic_encloses_exactly_and_keeps_exact_results_points() {
+        let one = I::point(1.0);
+        assert_eq!(one - one, I::point(0.0));
+        assert_eq!(one / one, one);
+        assert_eq!(I::point(3.0) * I::point(0.5), I::point(1.5));
+        assert_eq!(I::point(0.5) + I::point(0.25), I::point(0.75));
+        assert!((I::point(1.0) / I::point(3.0)).width() > 0.0);
+        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = |bits: u32| -> i128 {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let v = (state >> (64 - bits)) as i128;
+            if state & 1 == 1 { -v } else { v }
+        };
+        let (mut inexact, mut exact) = (0, 0);
+        for _ in 0..4000 {
+            let (a, b) = (next(62), next(62));
+            let (c, d) = (next(31), next(31));
+            if d == 0 {
+                continue;
+            }
+            let cases = [
+                (
+                    I::point(a as f64) + I::point(b as f64),
+                    (a as f64) as i128 + (b as f64) as i128,
+                    1,
+                ),
+                (
+                    I::point(a as f64) - I::point(b as f64),
+                    (a as f64) as i128 - (b as f64) as i128,
+                    1,
+                ),
+                (I::point(c as f64) * I::point(d as f64), c * d, 1),
+                (
+                    I::point(c as f64) / I::point(d as f64),
+                    c * d.signum(),
+                    d.abs(),
+                ),
+            ];
+            for (r, n, den) in cases {
+                assert!(
+                    at_most(r.lo, n, den) && at_least(r.hi, n, den),
+                    "{r:?} vs {n}/{den}"
+                );
+                if r.lo == r.hi {
+                    exact += 1;
+                } else {
+                    inexact += 1;
+                }
+            }
+        }
+        assert!(
+            exact > 1000 && inexact > 1000,
+            "{exact} exact, {inexact} inexact"
+        );
+    }
 
     /// `(function, x, reference)`: 50-digit values from `scripts/interval_reference.py`
     /// (mpmath 1.3.0) at random points (seeded) and at the edges of each domain.

@@ -29,6 +29,7 @@ pub mod detection;
 pub mod error;
 pub mod fmt;
 pub mod harness;
+pub mod identity;
 pub mod interval;
 pub mod params;
 pub mod proofs;

@@ -24,6 +24,7 @@
 //! within rounding) stays undecided.
 
 use crate::claim::{Claim, ClaimInfo, Measurement, RunSpec};
+use crate::identity::{Alg, Deg, Frac, Identity, MAX_VARS};
 use crate::interval::I;
 use crate::params::Params;
 use crate::space::{Axis, Range};
@@ -293,19 +294,14 @@ pub fn reproduce(id: &str, case: &Params, mutant: Option<&str>) -> String {
     crate::search::reproduce(id, case, crate::harness::DEFAULT_SEED, &opts)
 }
 
-/// Proves `claim` (its closed form; an error when it has none) on its box, against `mutant`
-/// when given, within `budget`.
+/// Proves `claim` (its closed form, or exactly its identity ([`crate::identity`]); an error
+/// when it has neither) on its box, against `mutant` when given, within `budget`.
 pub fn prove(
     claim: &dyn Claim,
     mutant: Option<&str>,
     budget: Budget,
 ) -> Result<ProofResult, crate::Error> {
     let id = claim.info().id;
-    let form = claim.closed_form().ok_or_else(|| {
-        crate::Error::Input(format!(
-            "claim `{id}` has no closed form of its two sides (a simulated or numerical claim): use `check` or `search`"
-        ))
-    })?;
     if let Some(m) = mutant
         && !claim.info().mutants.iter().any(|x| x.name == m)
     {
@@ -313,6 +309,20 @@ pub fn prove(
             "claim `{id}` has no mutant `{m}`"
         )));
     }
+    if let Some(identity) = claim.identity() {
+        if identity.vars.len() > MAX_VARS {
+            return Err(crate::Error::Input(format!(
+                "identity `{id}` has {} variables, at most {MAX_VARS}",
+                identity.vars.len()
+            )));
+        }
+        return Ok(prove_identity(claim, &identity, mutant, budget));
+    }
+    let form = claim.closed_form().ok_or_else(|| {
+        crate::Error::Input(format!(
+            "claim `{id}` has no closed form of its two sides nor an identity (a simulated or numerical claim): use `check` or `search`"
+        ))
+    })?;
     let start = Instant::now();
     let mut heap = BinaryHeap::new();
     heap.push(Node {
@@ -506,6 +516,100 @@ pub fn table(results: &[ProofResult]) -> String {
         }
     }
     out
+}
+
+/// Grids with more points than this are not evaluated (the proof is then undecided).
+pub const MAX_GRID: u64 = 2_000_000;
+
+/// Proves (or refutes) the identity of `claim` against `mutant` exactly, as [`crate::identity`]
+/// says; `budget.seconds` caps the time (undecided past it).
+pub fn prove_identity(
+    claim: &dyn Claim,
+    identity: &Identity,
+    mutant: Option<&str>,
+    budget: Budget,
+) -> ProofResult {
+    let id = claim.info().id;
+    let k = identity.vars.len();
+    let start = Instant::now();
+    let vars: Vec<Deg> = (0..k).map(Deg::var).collect();
+    let (da, db) = (identity.degree)(&vars, mutant);
+    let diff = da - db;
+    let sizes: Vec<u64> = (0..k)
+        .map(|i| u64::from(diff.num[i] + diff.den[i]) + 1)
+        .collect();
+    let total = sizes
+        .iter()
+        .try_fold(1u64, |a, s| a.checked_mul(*s))
+        .unwrap_or(u64::MAX);
+    let mut result = ProofResult {
+        claim: id,
+        mutant: mutant.map(str::to_string),
+        verdict: ProofVerdict::Undecided,
+        boxes: 0,
+        proved_share: 0.0,
+        excluded_share: 0.0,
+        undecided_share: 1.0,
+        undecided_boxes: Vec::new(),
+        counterexample: None,
+        budget,
+        seconds: 0.0,
+    };
+    if total > MAX_GRID {
+        result.seconds = start.elapsed().as_secs_f64();
+        return result;
+    }
+    let mut point = vec![0i64; k];
+    let mut defined_somewhere = false;
+    let mut overflow = false;
+    for _ in 0..total {
+        if start.elapsed().as_secs_f64() > budget.seconds {
+            result.seconds = start.elapsed().as_secs_f64();
+            return result;
+        }
+        result.boxes += 1;
+        let x: Vec<Frac> = point.iter().map(|v| Frac::int(*v)).collect();
+        let (a, b) = (identity.exact)(&x, mutant);
+        let d = a - b;
+        if !d.ok {
+            overflow = true;
+        } else if d.d != 0 {
+            defined_somewhere = true;
+            if d.n != 0 {
+                let mut case = claim.cases().into_iter().next().unwrap_or_default();
+                for (name, v) in identity.vars.iter().zip(&point) {
+                    case.set(name, serde_json::Value::from(*v));
+                }
+                let (av, bv) = (a.to_f64(), b.to_f64());
+                result.counterexample = Some(Counterexample {
+                    command: reproduce(id, &case, mutant),
+                    params: case,
+                    measured: av,
+                    bound: bv,
+                    measured_enclosure: (av, av),
+                    bound_enclosure: (bv, bv),
+                });
+                result.verdict = ProofVerdict::Refuted;
+                result.seconds = start.elapsed().as_secs_f64();
+                return result;
+            }
+        }
+        // The next grid point (odometer order).
+        for (i, s) in sizes.iter().enumerate() {
+            point[i] += 1;
+            if (point[i] as u64) < *s {
+                break;
+            }
+            point[i] = 0;
+        }
+    }
+    if defined_somewhere && !overflow {
+        result.verdict = ProofVerdict::Proved;
+        result.proved_share = 1.0;
+        result.undecided_share = 0.0;
+    }
+    result.seconds = start.elapsed().as_secs_f64();
+    result
 }
 
 #[cfg(test)]

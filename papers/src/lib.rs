@@ -41,7 +41,9 @@ pub fn registry() -> Vec<&'static dyn Claim> {
     all.extend(subspace::claims());
     all.extend(paper000::steps::claims());
     all.extend(paper001::steps::claims());
+    all.extend(paper001::identities::claims());
     all.extend(paper002::steps::claims());
+    all.extend(paper003::steps::claims());
     all.extend(paper004::steps::claims());
     all
 }
@@ -52,6 +54,7 @@ pub fn maps() -> Vec<&'static ProofMap> {
         .iter()
         .chain(paper001::proof_map::MAPS.iter())
         .chain(paper002::proof_map::MAPS.iter())
+        .chain(paper003::proof_map::MAPS.iter())
         .chain(paper004::proof_map::MAPS.iter())
         .collect()
 }

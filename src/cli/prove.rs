@@ -34,7 +34,7 @@ pub fn run(
     };
     let selected: Vec<&dyn Claim> = dpclaims_core::claim::select(claims, &args.patterns)?
         .into_iter()
-        .filter(|c| !args.patterns.is_empty() || c.closed_form().is_some())
+        .filter(|c| !args.patterns.is_empty() || c.provable())
         .collect();
     let mut results = Vec::new();
     for c in selected {

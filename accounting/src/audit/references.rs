@@ -96,8 +96,10 @@ pub fn references(row: &Row, opts: &AuditOptions) -> Result<References, String> 
             // the outputs of a partial epoch is a post-processing).
             let (started, full) = (row.steps.div_ceil(k), row.steps / k);
             let mu = 2.0 * (started as f64).sqrt() / row.sigma;
-            let upper = gaussian::epsilon(mu, row.delta)
-                .map_err(|e| format!("upper reference (gaussian mechanism): {e}"))?;
+            // The certified closed form's pessimistic end (rounding included).
+            let upper = gaussian::epsilon_bracket(mu, mu, row.delta)
+                .map_err(|e| format!("upper reference (gaussian mechanism): {e}"))?
+                .1;
             let plds = if full > 0 {
                 let (plds, interval, note) = coarsening(&focused, ParamError::is_too_fine, |o| {
                     shuffle::lower_plds(k, row.sigma, full, o)
@@ -114,7 +116,7 @@ pub fn references(row: &Row, opts: &AuditOptions) -> Result<References, String> 
                 .map(|p| p.epsilon(row.delta))
                 .fold(0.0, f64::max);
             upper_delta = Some(Box::new(move |e| {
-                gaussian::delta(mu, e).unwrap_or(f64::NAN)
+                gaussian::delta_bracket(mu, mu, e).map_or(f64::NAN, |b| b.1)
             }));
             lower_delta = Some(Box::new(move |e| {
                 plds.iter().map(|p| p.delta(e)).fold(0.0, f64::max)

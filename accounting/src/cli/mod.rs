@@ -24,7 +24,7 @@ use std::io::{IsTerminal, Write};
 pub use answer::AnswerArgs;
 pub use audit::{AuditArgs, FormatArg};
 pub use conformance::ConformanceArgs;
-pub use query::{AccountantArg, RunArgs};
+pub use query::{AccountantArg, RunArgs, SamplingArg};
 
 /// Seed of the Monte Carlo streams when none is given (the claim harness's default too).
 pub const DEFAULT_SEED: u64 = 1;

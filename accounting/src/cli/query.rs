@@ -11,16 +11,25 @@ pub struct RunArgs {
     accountant: AccountantArg,
     /// How batches are drawn.
     #[arg(long, value_enum, default_value = "poisson")]
-    sampling: Sampling,
-    /// Sampling rate (batch / dataset size); 1 with `--sampling none`.
-    #[arg(long, required_unless_present_any = ["event", "phase"])]
+    sampling: SamplingArg,
+    /// Sampling rate (batch / dataset size); 1 with `--sampling none`; 1/t with
+    /// `--sampling random-allocation` (or give --steps-per-epoch).
+    #[arg(long, required_unless_present_any = ["event", "phase", "steps_per_epoch"])]
     q: Option<f64>,
     /// Noise multiplier (noise std / clipping norm).
     #[arg(long, required_unless_present_any = ["event", "phase"])]
     sigma: Option<f64>,
-    /// Number of steps.
-    #[arg(long, required_unless_present_any = ["event", "phase"])]
+    /// Number of steps (with `--sampling random-allocation`: a whole number of epochs, or give
+    /// --epochs).
+    #[arg(long, required_unless_present_any = ["event", "phase", "epochs"])]
     steps: Option<u64>,
+    /// `--sampling random-allocation`: the steps t of one epoch (each record is in exactly one
+    /// of them, chosen uniformly); instead of --q = 1/t.
+    #[arg(long, value_name = "T", conflicts_with_all = ["event", "phase"])]
+    steps_per_epoch: Option<u64>,
+    /// `--sampling random-allocation`: the number of epochs E; instead of --steps = E t.
+    #[arg(long, value_name = "E", conflicts_with_all = ["event", "phase"])]
+    epochs: Option<u64>,
     /// An event document (JSON, see docs/accounting.md; `-` for stdin) instead of --q/--sigma/--steps:
     /// answered by the PLD accountant, or refused naming the event it does not cover.
     #[arg(long, value_name = "FILE.json", conflicts_with_all = ["q", "sigma", "steps", "orders", "sampling", "relation"])]
@@ -47,16 +56,45 @@ pub struct RunArgs {
     json: bool,
 }
 
+/// `--sampling`: the schemes of [`Sampling`] a one-step accountant covers, and random
+/// allocation, which the PLD accountant answers as an event document (one epoch is not $t$
+/// independent steps).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum SamplingArg {
+    /// Each record independently with probability q.
+    Poisson,
+    /// A fixed-size batch of q·n records without replacement, independently at every step.
+    Wor,
+    /// Every record every step (q = 1).
+    None,
+    /// Random allocation with k = 1 ("balls-in-bins"): every record in exactly one of the t
+    /// steps of each epoch (--steps-per-epoch), chosen uniformly; add/remove, PLD accountant only.
+    #[value(alias = "balls-in-bins")]
+    RandomAllocation,
+}
+
+impl SamplingArg {
+    /// The one-step scheme ([`Sampling`]); `None` for random allocation.
+    fn scheme(self) -> Option<Sampling> {
+        match self {
+            SamplingArg::Poisson => Some(Sampling::Poisson),
+            SamplingArg::Wor => Some(Sampling::WithoutReplacement),
+            SamplingArg::None => Some(Sampling::None),
+            SamplingArg::RandomAllocation => None,
+        }
+    }
+}
+
 /// `--accountant`: one of the reference accountants ([`Accountant`]), or all of them.
 #[derive(Clone, Copy, clap::ValueEnum)]
 pub enum AccountantArg {
-    /// [`Accountant::Rdp`].
+    /// RDP with the improved conversion to (ε, δ) (Canonne, Kamath & Steinke 2020).
     Rdp,
-    /// [`Accountant::RdpMironov`].
+    /// RDP with Mironov's 2017 conversion (the one seed 000 uses).
     RdpMironov,
-    /// [`Accountant::Pld`].
+    /// PLD: a certified [optimistic, pessimistic] bracket; the pessimistic end is the answer.
     Pld,
-    /// Every one, in [`Accountant::ALL`] order.
+    /// Every one: rdp, rdp-mironov, pld.
     All,
 }
 
@@ -183,12 +221,21 @@ pub fn accountants(run: RunArgs, query: Query) -> Result<u8, Error> {
     if !run.phase.is_empty() {
         return schedule_accountant(&run, query);
     }
+    let Some(sampling) = run.sampling.scheme() else {
+        return random_allocation(&run, query);
+    };
+    if run.steps_per_epoch.is_some() || run.epochs.is_some() {
+        return Err(Error::Input(format!(
+            "--steps-per-epoch and --epochs describe a random-allocation run (--sampling \
+             random-allocation); --sampling {sampling} takes --q and --steps"
+        )));
+    }
     let (Some(q), Some(sigma), Some(steps)) = (run.q, run.sigma, run.steps) else {
         return Err(Error::Input(
             "give --q, --sigma and --steps, or --event FILE.json".into(),
         ));
     };
-    let (sampling, relation) = (run.sampling, run.relation);
+    let relation = run.relation;
     let mech = DpSgd::new(q, sigma, steps, sampling, relation)?;
     let which: Vec<Accountant> = match run.accountant {
         AccountantArg::Rdp => vec![Accountant::Rdp],
@@ -251,10 +298,10 @@ fn schedule_accountant(run: &RunArgs, query: Query) -> Result<u8, Error> {
             .parse()
             .map_err(|_| bad("steps is not a non-negative integer"))?;
         // Validated as a DP-SGD run (q in (0, 1], sigma > 0, steps >= 1, q = 1 without sampling).
-        let sampling = run.sampling;
-        if !matches!(sampling, Sampling::Poisson | Sampling::None) {
-            return Err(bad("schedules are supported for poisson and none sampling"));
-        }
+        let sampling = match run.sampling.scheme() {
+            Some(s @ (Sampling::Poisson | Sampling::None)) => s,
+            _ => return Err(bad("schedules are supported for poisson and none sampling")),
+        };
         DpSgd::new(q, sigma, steps, sampling, Neighbouring::AddRemove)?;
         let gaussian = Event::Gaussian {
             noise_multiplier: sigma,
@@ -276,6 +323,105 @@ fn schedule_accountant(run: &RunArgs, query: Query) -> Result<u8, Error> {
         version: 1,
         neighbouring: run.relation,
         event: Event::Composed { events },
+    };
+    answer_event(&doc, run, query)
+}
+
+/// `--sampling random-allocation`: $E$ epochs of $t$ steps, every record in exactly one step of
+/// each epoch ($k=1$), as the event document it is
+/// (`SelfComposed(RandomAllocation(Gaussian, 1, t), E)`), answered by the PLD accountant. $t$ is
+/// `--steps-per-epoch` or $1/q$ (an integer), $E$ is `--epochs` or `--steps`$/t$ (a whole
+/// number); what is not covered (replace-one, the RDP accountants) is an error naming the flag.
+fn random_allocation(run: &RunArgs, query: Query) -> Result<u8, Error> {
+    use crate::privacy::event::{Event, EventDoc};
+    const FLAG: &str = "--sampling random-allocation";
+    let input = |why: String| Err(Error::Input(format!("{FLAG}: {why}")));
+    if run.relation == Neighbouring::ReplaceOne {
+        return input(
+            "--relation replace-one is not covered (no worst-case pair of random allocation \
+             under replace-one is derived in dpclaims yet); use --relation add-remove"
+                .into(),
+        );
+    }
+    if !matches!(run.accountant, AccountantArg::Pld | AccountantArg::All) {
+        return input(
+            "answered by the PLD accountant only (--accountant pld or all): the RDP accountants \
+             do not cover random allocation"
+                .into(),
+        );
+    }
+    if run.orders.is_some() {
+        return input(
+            "--orders sets the RDP accountants' orders, and they do not cover random allocation"
+                .into(),
+        );
+    }
+    let Some(sigma) = run.sigma else {
+        return input("give --sigma".into());
+    };
+    crate::error::positive("sigma", sigma)?;
+    let t = match (run.steps_per_epoch, run.q) {
+        (Some(t), None) => t,
+        (Some(t), Some(q)) if (q * t as f64 - 1.0).abs() <= 1e-9 => t,
+        (Some(t), Some(q)) => {
+            return input(format!(
+                "--q {q} and --steps-per-epoch {t} disagree (each record is in one of the t \
+                 steps of an epoch: q = 1/t); give one of them"
+            ));
+        }
+        (None, Some(q)) => {
+            if !(q > 0.0 && q <= 1.0) {
+                return Err(crate::ParamError::new("q", q, "a sampling rate in (0, 1]").into());
+            }
+            let steps = (1.0 / q).round();
+            if (q * steps - 1.0).abs() > 1e-9 {
+                return input(format!(
+                    "--q {q}: 1/q = {} steps per epoch is not an integer; give --steps-per-epoch",
+                    1.0 / q
+                ));
+            }
+            steps as u64
+        }
+        (None, None) => return input("give --steps-per-epoch (or --q = 1/t)".into()),
+    };
+    if t == 0 {
+        return input("--steps-per-epoch 0: an epoch has at least one step".into());
+    }
+    let epochs = match (run.epochs, run.steps) {
+        (Some(e), None) => e,
+        (Some(e), Some(s)) if e.checked_mul(t) == Some(s) => e,
+        (Some(e), Some(s)) => {
+            return input(format!(
+                "--steps {s} is not --epochs {e} times {t} steps per epoch; give one of them"
+            ));
+        }
+        (None, Some(s)) if s % t == 0 => s / t,
+        (None, Some(s)) => {
+            return input(format!(
+                "--steps {s} is not a whole number of epochs of {t} steps; give --epochs"
+            ));
+        }
+        (None, None) => return input("give --epochs (or --steps, a multiple of t)".into()),
+    };
+    if epochs == 0 {
+        return input("no epochs (--epochs 0 or --steps 0): a run has at least one".into());
+    }
+    // k = 1 and t within range, as the walker checks them (an error names the field).
+    crate::privacy::random_allocation::RandomAllocation::new(sigma, 1, t)?;
+    let epoch = Event::RandomAllocation {
+        event: Box::new(Event::Gaussian {
+            noise_multiplier: sigma,
+        }),
+        num_selected: 1,
+        num_steps: t,
+    };
+    let doc = EventDoc {
+        version: 1,
+        neighbouring: Neighbouring::AddRemove,
+        event: Event::SelfComposed {
+            event: Box::new(epoch),
+            count: epochs,
+        },
     };
     answer_event(&doc, run, query)
 }

@@ -29,6 +29,7 @@
 //! | `SampledWithReplacement` | `source_dataset_size` $n\ge1$, `sample_size` $m\ge0$, `event` | $m$ records drawn uniformly with replacement, then `event` |
 //! | `SingleEpochTreeAggregation` | `noise_multiplier` $>0$, `step_counts` (an integer $\ge0$ or a non-empty list of them) | tree aggregation of one epoch over trees of the given numbers of steps, each record in at most one step of one tree, Gaussian noise on every node |
 //! | `RepeatAndSelect` | `event`, `mean` $\ge1$, `shape` $\ge0$ or `"inf"` | `event` run a random number of times (truncated negative binomial of that mean and shape; `"inf"`: Poisson), the best run released |
+//! | `RandomAllocation` | `event`, `num_selected` $k\ge1$, `num_steps` $t\ge k$ | one epoch of $t$ steps running `event`, each record in $k$ of them chosen uniformly (dp_accounting PR #414's `RandomAllocationDpEvent`; $k=1$: balls-in-bins) |
 //!
 //! The seven types after `Composed` are dp_accounting 0.6.0's `ZCDpEvent`,
 //! `DiscreteLaplaceDpEvent`, `MixtureOfGaussiansDpEvent`, `TruncatedSubsampledGaussianDpEvent`,
@@ -174,6 +175,16 @@ pub enum Event {
         noise_multiplier: f64,
         /// The number of steps of each tree (one integer is read as a list of one).
         step_counts: Vec<u64>,
+    },
+    /// One epoch of $t$ steps each running `event`, every record in $k$ of them chosen uniformly
+    /// (dp_accounting PR #414's `RandomAllocationDpEvent`; $k=1$ is balls-in-bins).
+    RandomAllocation {
+        /// The event of one step.
+        event: Box<Event>,
+        /// $k\ge1$, the steps each record is in.
+        num_selected: u64,
+        /// $t\ge k$, the steps of the epoch.
+        num_steps: u64,
     },
     /// `event` run a random number of times, the best run released (Papernot & Steinke 2022).
     RepeatAndSelect {
@@ -536,7 +547,7 @@ impl<'a> Fields<'a> {
 }
 
 /// The event types of the format.
-pub const TYPES: [&str; 16] = [
+pub const TYPES: [&str; 17] = [
     "NoOp",
     "Gaussian",
     "Laplace",
@@ -553,6 +564,7 @@ pub const TYPES: [&str; 16] = [
     "SampledWithReplacement",
     "SingleEpochTreeAggregation",
     "RepeatAndSelect",
+    "RandomAllocation",
 ];
 
 impl Event {
@@ -575,6 +587,7 @@ impl Event {
             Event::SampledWithReplacement { .. } => "SampledWithReplacement",
             Event::SingleEpochTreeAggregation { .. } => "SingleEpochTreeAggregation",
             Event::RepeatAndSelect { .. } => "RepeatAndSelect",
+            Event::RandomAllocation { .. } => "RandomAllocation",
         }
     }
 
@@ -820,6 +833,25 @@ impl Event {
                     mean: f.number("mean", |x| x >= 1.0, "a number >= 1")?,
                     shape: f.shape("shape")?,
                     event: nested(&f, "event")?,
+                }
+            }
+            "RandomAllocation" => {
+                let f = Fields::new(v, path, &["type", "event", "num_selected", "num_steps"])?;
+                let num_selected = f.integer("num_selected", 1, "an integer >= 1")?;
+                let num_steps = f.integer("num_steps", 1, "an integer >= 1")?;
+                if num_steps < num_selected {
+                    return Err(err(
+                        &f.path("num_steps"),
+                        EventErrorKind::OutOfRange {
+                            value: num_steps.to_string(),
+                            expected: "an integer >= num_selected",
+                        },
+                    ));
+                }
+                Event::RandomAllocation {
+                    event: nested(&f, "event")?,
+                    num_selected,
+                    num_steps,
                 }
             }
             other => {

@@ -28,16 +28,20 @@
 //! | `SelfComposed(e, k)` | $k$-fold FFT composition ([`Pld::compose`]); a Gaussian unit goes through [`pld::composed`] with $T=k$ | the same |
 //! | `Composed(e₁, …)` | convolution of the components ([`Pld::convolve`]) | the same |
 //! | `DiscreteLaplace` | exact atoms, shift $\Delta$ ([`mechanism_pld::discrete_laplace_atoms`], which derives the worst case) | exact atoms, shift $2\Delta$ |
+//! | `RandomAllocation(Gaussian, 1, t)` | [`random_allocation`](super::random_allocation) (remove and add) | not covered (no worst pair proved) |
 //! | `SingleEpochTreeAggregation` | `SelfComposed(Gaussian, d)`, $d$ the deepest tree's depth ([`tree_depth`], which derives it) | the same |
 //! | `ZCDp`, `MixtureOfGaussians`, `TruncatedSubsampledGaussian`, `SampledWithReplacement`, `RepeatAndSelect` | `Unsupported`, "metamorphic checks only: …" ([`metamorphic_only`] says why) | the same |
 //!
 //! The Gaussian events go through [`DpSgd::new`], [`Dominating::of`] and [`pld::composed`], so
-//! the choice of dominating pairs lives in [`super::dominating`] only.
+//! the choice of dominating pairs lives in [`super::dominating`] only. An event that is exactly
+//! one Gaussian mechanism (unsampled runs, trees, their compositions: [`exact_gaussian_mu`]) is
+//! answered by the certified closed form of [`gaussian`] instead, without a grid.
 //! A composed optimistic PLD carries the mass its window may have misplaced (`alias_mass`);
 //! composing it again $k$ times multiplies that mass by at most $k$, which is added here.
 
 use super::dominating::{Dominating, StepBound};
 use super::event::{Event, EventDoc};
+use super::gaussian;
 use super::mechanism_pld::{self, Direction, PldPair};
 use super::pair::Pair;
 use super::pld::{self, Focus, Pld, PldBracket, PldOptions};
@@ -283,6 +287,9 @@ fn runs(event: &Event) -> f64 {
         Event::SelfComposed { event, count } => *count as f64 * runs(event),
         Event::Composed { events } => events.iter().map(runs).sum(),
         Event::SingleEpochTreeAggregation { step_counts, .. } => tree_depth(step_counts) as f64,
+        Event::RandomAllocation {
+            event, num_steps, ..
+        } => *num_steps as f64 * runs(event),
         Event::NoOp => 0.0,
         _ => 1.0,
     }
@@ -382,6 +389,11 @@ pub fn metamorphic_only(event: &Event) -> Option<&'static str> {
 /// on $\delta$).
 pub fn epsilon(doc: &EventDoc, delta: f64, opts: &PldOptions) -> Result<PldBracket, EventPldError> {
     check_delta(delta).map_err(param(""))?;
+    if let Some((mu_lo, mu_hi)) = exact_gaussian_mu(doc) {
+        return gaussian::epsilon_bracket(mu_lo, mu_hi, delta)
+            .and_then(|(o, p)| PldBracket::checked(o, p))
+            .map_err(param(""));
+    }
     plds(doc, &opts.focused(Focus::Delta(delta)))?
         .epsilon(delta)
         .map_err(param(""))
@@ -396,10 +408,72 @@ pub fn delta(doc: &EventDoc, epsilon: f64, opts: &PldOptions) -> Result<PldBrack
             "a finite number",
         )));
     }
+    if let Some((mu_lo, mu_hi)) = exact_gaussian_mu(doc) {
+        return gaussian::delta_bracket(mu_lo, mu_hi, epsilon)
+            .and_then(|(o, p)| PldBracket::checked(o, p))
+            .map_err(param(""));
+    }
     let opts = opts.focused(Focus::Epsilon(epsilon));
     pld::delta_with_tails_below_it(&opts, runs(&doc.event), |o| {
         plds(doc, o)?.delta(epsilon).map_err(param(""))
     })
+}
+
+/// $[\mu_-,\mu_+]\ni\mu$ when the document's event is exactly one Gaussian mechanism: unsampled
+/// Gaussian runs (`Gaussian`, a `SingleEpochTreeAggregation`, `SelfComposed` and `Composed` of
+/// such runs, a Poisson sampling at $q=1$ of any of them, `NoOp`s), answered by the closed form ([`gaussian::epsilon_bracket`],
+/// [`gaussian::delta_bracket`]) instead of a discretised PLD: exact up to the stated rounding,
+/// and it costs microseconds where a large-$\mu$ grid costs seconds.
+///
+/// Runs $i$ with noise multipliers $\sigma_i$, $k_i$ times each, are one run with
+/// $\mu=\Delta\sqrt{\sum_i k_i/\sigma_i^2}$, $\Delta$ = 1 (add/remove) or 2 (replace-one) in
+/// units of the clipping norm (the walker's Gaussian step derives the merge: loss means and variances
+/// add). In either direction the pair is $\mathcal N(0,1)$ versus $\mathcal N(\mu,1)$ up to a
+/// reflection, so one profile answers both. The sum of $n$ terms, the square root and the
+/// product are rounded: $\mu$ lies within a relative $2^{-44}(n+1)$ of the computed value (a
+/// margin of over 100 on the $(n+3)$ units in the last place the operations can cost).
+/// `None` (the PLD path) for anything else, or when $\mu$ is 0 or not finite.
+pub fn exact_gaussian_mu(doc: &EventDoc) -> Option<(f64, f64)> {
+    /// `(precision, terms)`: the sum of `k / sigma^2` and how many were added.
+    fn precision(event: &Event) -> Option<(f64, u64)> {
+        if let Some((sigma, k)) = Walker::unsampled_gaussian_runs(event) {
+            return Some((k as f64 / (sigma * sigma), 1));
+        }
+        match event {
+            Event::NoOp => Some((0.0, 0)),
+            // The tree is the Gaussian mechanism over its depth ([`tree_depth`] derives it).
+            Event::SingleEpochTreeAggregation {
+                noise_multiplier,
+                step_counts,
+            } if *noise_multiplier > 0.0 => Some((
+                tree_depth(step_counts) as f64 / (noise_multiplier * noise_multiplier),
+                1,
+            )),
+            Event::SelfComposed { event, count } => {
+                precision(event).map(|(p, n)| (p * *count as f64, n + 1))
+            }
+            // Sampled with probability 1: the record is in every batch, the inner event itself.
+            Event::PoissonSampled {
+                sampling_probability,
+                event,
+            } if *sampling_probability == 1.0 => precision(event),
+            Event::Composed { events } => events.iter().try_fold((0.0, 0), |(p, n), e| {
+                precision(e).map(|(q, m)| (p + q, n + m))
+            }),
+            _ => None,
+        }
+    }
+    let (p, n) = precision(&doc.event)?;
+    let sensitivity = match doc.neighbouring {
+        Neighbouring::AddRemove => 1.0,
+        Neighbouring::ReplaceOne => 2.0,
+    };
+    let mu = sensitivity * p.sqrt();
+    if !(mu.is_finite() && mu > 0.0) {
+        return None;
+    }
+    let rel = (n + 1) as f64 / (1u64 << 44) as f64;
+    Some((mu * (1.0 - rel), mu * (1.0 + rel)))
 }
 
 /// A Gaussian event, possibly sampled: what [`DpSgd`] describes.
@@ -623,6 +697,11 @@ impl Walker<'_> {
                 noise_multiplier,
                 step_counts,
             } => self.tree(*noise_multiplier, step_counts, 1, path, event),
+            Event::RandomAllocation {
+                event: inner,
+                num_selected,
+                num_steps,
+            } => self.random_allocation(inner, *num_selected, *num_steps, path, event),
             Event::Laplace { noise_multiplier } => {
                 let s = self.sensitivity();
                 let p =
@@ -783,6 +862,50 @@ impl Walker<'_> {
             sampling: Sampling::None,
         };
         self.gaussian(&unit, steps, path, event)
+    }
+
+    /// One epoch of random allocation: $k=1$ of a Gaussian under add/remove
+    /// ([`super::random_allocation`]); anything else is `Unsupported` with the reason.
+    fn random_allocation(
+        &self,
+        inner: &Event,
+        num_selected: u64,
+        num_steps: u64,
+        path: &str,
+        event: &Event,
+    ) -> Result<Directions, EventPldError> {
+        if self.relation == Neighbouring::ReplaceOne {
+            return Err(self.unsupported(
+                path,
+                event,
+                "no worst-case pair of random allocation under replace-one is proved in dpclaims",
+            ));
+        }
+        let Event::Gaussian { noise_multiplier } = inner else {
+            return Err(self.unsupported(
+                path,
+                event,
+                format!(
+                    "random allocation is covered for a Gaussian event only (found {})",
+                    inner.type_name()
+                ),
+            ));
+        };
+        if num_selected != 1 {
+            return Err(self.unsupported(
+                path,
+                event,
+                format!("num_selected {num_selected}: only k = 1 of t steps is covered"),
+            ));
+        }
+        let ra = super::random_allocation::RandomAllocation::new(
+            *noise_multiplier,
+            num_selected,
+            num_steps,
+        )
+        .map_err(param(path))?;
+        let [remove, add] = ra.epoch(self.opts).map_err(param(path))?;
+        Ok(Directions::Two([remove, add]))
     }
 
     /// Sensitivity of the Laplace and Gaussian mechanisms in units of the clipping norm.
@@ -1357,13 +1480,19 @@ mod tests {
         assert_eq!((none.optimistic, none.pessimistic), (0.0, 0.0));
     }
 
-    /// T unsampled Gaussian runs are one run with sigma / sqrt(T): the bracket holds the closed
-    /// form with mu = Delta sqrt(T) / sigma (Balle & Wang 2018, Thm 8), stays one grid step
-    /// wide however large T is, and is the bracket of Gaussian(sigma / sqrt(T)).
+    /// T unsampled Gaussian runs are one run with sigma / sqrt(T): the PLD path's bracket holds
+    /// the closed form with mu = Delta sqrt(T) / sigma (Balle & Wang 2018, Thm 8), stays one grid
+    /// step wide however large T is, and is the bracket of Gaussian(sigma / sqrt(T)).
     #[test]
     fn unsampled_gaussian_runs_compose_exactly() {
         let opts = PldOptions::default();
         let phi = |x: f64| 0.5 * libm::erfc(-x / std::f64::consts::SQRT_2);
+        let pld_epsilon = |d: &EventDoc, delta: f64| {
+            plds(d, &opts.focused(Focus::Delta(delta)))
+                .unwrap()
+                .epsilon(delta)
+                .unwrap()
+        };
         for (sigma, t, relation, s) in [
             (30.0, 1000u64, Neighbouring::AddRemove, 1.0),
             (200.0, 40_000, Neighbouring::ReplaceOne, 2.0),
@@ -1372,16 +1501,99 @@ mod tests {
             let d = doc(relation, self_composed(gaussian(sigma), t));
             for eps in [0.5, 1.0, 3.0] {
                 let want = phi(mu / 2.0 - eps / mu) - eps.exp() * phi(-mu / 2.0 - eps / mu);
-                let b = delta(&d, eps, &opts).unwrap();
+                let b = plds(&d, &opts.focused(Focus::Epsilon(eps)))
+                    .unwrap()
+                    .delta(eps)
+                    .unwrap();
                 assert!(
                     b.optimistic <= want * (1.0 + 1e-9) && want <= b.pessimistic * (1.0 + 1e-9),
                     "T {t} eps {eps}: {b:?} vs {want}"
                 );
             }
-            let e = epsilon(&d, 1e-6, &opts).unwrap();
+            let e = pld_epsilon(&d, 1e-6);
             assert!(e.pessimistic - e.optimistic <= 2.0 * opts.interval, "{e:?}");
             let one = doc(relation, *gaussian(sigma / (t as f64).sqrt()));
-            assert_same(e, epsilon(&one, 1e-6, &opts).unwrap());
+            assert_same(e, pld_epsilon(&one, 1e-6));
+        }
+    }
+
+    /// Events that are exactly one Gaussian mechanism are answered by the certified closed form
+    /// (`exact_gaussian_mu`): its bracket lies inside the PLD path's bracket for the same event
+    /// (Gaussian, SelfComposed, PoissonSampled at q = 1, Composed with NoOp, both relations),
+    /// is far narrower, and a mutant closed form with the other relation's sensitivity falls
+    /// outside the PLD bracket. Sampled events keep the PLD path.
+    #[test]
+    fn exact_gaussian_events_take_the_closed_form() {
+        let opts = PldOptions::default();
+        for relation in [Neighbouring::AddRemove, Neighbouring::ReplaceOne] {
+            let s = if relation == Neighbouring::ReplaceOne {
+                2.0
+            } else {
+                1.0
+            };
+            for (event, mu) in [
+                (*gaussian(4.0), s / 4.0),
+                (self_composed(gaussian(16.0), 16), s * 0.25),
+                (*poisson(1.0, gaussian(3.0)), s / 3.0),
+                (
+                    *poisson(1.0, Box::new(self_composed(gaussian(6.0), 4))),
+                    s / 3.0,
+                ),
+                (
+                    Event::Composed {
+                        events: vec![
+                            *gaussian(4.0),
+                            Event::NoOp,
+                            self_composed(gaussian(8.0), 12),
+                        ],
+                    },
+                    s * (1.0f64 / 16.0 + 12.0 / 64.0).sqrt(),
+                ),
+            ] {
+                let d = doc(relation, event);
+                let (lo, hi) = exact_gaussian_mu(&d).expect("an exact Gaussian");
+                assert!(
+                    lo <= mu && mu <= hi && hi - lo < 1e-12 * mu,
+                    "{lo} {hi} vs {mu}"
+                );
+                for delta_ in [1e-5] {
+                    let closed = epsilon(&d, delta_, &opts).unwrap();
+                    let grid = plds(&d, &opts.focused(Focus::Delta(delta_)))
+                        .unwrap()
+                        .epsilon(delta_)
+                        .unwrap();
+                    assert!(
+                        grid.optimistic <= closed.optimistic
+                            && closed.pessimistic <= grid.pessimistic,
+                        "{relation:?} delta {delta_}: closed {closed:?} grid {grid:?}"
+                    );
+                    assert!(
+                        closed.pessimistic - closed.optimistic < 1e-9 * (1.0 + closed.pessimistic)
+                    );
+                    let other = 3.0 - s; // 1 <-> 2
+                    let mutant =
+                        gaussian::epsilon_bracket(mu * other / s, mu * other / s, delta_).unwrap();
+                    assert!(
+                        mutant.1 < grid.optimistic || mutant.0 > grid.pessimistic,
+                        "{relation:?} delta {delta_}: mutant {mutant:?} inside {grid:?}"
+                    );
+                }
+                for eps in [0.5] {
+                    let closed = delta(&d, eps, &opts).unwrap();
+                    let grid = plds(&d, &opts.focused(Focus::Epsilon(eps)))
+                        .unwrap()
+                        .delta(eps)
+                        .unwrap();
+                    assert!(
+                        grid.optimistic <= closed.optimistic
+                            && closed.pessimistic <= grid.pessimistic,
+                        "{relation:?} eps {eps}: closed {closed:?} grid {grid:?}"
+                    );
+                }
+            }
+            // Sampled, or without replacement: not an exact Gaussian.
+            assert!(exact_gaussian_mu(&doc(relation, *poisson(0.5, gaussian(1.0)))).is_none());
+            assert!(exact_gaussian_mu(&doc(relation, self_composed(laplace(1.0), 3))).is_none());
         }
     }
 

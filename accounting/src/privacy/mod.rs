@@ -24,6 +24,7 @@ pub mod mechanism_pld;
 pub mod pair;
 #[allow(missing_docs)] // documented in the PLD work
 pub mod pld;
+pub mod random_allocation;
 pub mod rdp;
 pub mod shuffle;
 

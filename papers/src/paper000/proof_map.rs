@@ -32,9 +32,9 @@ pub static MAPS: [ProofMap; 17] = [
                 "2 eta_t [E_{p_t} l(w, z_t) - E_p l(w, z_t)] <= W2(p_t, p)^2 - W2(p~_t, p)^2 + eta_t^2 E_{p_t} ||grad l_t(w)||^2",
                 "multipass.prop1.step.lemma3",
             ),
-            none(
-                "... <= W2(p_t, p)^2 - W2(p~_t, p)^2 + eta_t^2 G^2",
-                "pointwise from Assumption 2 (||grad l|| <= G); no instance can make it fail",
+            claim(
+                "... <= W2(p_t, p)^2 - W2(p~_t, p)^2 + eta_t^2 G^2 (Assumption 2: E||grad l||^2 <= G^2)",
+                "multipass.lemma3.step.g_bound",
             ),
         ],
     },
@@ -53,17 +53,17 @@ pub static MAPS: [ProofMap; 17] = [
                 "Lemma 2 for t >= 1 (cited, with its hypotheses: the Gaussian step (4), lambda_t eta_t <= 1)",
                 "multipass.prop1.step.lemma2",
             ),
-            none(
-                "'Note that 1 - lambda_1 eta_1 = 0, so we do not have to define p~_0'",
-                "identity: lambda_1 = 1/eta_1 by hypothesis",
+            claim(
+                "'Note that 1 - lambda_1 eta_1 = 0, so we do not have to define p~_0' (lambda_1 = 1/eta_1 by hypothesis)",
+                "multipass.prop1.step.lambda1",
             ),
             claim(
                 "Lemma 3 for t >= 1 (cited), first form with E||grad l||^2",
                 "multipass.prop1.step.lemma3",
             ),
-            none(
-                "Sum Lemmas 2 and 3, divide by eta_t: 2E_{p_t}[l + g_t + beta_t ln p_t] - 2E_p[...] <= W2(p~_{t-1}, p)^2/eta_{t-1} - W2(p~_t, p)^2/eta_t + eta_t G^2",
-                "algebra: (1 - lambda_t eta_t)/eta_t <= 1/eta_{t-1} is the hypothesis on lambda_t, and beta_t ln(p/q) = beta_t ln p + g_t + const uses beta_t = lambda_t beta0",
+            claim(
+                "Sum Lemmas 2 and 3, divide by eta_t: 2E_{p_t}[l + g_t + beta_t ln p_t] - 2E_p[...] <= W2(p~_{t-1}, p)^2/eta_{t-1} - W2(p~_t, p)^2/eta_t + eta_t G^2 ((1 - lambda_t eta_t)/eta_t <= 1/eta_{t-1} is the hypothesis on lambda_t; beta_t ln(p/q) = beta_t ln p + g_t + const uses beta_t = lambda_t beta0)",
+                "multipass.prop1.step.divide",
             ),
             claim(
                 "Sum over t = 1..T (telescoping): sum_t E_{p_t}[l(w, z_t) + beta_t ln(p_t/q)] <= inf_p E_p sum_{t=2}^T [...] + sum_t eta_t G^2/2 (the inner sum's t = 2 read as t = 1, as in the statement), checked with E||grad||^2 for G^2",
@@ -88,9 +88,9 @@ pub static MAPS: [ProofMap; 17] = [
                 "First equality: inf_p E E_p sum_t [l + beta_t ln(p/q)] = -lambda~ beta0 ln E_q exp(-E sum_t l(w, z_t)/(lambda~ beta0))",
                 "Donsker-Varadhan (Gibbs) variational identity, exact; multipass.prop1's P-quad infimum is its closed form",
             ),
-            none(
-                "Second equality: the same as -lambda~ beta0 ln of the integral of (2 pi beta0)^{-d/2} exp(-Q_T(w)/(lambda~ beta0))",
-                "algebra: q's density and E sum_t l(w, z_t) = T l(w, S_n) (z_t uniform on S_n given S_n)",
+            claim(
+                "Second equality: the same as -lambda~ beta0 ln of the integral of (2 pi beta0)^{-d/2} exp(-Q_T(w)/(lambda~ beta0)) (q's density and E sum_t l(w, z_t) = T l(w, S_n), z_t uniform on S_n given S_n)",
+                "multipass.lemma4.step.exponent",
             ),
             none(
                 "First inequality: <= Q_T(w_*) - lambda~ beta0 ln of the Gaussian integral, 'a consequence of (5)'",
@@ -155,9 +155,9 @@ pub static MAPS: [ProofMap; 17] = [
                 "'The last inequality used 2ab <= ((eta_{s-1}^2 - eta_s^2)/eta_s^2) a^2 + (eta_s^2/(eta_{s-1}^2 - eta_s^2)) b^2' (with E||Delta|| <= sqrt(E||Delta||^2))",
                 "stability.lemma5.step.young",
             ),
-            none(
-                "E||w_s - w_s'||^2 = (1 - lambda_s eta_s)^2 E||w~ - w~'||^2 = (eta_s^2/eta_{s-1}^2) E||w~ - w~'||^2",
-                "the shared Gaussian noise cancels; the second equality is the identity 1 - lambda_s eta_s = eta_s/eta_{s-1}, i.e. Theorem 2's lambda_s, which the statement does not assume (THEOREMS_NOTES.md)",
+            claim(
+                "E||w_s - w_s'||^2 = (1 - lambda_s eta_s)^2 E||w~ - w~'||^2 = (eta_s^2/eta_{s-1}^2) E||w~ - w~'||^2 (the shared Gaussian noise cancels; the second equality is the identity 1 - lambda_s eta_s = eta_s/eta_{s-1}, i.e. Theorem 2's lambda_s, which the statement does not assume: THEOREMS_NOTES.md)",
+                "stability.lemma5.step.shrink",
             ),
             claim(
                 "eta_s^2/(eta_{s-1}^2 - eta_s^2) <= s",
@@ -213,9 +213,9 @@ pub static MAPS: [ProofMap; 17] = [
         hypotheses: "Corollary 1's and Proposition 2's; lambda~_T = 1/eta_T (the minimal lambda_t); T eta_T in the log term",
         statement_claims: &["multipass.cor2"],
         steps: &[
-            none(
-                "lambda~_T = sum_t lambda_t = 1/eta_T",
-                "telescoping, true only for the minimal lambda_t (Theorem 2's); summed numerically in multipass.cor2.step.from_cor1",
+            claim(
+                "lambda~_T = sum_t lambda_t = 1/eta_T (telescoping, true only for the minimal lambda_t, Theorem 2's)",
+                "multipass.cor2.step.telescoping",
             ),
             none(
                 "Average Proposition 2 over t = 1..T and bound each t by t = T",
@@ -274,9 +274,9 @@ pub static MAPS: [ProofMap; 17] = [
         hypotheses: "Theorem 2's eta_t; sampling with replacement, |M_t| = 1; n delta < 2.5 (eta_t real); Lemma 6's and Proposition 5's hypotheses",
         statement_claims: &["multipass.thm2.dp"],
         steps: &[
-            none(
-                "Step t is Lemma 6's mechanism with eta = eta_t^2/eta_{t-1}, sigma^2 = (1 - eta_t^2/eta_{t-1}^2) beta0, delta_t = 0.5 delta/(t(t-1))",
-                "algebra: Algorithm 1's step rewritten with lambda_t = 1/eta_t - 1/eta_{t-1}",
+            claim(
+                "Step t is Lemma 6's mechanism with eta = eta_t^2/eta_{t-1}, sigma^2 = (1 - eta_t^2/eta_{t-1}^2) beta0, delta_t = 0.5 delta/(t(t-1)) (Algorithm 1's step rewritten with lambda_t = 1/eta_t - 1/eta_{t-1})",
+                "multipass.prop3.step.rewrite",
             ),
             none(
                 "The display's ln(2.5 t(t-1)/(m delta)) has m = n",
@@ -322,9 +322,9 @@ pub static MAPS: [ProofMap; 17] = [
                 "multipass.thm2.step.constant",
                 "multipass.thm2.step.constant.corrected",
             ),
-            none(
-                "'This bound implies Theorem 2'",
-                "algebraic substitution sqrt(T beta0) = eta0 sqrt(n), beta0 = eta0^2/(eps^2 n^(alpha-1)) (checked by hand)",
+            claim(
+                "'This bound implies Theorem 2': the substitution sqrt(T beta0) = eta0 sqrt(n), beta0 = eta0^2/(eps^2 n^(alpha-1))",
+                "multipass.thm2.step.substitution",
             ),
         ],
     },
@@ -339,14 +339,14 @@ pub static MAPS: [ProofMap; 17] = [
                 "f(p) = E_{w~p, z_t~D}[l(w, z_t) + g_t(w)] + beta0 H(p)",
                 "definition (f mixes g_t with beta0 H, while Lemma 2 weighs H by beta_t = beta0/(t eta): the proof does not reconcile the two)",
             ),
-            none(
-                "Lemmas 2 and 3 imply sum_{t=T-k}^T f(p_t) - (k+1) f(p) <= E[W2^2(p~_{T-k-1}, p)/(2 eta)] + (k+1) G^2 eta/2",
-                "the sum of Lemmas 2 and 3 (checked in multipass.prop1.step.lemma2/3) over t = T-k..T with 1 - lambda_t eta = (t-1)/t <= 1 (telescoping)",
+            claim(
+                "Lemmas 2 and 3 imply sum_{t=T-k}^T f(p_t) - (k+1) f(p) <= E[W2^2(p~_{T-k-1}, p)/(2 eta)] + (k+1) G^2 eta/2 (the sum of Lemmas 2 and 3, checked in multipass.prop1.step.lemma2/3, over t = T-k..T with 1 - lambda_t eta = (t-1)/t <= 1, telescoping)",
+                "last_iterate.cor3.step.sum",
             ),
             none("'We set p = p_{T-k-1}'", "a choice"),
-            none(
+            claim(
                 "(k+1) S_k = (k+2) S_{k+1} - f(p_{T-k-1}) <= (k+2) S_{k+1} - S_k + E[W2^2/(2 eta (k+1))] + G^2 eta/2, hence S_k <= S_{k+1} + E[W2^2/(2 eta (k+1)(k+2))] + G^2 eta/(2(k+2))",
-                "algebra (checked by hand)",
+                "last_iterate.cor3.step.recursion",
             ),
             fixed(
                 "=> f(p_T) = S_0 <= S_T + sum_{k=0}^{T-1} E[W2^2/(2 eta (k+1)^2)] + eta G^2 ln(T)/2 (sum_{k<T} 1/(k+2) <= ln T)",
@@ -401,17 +401,17 @@ pub static MAPS: [ProofMap; 17] = [
         hypotheses: "single pass, eta_t = eta (<= 2/L for Theorem 3), lambda_t = 1/(t eta), |M_t| = ceil(sqrt(T/(2(T-t+1)))); Theorem 3's (convex, G-Lipschitz, L-smooth)",
         statement_claims: &["last_iterate.prop4"],
         steps: &[
-            none(
-                "Apply Theorem 3 with step eta and sigma_t^2 = eta lambda_t beta0 (2 - eta lambda_t)/eta^2",
-                "definition: eta^2 sigma_t^2 is Algorithm 1's noise variance lambda eta (2 - lambda eta) beta0",
+            claim(
+                "Apply Theorem 3 with step eta and sigma_t^2 = eta lambda_t beta0 (2 - eta lambda_t)/eta^2 (eta^2 sigma_t^2 is Algorithm 1's noise variance lambda eta (2 - lambda eta) beta0)",
+                "last_iterate.prop4.step.sigma",
             ),
             claim(
                 "||w_{t+1} - w_{t+1}'|| <= (1 - lambda_t eta_t)||w_t - eta G(w_t) - w_t' + eta G(w_t')|| < ||w_t - w_t'||: the gradient map is non-expansive for eta <= 2/L and 1 - lambda_t eta = (t-1)/t < 1 (the display's sign of eta G(w_t') is a typo)",
                 "stability.lemma5.step.nonexpansive",
             ),
-            none(
-                "'because 2 >= (2 - lambda_t eta_t) >= 1, we can ignore this factor'",
-                "lambda_t eta = 1/t in (0, 1]",
+            claim(
+                "'because 2 >= (2 - lambda_t eta_t) >= 1, we can ignore this factor' (lambda_t eta = 1/t in (0, 1])",
+                "last_iterate.prop4.step.factor_range",
             ),
             fixed(
                 "max_tau 2 alpha eta G^2/(|M_tau|^2 beta0 sum_{t>=tau} lambda_t) = max_tau 2 alpha G^2 eta^2 (T - tau + 1)/(beta0 T H_{tau:T}) <= 2 alpha G^2 eta^2/beta0 (the proof's |M_tau| = sqrt(T/(T - tau + 1)), not the statement's)",
@@ -438,9 +438,9 @@ pub static MAPS: [ProofMap; 17] = [
         hypotheses: "T = n, single pass, eta_t = sqrt(1/(4 G^2 T)) (proof: eta0 sqrt(1/(4 G^2 T))), |M_t| = sqrt(T/(2(T-t+1))), lambda_t = 1/(t eta_t), beta0 = (eps + log(1/delta)) eta0^2/(2 eps^2 T); Corollary 3's and Proposition 4's",
         statement_claims: &["last_iterate.thm1.util", "last_iterate.thm1.dp"],
         steps: &[
-            none(
-                "The statement's beta0 = (eps + log(1/delta)) eta0^2/(2 eps^2 T) is the proof's alpha eta0^2/(2 eps T)",
-                "identity at alpha = 1 + log(1/delta)/eps",
+            claim(
+                "The statement's beta0 = (eps + log(1/delta)) eta0^2/(2 eps^2 T) is the proof's alpha eta0^2/(2 eps T) at alpha = 1 + log(1/delta)/eps",
+                "last_iterate.thm1.step.beta0",
             ),
             none(
                 "The statement's eta = sqrt(1/(4 G^2 T)), the proof's eta = eta0 sqrt(1/(4 G^2 T))",
@@ -456,9 +456,9 @@ pub static MAPS: [ProofMap; 17] = [
                 "last_iterate.thm1.rdp",
             ),
             claim("Lemma 1 (Mironov 2017)", "last_iterate.lemma1"),
-            none(
+            claim(
                 "'Setting alpha = 1 + log(1/delta)/eps, we obtain the desired result': eps + log(1/delta)/(alpha - 1) = 2 eps",
-                "identity",
+                "last_iterate.thm1.step.alpha",
             ),
             fixed(
                 "The statement's eta0^2 log(1/delta) tr(H~)/(eps^2 n) bounds the display's alpha eta0^2 tr(H~)/(2 eps T) at T = n (Theorem 1 states no range of eps, delta)",

@@ -3,5 +3,6 @@
 //! ([`steps`]) and the proof maps ([`proof_map`]).
 
 pub mod contraction;
+pub mod identities;
 pub mod proof_map;
 pub mod steps;

@@ -85,9 +85,9 @@ pub static MAPS: [ProofMap; 9] = [
                 "'K_t could be expressed as a composition of three Markov kernels': sub-sampling with the update, the Gaussian kernel, the projection",
                 "definition (as printed)",
             ),
-            none(
-                "Both datasets use the same batch mixture: batches containing the differing index i* have total weight q = b/n",
-                "C(n-1, b-1)/C(n, b) = b/n (checked by hand)",
+            claim(
+                "Both datasets use the same batch mixture: batches containing the differing index i* have total weight q = b/n (C(n-1, b-1)/C(n, b) = b/n)",
+                "contraction.cdpi.step.batch_weight",
             ),
             none(
                 "Joint convexity: E_eps((1-q) P1 + q P2 || (1-q) Q1 + q Q2) <= (1-q) E_eps(P1 || Q1) + q E_eps(P2 || Q2)",
@@ -129,20 +129,20 @@ pub static MAPS: [ProofMap; 9] = [
         steps: &[
             none(
                 "E_eps(mu_0 || mu_0) = 0: both processes start from the same law",
-                "identity",
+                "E_eps(P || P) = sup_S (1 - e^eps) P(S) = 0 for eps >= 0 (the empty set): a supremum over events, not a closed form of numbers",
             ),
             claim("Apply the coupled DPI (4) at t = 1..T", "contraction.sdpi"),
-            none(
+            claim(
                 "Unroll: delta_T(eps) = q theta sum_{k<T} ((1-q) theta)^k = q theta (1 - ((1-q) theta)^T)/(1 - (1-q) theta)",
-                "geometric series (the closed form against the iterated recursion: theorems::contraction's tests)",
+                "contraction.main.step.unroll",
             ),
             none(
                 "Hence (eps, delta_T(eps))-DP",
                 "the statement itself: the exact E_eps of the two neighbouring laws <= delta_T is its statement claim contraction.main (an exact grid, 6 s: not rerun by `dpclaims proofs`)",
             ),
-            none(
-                "'the upper bound in (5) is always less than 1'",
-                "delta_inf = q theta/(1 - (1-q) theta) < 1 iff theta < 1, and theta_eps(r) <= 2 Phi(r/2) - 1 < 1 for finite r (checked by hand); in floating point delta_inf rounds to 1 once 1 - theta < 1e-16 (e.g. r_bar = 40 on A_small)",
+            claim(
+                "'the upper bound in (5) is always less than 1': delta_inf = q theta/(1 - (1-q) theta) < 1 iff theta < 1 (and theta_eps(r) <= 2 Phi(r/2) - 1 < 1 for finite r; in floating point delta_inf rounds to 1 once 1 - theta < 1e-16, e.g. r_bar = 40 on A_small)",
+                "contraction.main.step.below_one",
             ),
             claim(
                 "'converges exponentially fast': delta_T increases to delta_inf, delta_inf - delta_T = delta_inf ((1-q) theta)^T; the bound at a later horizon is at least the earlier one",
@@ -161,9 +161,9 @@ pub static MAPS: [ProofMap; 9] = [
                 "eps_T(delta) = inf{eps : delta_T(eps) <= delta} solves theta_eps(r_bar) = x_T, g_T(x_T) = delta (0 if theta_0(r_bar) <= x_T)",
                 "monotone inversion (by hand); theorems::contraction::epsilon_t bisects on eps and reproduces THEOREMS.md's table to 1e-6",
             ),
-            none(
-                "x_inf = delta/(q + (1-q) delta)",
-                "solving q x/(1 - (1-q) x) = delta (by hand)",
+            claim(
+                "x_inf = delta/(q + (1-q) delta), solving q x/(1 - (1-q) x) = delta",
+                "contraction.appA.step.x_inf",
             ),
             claim(
                 "eps_T(delta) is non-decreasing in T and converges to eps_inf(delta) (Fig. 1)",
@@ -203,9 +203,9 @@ pub static MAPS: [ProofMap; 9] = [
                 "[LCV16] E_{eps1+eps2}(P || R) <= E_eps1(P || Q) + e^eps1 E_eps2(Q || R) (cited, eps1, eps2 >= 0)",
                 "contraction.thm3.step.lcv",
             ),
-            none(
+            claim(
                 "Twice (eps1 = 0, then eps2 = 0): E_eps(P~ || P~') <= E_0(P~ || P) + E_eps(P || P') + e^eps E_0(P' || P~')",
-                "algebra on the cited inequality",
+                "contraction.thm3.step.twice",
             ),
             claim(
                 "E_0 = TV <= tau_T(kappa) for each dataset (Proposition 4)",

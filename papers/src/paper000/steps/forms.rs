@@ -4,7 +4,7 @@
 
 use super::*;
 use dpclaims_core::interval::{I, Real};
-use dpclaims_core::prove::{ClosedForm, WithForm};
+use dpclaims_core::prove::{ClosedForm, FormClaim, WithForm};
 use dpclaims_core::space::Axis;
 
 /// $2\le T\le10^8$, the horizons the step claims accept.
@@ -113,4 +113,102 @@ pub(super) static THM1_FROM_COR3_FORM: WithForm = WithForm {
 pub(super) static THM1_FROM_COR3_CORRECTED_FORM: WithForm = WithForm {
     claim: &THM1_FROM_COR3_CORRECTED,
     form: form(THM1_BOX, thm1_corrected::<I>, thm1_corrected::<f64>),
+};
+
+/// The mutant of [`PROP4_FACTOR_RANGE`]: $\lambda_t=2/(t\eta)$.
+pub(super) const LAMBDA_DOUBLED: Mutant = Mutant {
+    name: "lambda-doubled",
+    description: "lambda_t = 2/(t eta), so lambda_t eta = 2/t (2 - 2/1 = 0 < 1 at t = 1)",
+};
+
+/// Proposition 4's "$2\ge2-\lambda_t\eta\ge1$" at $\lambda_t\eta=1/t$, $t\ge1$, both sides at
+/// once: with $f=2-\lambda_t\eta$, $\min(f,\ 3-f)\ge1$ ($f\ge1$ and $f\le2$).
+fn factor_range<R: Real>(x: &[R], m: Option<&str>) -> (R, R) {
+    let c = if m == Some(LAMBDA_DOUBLED.name) {
+        2.0
+    } else {
+        1.0
+    };
+    let le = R::cst(c) / x[0];
+    let f = R::cst(2.0) - le;
+    (f.min(R::cst(3.0) - f), R::cst(1.0))
+}
+
+pub(super) static PROP4_FACTOR_RANGE: FormClaim = FormClaim {
+    info: ClaimInfo {
+        id: "last_iterate.prop4.step.factor_range",
+        paper: PAPER,
+        result: "Proposition 4's proof: 'because 2 >= (2 - lambda_t eta_t) >= 1, we can ignore this factor' [proof step, closed form]",
+        statement: "1 <= 2 - lambda_t eta <= 2 at lambda_t eta = 1/t, for every integer 1 <= t <= 10^8",
+        mutants: &[LAMBDA_DOUBLED],
+        known_false: false,
+        tautologies: &[],
+        perturbation: None,
+    },
+    form: ClosedForm {
+        axes: &[Axis::int("t", 1, 100_000_000)],
+        relation: Relation::AtLeast,
+        interval: factor_range::<I>,
+        point: factor_range::<f64>,
+        admits: None,
+    },
+    cases: || {
+        [1u64, 2, 10, 1000]
+            .iter()
+            .map(|t| params! { "t" => t })
+            .collect()
+    },
+};
+
+/// $\frac{H_T+1}2\le\ln T$ (Corollary 3's last step as printed, false for $T\le5$).
+fn w_term_printed<R: Real>(x: &[R], _: Option<&str>) -> (R, R) {
+    ((x[0].harmonic() + R::cst(1.0)) / R::cst(2.0), x[0].ln())
+}
+
+/// Theorem 1's privacy term: $\frac{\alpha}{2\epsilon n}\le\frac{\ln(1/\delta)}{\epsilon^2n}$ at
+/// $\alpha=1+\ln(1/\delta)/\epsilon$ (the mutant halves the right side), both sides times
+/// $\epsilon^2n>0$ (the same relation, free of $n$ and with less dependency on $\epsilon$):
+/// $\frac{\epsilon+\ln(1/\delta)}2\le\ln(1/\delta)$.
+fn privacy_term<R: Real>(x: &[R], m: Option<&str>) -> (R, R) {
+    let (eps, delta) = (x[0], x[1]);
+    let l = (R::cst(1.0) / delta).ln();
+    let half = if m == Some(STATEMENT_TERM_HALVED.name) {
+        0.5
+    } else {
+        1.0
+    };
+    ((eps + l) / R::cst(2.0), R::cst(half) * l)
+}
+
+/// The hypothesis of the corrected privacy term, $\epsilon\le\ln(1/\delta)$, on a box.
+fn epsilon_at_most_log(x: &[I]) -> Option<bool> {
+    let l = (I::point(1.0) / x[1]).ln();
+    if x[0].hi <= l.lo {
+        Some(true)
+    } else if x[0].lo > l.hi {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+const PRIVACY_BOX: &[Axis] = &[
+    Axis::log("epsilon", 0.01, 10.0),
+    Axis::log("delta", 1e-12, 0.99),
+];
+
+pub(super) static COR3_W_TERM_FORM: WithForm = WithForm {
+    claim: &COR3_W_TERM,
+    form: form(HORIZON, w_term_printed::<I>, w_term_printed::<f64>),
+};
+pub(super) static THM1_PRIVACY_TERM_LARGE_EPS_FORM: WithForm = WithForm {
+    claim: &THM1_PRIVACY_TERM_LARGE_EPS,
+    form: form(PRIVACY_BOX, privacy_term::<I>, privacy_term::<f64>),
+};
+pub(super) static THM1_PRIVACY_TERM_FORM: WithForm = WithForm {
+    claim: &THM1_PRIVACY_TERM,
+    form: ClosedForm {
+        admits: Some(epsilon_at_most_log),
+        ..form(PRIVACY_BOX, privacy_term::<I>, privacy_term::<f64>)
+    },
 };

@@ -13,6 +13,7 @@ mod cor2_thm2;
 mod cor3;
 mod corrected;
 mod forms;
+mod identities;
 mod lemma5_prop2;
 mod prop1;
 mod prop3;
@@ -23,6 +24,7 @@ use cor2_thm2::*;
 use cor3::*;
 use corrected::*;
 use forms::*;
+use identities::*;
 use lemma5_prop2::*;
 use prop1::*;
 use prop3::*;
@@ -75,12 +77,12 @@ pub fn claims() -> Vec<&'static dyn Claim> {
         &COR3_HARMONIC_CORRECTED_FORM,
         &COR3_GRADIENT,
         &COR3_GRADIENT_CORRECTED,
-        &COR3_W_TERM,
+        &COR3_W_TERM_FORM,
         &COR3_W_TERM_CORRECTED,
         &THM1_FROM_COR3_FORM,
         &THM1_FROM_COR3_CORRECTED_FORM,
-        &THM1_PRIVACY_TERM,
-        &THM1_PRIVACY_TERM_LARGE_EPS,
+        &THM1_PRIVACY_TERM_FORM,
+        &THM1_PRIVACY_TERM_LARGE_EPS_FORM,
         &LEMMA2_GAUSSIAN,
         &LEMMA3_GAUSSIAN,
         &LEMMA4_INTEGRAL_DET,
@@ -102,5 +104,19 @@ pub fn claims() -> Vec<&'static dyn Claim> {
         &SAMPLES_CORRECTED,
         &THM2_CONSTANT,
         &THM2_CONSTANT_CORRECTED,
+        &PROP1_LAMBDA1,
+        &PROP1_DIVIDE,
+        &LEMMA3_G,
+        &LEMMA5_SHRINK,
+        &COR2_TELESCOPING,
+        &PROP3_REWRITE,
+        &THM2_SUBSTITUTION,
+        &COR3_RECURSION,
+        &THM1_BETA0,
+        &THM1_ALPHA,
+        &PROP4_SIGMA,
+        &LEMMA4_EXPONENT,
+        &PROP4_FACTOR_RANGE,
+        &COR3_SUM,
     ]
 }

@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""Random allocation (k = 1 of t steps per epoch, Gaussian, add/remove): dpclaims' certified
+epsilon bracket side by side with PLD_accounting 2.0 (`gaussian_allocation_epsilon_range`,
+upper and lower) and opake-accounting 0.16.1 (`random_allocation_gaussian_pld`, upper only), with
+wall-clock seconds. Not a test: a measurement (issue #30, item 2).
+
+Measured (2 shared cores, `--only dpclaims,pld --point 100,10,1.4262,1e-5`): dpclaims
+[0.940399, 0.945092] in 2.8 s, PLD_accounting [0.922802, 0.964719] in 75 s (27x); the brackets
+overlap (dpclaims' inside PLD_accounting's). opake 0.16.1 did not import here, on Python 3.11.7
+nor 3.12.1 (a dataclass `weakref_slot` TypeError): the script reports that and goes on.
+
+Usage (a venv of your own):
+    python3.12 -m venv /work/venvs/ra12
+    /work/venvs/ra12/bin/pip install pld-accounting==2.0 opake-accounting==0.16.1 numpy scipy
+    cargo build --release --locked --bin dpclaims
+    /work/venvs/ra12/bin/python scripts/random_allocation_compare.py [--timeout 1200] \
+        [--only dpclaims,opake,pld] [--point 100,10,1.4262,1e-5 ...]
+
+dpclaims is run as `dpclaims epsilon --sampling random-allocation --steps-per-epoch t --epochs E
+--sigma s --delta d --accountant pld --json` (release build; its JSON answer's `bracket` is
+[optimistic, pessimistic], the certified lower and upper ends), with the wall time of the
+process; each Python accountant in its own process with a timeout, so a run that does not
+finish is reported as such (its seconds: the call, the import excluded). Points (t steps per
+epoch, E epochs, sigma, delta): `--point t,E,sigma,delta` (repeatable), by default the issue's
+two.
+"""
+
+import argparse
+import json
+import multiprocessing as mp
+import os
+import subprocess
+import sys
+import time
+
+POINTS = [
+    # (t, epochs, sigma, delta)
+    (100, 10, 1.4262, 1e-5),
+    (500, 10, 0.8344, 1e-5),
+]
+
+
+def run_pld_accounting(t, epochs, sigma, delta, out):
+    from PLD_accounting import gaussian_allocation_epsilon_range
+
+    t0 = time.time()
+    upper, lower = gaussian_allocation_epsilon_range(
+        delta=delta, sigma=sigma, num_steps=t, num_selected=1, num_epochs=epochs
+    )
+    out.put({"lower": float(lower), "upper": float(upper), "seconds": time.time() - t0})
+
+
+def run_opake(t, epochs, sigma, delta, out):
+    from opake.api.accounting.core import opake_accounting as oa
+
+    t0 = time.time()
+    pld = oa.random_allocation_gaussian_pld(sigma, t, 1, oa.DiscretizationConfig())
+    eps = pld.self_compose(epochs).epsilon_at(delta)
+    out.put({"upper": float(eps), "seconds": time.time() - t0})
+
+
+def in_process(fn, args, timeout):
+    ctx = mp.get_context("spawn")
+    q = ctx.Queue()
+    p = ctx.Process(target=fn, args=(*args, q))
+    t0 = time.time()
+    p.start()
+    p.join(timeout)
+    if p.is_alive():
+        p.terminate()
+        p.join()
+        return {"error": f"did not finish in {timeout:.0f} s"}
+    if q.empty():
+        return {"error": f"exited with code {p.exitcode} after {time.time() - t0:.1f} s"}
+    return q.get()
+
+
+def run_dpclaims(binary, t, epochs, sigma, delta, timeout):
+    cmd = [
+        binary, "epsilon", "--sampling", "random-allocation", "--steps-per-epoch", str(t),
+        "--epochs", str(epochs), "--sigma", str(sigma), "--delta", str(delta),
+        "--accountant", "pld", "--json",
+    ]
+    t0 = time.time()
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return {"error": f"did not finish in {timeout:.0f} s"}
+    secs = time.time() - t0
+    if r.returncode != 0:
+        return {"error": r.stderr.strip()[-300:]}
+    ans = json.loads(r.stdout)
+    lower, upper = ans["bracket"]
+    out = {"lower": lower, "upper": upper, "seconds": secs, "own_seconds": ans["seconds"],
+           "interval": ans["interval"]}
+    if ans.get("note"):
+        out["note"] = ans["note"]
+    return out
+
+
+def point(text):
+    t, epochs, sigma, delta = text.split(",")
+    return int(t), int(epochs), float(sigma), float(delta)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--timeout", type=float, default=1200.0)
+    ap.add_argument("--only", default="dpclaims,opake,pld")
+    ap.add_argument("--point", type=point, action="append",
+                    help="t,E,sigma,delta (repeatable; default: the issue's two points)")
+    ap.add_argument(
+        "--binary",
+        default=os.path.join(os.path.dirname(__file__), "..", "target", "release", "dpclaims"),
+    )
+    args = ap.parse_args()
+    which = set(args.only.split(","))
+    rows = []
+    for t, epochs, sigma, delta in args.point or POINTS:
+        row = {"t": t, "epochs": epochs, "sigma": sigma, "delta": delta}
+        if "dpclaims" in which:
+            row["dpclaims"] = run_dpclaims(args.binary, t, epochs, sigma, delta, args.timeout)
+        if "opake" in which:
+            row["opake"] = in_process(run_opake, (t, epochs, sigma, delta), args.timeout)
+        if "pld" in which:
+            row["pld_accounting"] = in_process(
+                run_pld_accounting, (t, epochs, sigma, delta), args.timeout
+            )
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+    # Side by side, with ratios to dpclaims' ends and the sign checks of the issue.
+    print()
+    for row in rows:
+        d = row.get("dpclaims", {})
+        print(f"t={row['t']} E={row['epochs']} sigma={row['sigma']} delta={row['delta']}")
+        for name in ("dpclaims", "pld_accounting", "opake"):
+            r = row.get(name)
+            if r is None:
+                continue
+            if "error" in r:
+                print(f"  {name:15s} {r['error']}")
+                continue
+            lo, up = r.get("lower"), r.get("upper")
+            lo_text = f"{lo:.6f}" if lo is not None else "-"
+            text = f"  {name:15s} lower {lo_text:>10} upper {up:.6f}"
+            text += f"  {r['seconds']:.2f} s"
+            if name != "dpclaims" and "upper" in d:
+                text += f"  upper/dpclaims-upper {up / d['upper']:.5f}"
+                text += f"  time ratio {r['seconds'] / d['seconds']:.1f}x"
+                if up < d["lower"]:
+                    text += "  !! upper below dpclaims' certified lower end"
+                if lo is not None and lo > d["upper"]:
+                    text += "  !! lower above dpclaims' certified upper end"
+            print(text)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
