@@ -23,6 +23,46 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// The audit's Monte Carlo (pilot, choice of pair and strata, stratified main run) gives the
+/// same JSON on 1 and 2 threads: a Poisson row stratified on the record's draws and a
+/// shuffled one, by Monte Carlo alone at a small budget.
+#[test]
+fn audit_same_seed_same_json_on_one_and_two_threads() {
+    let dir = std::env::temp_dir().join(format!("dpclaims-audit-threads-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("rows.jsonl");
+    std::fs::write(
+        &file,
+        r#"{"name": "strata", "sampling": "poisson", "q": 0.001, "sigma": 0.6, "steps": 100, "delta": 1e-5, "epsilon": 0.7}
+{"name": "shuffled", "sampling": "shuffle", "batch": 20, "n": 100, "sigma": 1.0, "steps": 50, "delta": 1e-5, "epsilon": 2.0, "relation": "replace-one"}
+"#,
+    )
+    .unwrap();
+    let path = file.to_str().unwrap();
+    let args = [
+        "audit",
+        path,
+        "--json",
+        "--no-reference",
+        "--seed",
+        "7",
+        "--max-steps",
+        "2000000",
+    ];
+    let one = dpclaims(&args, Some(1));
+    let two = dpclaims(&args, Some(2));
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(!one.stdout.is_empty(), "{}", stderr(&one));
+    assert_eq!(
+        one.stdout, two.stdout,
+        "audit JSON differs between 1 and 2 threads"
+    );
+    let lines = json_lines(&one);
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    let proposal = lines[0]["monte_carlo"]["proposal"].as_str().unwrap();
+    assert!(proposal.starts_with("stratified"), "{proposal}");
+}
+
 /// Fast tier: 600 trials a case (3 blocks of trials over 2 threads); `DPCLAIMS_FULL=1`: 3000.
 #[test]
 fn same_seed_same_json_on_one_and_two_threads() {
