@@ -23,6 +23,46 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// The audit's Monte Carlo (pilot, choice of pair and strata, stratified main run) gives the
+/// same JSON on 1 and 2 threads: a Poisson row stratified on the record's draws and a
+/// shuffled one, by Monte Carlo alone at a small budget.
+#[test]
+fn audit_same_seed_same_json_on_one_and_two_threads() {
+    let dir = std::env::temp_dir().join(format!("dpclaims-audit-threads-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("rows.jsonl");
+    std::fs::write(
+        &file,
+        r#"{"name": "strata", "sampling": "poisson", "q": 0.001, "sigma": 0.6, "steps": 100, "delta": 1e-5, "epsilon": 0.7}
+{"name": "shuffled", "sampling": "shuffle", "batch": 20, "n": 100, "sigma": 1.0, "steps": 50, "delta": 1e-5, "epsilon": 2.0, "relation": "replace-one"}
+"#,
+    )
+    .unwrap();
+    let path = file.to_str().unwrap();
+    let args = [
+        "audit",
+        path,
+        "--json",
+        "--no-reference",
+        "--seed",
+        "7",
+        "--max-steps",
+        "2000000",
+    ];
+    let one = dpclaims(&args, Some(1));
+    let two = dpclaims(&args, Some(2));
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(!one.stdout.is_empty(), "{}", stderr(&one));
+    assert_eq!(
+        one.stdout, two.stdout,
+        "audit JSON differs between 1 and 2 threads"
+    );
+    let lines = json_lines(&one);
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    let proposal = lines[0]["monte_carlo"]["proposal"].as_str().unwrap();
+    assert!(proposal.starts_with("stratified"), "{proposal}");
+}
+
 /// Fast tier: 600 trials a case (3 blocks of trials over 2 threads); `DPCLAIMS_FULL=1`: 3000.
 #[test]
 fn same_seed_same_json_on_one_and_two_threads() {
@@ -931,4 +971,297 @@ fn random_allocation_sampling_answers_the_event_of_the_same_run() {
         );
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `compare`: every row is what the sampler's own command answers for the same run (Poisson
+/// and random allocation: `epsilon --sampling ...`, bit for bit; no amplification and the
+/// shuffled upper end: the Gaussian closed form; the shuffled lower end: the maximum
+/// statistic's PLD), uncovered pairs say "not derived", no amplification is above every upper
+/// end of its relation, and the table and the plot say which relation each row is under.
+#[test]
+fn compare_rows_are_the_samplers_own_answers() {
+    use dpclaims_theorems::privacy::gaussian;
+    use dpclaims_theorems::privacy::pld::{Focus, PldOptions};
+    use dpclaims_theorems::privacy::shuffle;
+    // n = 80, b = 10: q = 1/8, t = 8 steps per epoch, E = 3, T = 24.
+    let (delta, sigma, t, epochs) = (1e-5, 2.0, 8u64, 3u64);
+    let run = [
+        "compare",
+        "--n",
+        "80",
+        "--batch",
+        "10",
+        "--epochs",
+        "3",
+        "--sigma",
+        "2",
+        "--delta",
+        "1e-5",
+        "--interval",
+        "1e-3",
+    ];
+    let with = |extra: &[&str]| {
+        let mut args = run.to_vec();
+        args.extend(extra);
+        let o = dpclaims(&args, None);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        o
+    };
+    let rows = json_lines(&with(&["--json"]));
+    assert_eq!(rows.len(), 8, "{rows:?}");
+    let get = |sampler: &str, relation: &str| {
+        rows.iter()
+            .find(|r| r["sampler"] == sampler && r["relation"] == relation)
+            .unwrap_or_else(|| panic!("no row {sampler} {relation}: {rows:?}"))
+    };
+    let ends = |r: &serde_json::Value| {
+        let (lo, hi) = (r["lower"].as_f64(), r["upper"].as_f64());
+        (
+            lo.unwrap_or_else(|| panic!("{r}")),
+            hi.unwrap_or_else(|| panic!("{r}")),
+        )
+    };
+    for r in &rows {
+        assert_eq!(
+            (r["n"].as_u64(), r["batch"].as_u64()),
+            (Some(80), Some(10)),
+            "{r}"
+        );
+        assert_eq!(
+            (r["steps_per_epoch"].as_u64(), r["steps"].as_u64()),
+            (Some(t), Some(t * epochs))
+        );
+    }
+    // Poisson and random allocation: the commands' brackets, exactly.
+    let bracket = |args: &[&str]| {
+        let mut all = vec![
+            "epsilon",
+            "--delta",
+            "1e-5",
+            "--sigma",
+            "2",
+            "--interval",
+            "1e-3",
+            "--json",
+        ];
+        all.extend(args);
+        let o = dpclaims(&all, None);
+        assert_eq!(o.status.code(), Some(0), "{all:?}: {}", stderr(&o));
+        let v = json_lines(&o)[0].clone();
+        (
+            v["bracket"][0].as_f64().unwrap(),
+            v["bracket"][1].as_f64().unwrap(),
+        )
+    };
+    for relation in ["add-remove", "replace-one"] {
+        let poisson = bracket(&[
+            "--sampling",
+            "poisson",
+            "--q",
+            "0.125",
+            "--steps",
+            "24",
+            "--accountant",
+            "pld",
+            "--relation",
+            relation,
+        ]);
+        assert_eq!(ends(get("poisson", relation)), poisson, "{relation}");
+    }
+    let ra = bracket(&[
+        "--sampling",
+        "random-allocation",
+        "--steps-per-epoch",
+        "8",
+        "--epochs",
+        "3",
+    ]);
+    assert_eq!(ends(get("random-allocation", "add-remove")), ra);
+    // No amplification: the Gaussian mechanism over all T steps (sensitivity 1 or 2), and the
+    // shuffled upper end: once per epoch with sensitivity 2; each a bracket around the closed
+    // form at the exact mu.
+    let closed = |mu: f64| gaussian::epsilon_bracket(mu, mu, delta).unwrap();
+    let around = |(lo, hi): (f64, f64), (a, b): (f64, f64), what: &str| {
+        assert!(
+            lo <= a && b <= hi && hi - lo < 1e-9 * hi,
+            "{what}: [{lo}, {hi}] vs [{a}, {b}]"
+        );
+    };
+    let steps = (t * epochs) as f64;
+    around(
+        ends(get("no-amplification", "add-remove")),
+        closed(steps.sqrt() / sigma),
+        "no amp a/r",
+    );
+    around(
+        ends(get("no-amplification", "replace-one")),
+        closed(2.0 * steps.sqrt() / sigma),
+        "no amp r/1",
+    );
+    let (shuffle_lo, shuffle_hi) = ends(get("shuffle", "replace-one"));
+    let upper = closed(2.0 * (epochs as f64).sqrt() / sigma);
+    assert!(
+        shuffle_hi >= upper.1 && shuffle_hi - upper.1 < 1e-9 * upper.1,
+        "{shuffle_hi} vs {upper:?}"
+    );
+    let opts = PldOptions {
+        interval: 1e-3,
+        ..PldOptions::default()
+    }
+    .focused(Focus::Delta(delta));
+    let lower = shuffle::lower_plds(t, sigma, epochs, &opts)
+        .unwrap()
+        .iter()
+        .map(|p| p.epsilon(delta))
+        .fold(0.0, f64::max);
+    assert_eq!(shuffle_lo, lower);
+    assert!(0.0 < shuffle_lo && shuffle_lo < shuffle_hi);
+    // Not derived: no number.
+    for (sampler, relation) in [
+        ("random-allocation", "replace-one"),
+        ("shuffle", "add-remove"),
+    ] {
+        let r = get(sampler, relation);
+        assert!(r.get("lower").is_none() && r.get("upper").is_none(), "{r}");
+        assert!(
+            r["not_derived"].as_str().is_some_and(|s| !s.is_empty()),
+            "{r}"
+        );
+    }
+    // No amplification is above every upper end of its relation.
+    for relation in ["add-remove", "replace-one"] {
+        let (none_lo, _) = ends(get("no-amplification", relation));
+        for r in rows.iter().filter(|r| r["relation"] == relation) {
+            if let Some(hi) = r["upper"].as_f64() {
+                assert!(hi <= none_lo || r["sampler"] == "no-amplification", "{r}");
+            }
+        }
+    }
+    // The table: one group per relation, "not derived" where there is no number, the same
+    // numbers as the JSON (six decimals).
+    let text = String::from_utf8(with(&[]).stdout).unwrap();
+    let add = text.find("under add-remove").expect("add/remove group");
+    let rep = text.find("under replace-one").expect("replace-one group");
+    assert!(add < rep, "{text}");
+    assert_eq!(text.matches("not derived").count(), 2, "{text}");
+    assert!(text[add..rep].contains(&format!("{:.6}", ra.1)), "{text}");
+    assert!(text[rep..].contains(&format!("{shuffle_lo:.6}")), "{text}");
+    // One relation: one group, four rows.
+    let one = json_lines(&with(&["--relation", "replace-one", "--json"]));
+    assert_eq!(one.len(), 4);
+    assert!(one.iter().all(|r| r["relation"] == "replace-one"));
+    // The plot: an SVG naming each sampler with its relation.
+    let dir = std::env::temp_dir().join(format!("dpclaims-compare-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("compare.svg");
+    let o = with(&[
+        "--plot",
+        file.to_str().unwrap(),
+        "--plot-points",
+        "3",
+        "--plot-interval",
+        "1e-2",
+    ]);
+    assert!(stderr(&o).contains("3 values of sigma"), "{}", stderr(&o));
+    let svg = std::fs::read_to_string(&file).unwrap();
+    roxmltree::Document::parse(&svg).expect("well-formed SVG");
+    for name in [
+        "poisson, add-remove",
+        "poisson, replace-one",
+        "random allocation (k=1), add-remove",
+        "shuffling, replace-one",
+        "no amplification, add-remove",
+        "no amplification, replace-one",
+        "n = 80, b = 10, E = 3",
+    ] {
+        assert!(svg.contains(name), "{name} missing from the plot");
+    }
+    assert!(!svg.contains("random allocation (k=1), replace-one") && !svg.contains("NaN"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn compare_bad_input_exits_2() {
+    for (extra, word) in [
+        (
+            &["--n", "10", "--batch", "11", "--sigma", "1"][..],
+            "`batch` = 11",
+        ),
+        (
+            &["--n", "10", "--batch", "0", "--sigma", "1"],
+            "`batch` = 0",
+        ),
+        (&["--n", "0", "--batch", "1", "--sigma", "1"], "`n` = 0"),
+        (
+            &["--n", "10", "--batch", "2", "--sigma", "0"],
+            "`sigma` = 0",
+        ),
+        (
+            &["--n", "10", "--batch", "2", "--sigma", "-1"],
+            "`sigma` = -1",
+        ),
+        (
+            &["--n", "10", "--batch", "2", "--sigma", "NaN"],
+            "`sigma` = NaN",
+        ),
+        (
+            &["--n", "10", "--batch", "2", "--sigma", "1", "--epochs", "0"],
+            "`epochs` = 0",
+        ),
+        (
+            &["--n", "10", "--batch", "2", "--sigma", "1", "--delta", "1"],
+            "`delta` = 1",
+        ),
+        (
+            &[
+                "--n",
+                "10",
+                "--batch",
+                "2",
+                "--sigma",
+                "1",
+                "--interval",
+                "0",
+            ],
+            "`interval` = 0",
+        ),
+        (
+            &[
+                "--n", "10", "--batch", "2", "--sigma", "1", "--plot", "x.png",
+            ],
+            "SVG",
+        ),
+        (
+            &[
+                "--n",
+                "10",
+                "--batch",
+                "2",
+                "--sigma",
+                "1",
+                "--plot",
+                "x.svg",
+                "--plot-points",
+                "1",
+            ],
+            "--plot-points 1",
+        ),
+    ] {
+        let mut args = vec!["compare"];
+        args.extend(extra);
+        for (flag, default) in [("--epochs", "2"), ("--delta", "1e-5")] {
+            if !extra.contains(&flag) {
+                args.extend([flag, default]);
+            }
+        }
+        let o = dpclaims(&args, None);
+        let e = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {e}");
+        assert!(
+            e.starts_with("error: ") && !e.contains("panicked"),
+            "{args:?}: {e}"
+        );
+        assert!(e.contains(word), "{args:?}: {e}");
+        assert!(o.stdout.is_empty(), "{args:?}: no table on bad input");
+    }
 }

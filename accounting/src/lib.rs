@@ -9,6 +9,8 @@
 //!   ([`privacy::rdp`]), the Gaussian mechanism, shuffled batches, composition theorems.
 //! - [`query`]: one ε or δ query to the reference accountants, with its bracket and its notes
 //!   (`dpclaims epsilon` / `delta`).
+//! - [`compare`]: one run under each batch sampler (Poisson, random allocation, shuffling, no
+//!   amplification) side by side, certified brackets grouped by relation (`dpclaims compare`).
 //! - [`audit`]: is a reported ε right? Certified references and a Monte Carlo lower limit
 //!   (`dpclaims audit`).
 //! - [`conformance`]: a seeded suite of event queries judged by metamorphic properties and the
@@ -21,7 +23,8 @@
 //!   [`ParamErrorKind`] says e.g. that a PLD grid is too fine) and the log-space special
 //!   functions.
 //!
-//! Imports flow one way: `query` → `privacy` → `error`, `numerics`; `audit` and `conformance` →
+//! Imports flow one way: `query` → `privacy` → `error`, `numerics`; `compare` → `query`,
+//! `privacy`; `audit` and `conformance` →
 //! `query`, `line_protocol`, `privacy`. Inside `privacy`, the one-step pair ([`privacy::pair`])
 //! is below the dominating pairs, which are below the PLD composition
 //! ([`privacy::pld`]'s `compose`); the discretised distribution ([`privacy::pld::Pld`]) is below
@@ -48,6 +51,7 @@ pub mod audit;
 pub mod cancel;
 #[cfg(feature = "cli")]
 pub mod cli;
+pub mod compare;
 pub mod conformance;
 pub mod error;
 pub mod line_protocol;

@@ -208,6 +208,111 @@ impl LossPair {
     }
 }
 
+impl LossPair {
+    /// The privacy loss $\ln\frac{p(x)}{q(x)}$ of one output $x$ of a step at rate `q` and noise
+    /// multiplier `sigma` (what [`LossPair::sample`] returns for the $x$ it draws).
+    pub fn output_loss(&self, x: f64, q: f64, sigma: f64) -> f64 {
+        match self {
+            LossPair::Remove => log_mixture_ratio(x, 1.0, q, sigma),
+            LossPair::Add => -log_mixture_ratio(x, 1.0, q, sigma),
+            LossPair::ReplaceOne => {
+                log_mixture_ratio(x, 1.0, q, sigma) - log_mixture_ratio(x, -1.0, q, sigma)
+            }
+        }
+    }
+
+    /// One path of `steps` steps at rate `q` *given that the record is drawn at exactly `drawn`
+    /// of them* under $P$ (0 for [`LossPair::Add`], whose $P$ has no record), under the defensive
+    /// mixture of `tilt`: its weight $w$ and privacy loss $L$.
+    ///
+    /// Given the count, the steps are exchangeable (each output's loss depends on that output
+    /// alone, and the drawn steps are a uniformly random subset), so the first `drawn` steps
+    /// are the drawn ones: their outputs are $\mathcal N(1,\sigma^2)$, the others' $\mathcal N(0,\sigma^2)$.
+    /// The tilted law moves every output by `drift`·σ and the drawn ones by `shift` more
+    /// (`rate_factor` is unused: the count is fixed). So
+    /// $\mathbb E[w(1-e^{\epsilon-L})\_+]=\mathbb E_P[(1-e^{\epsilon-L})\_+\mid K=k]$ for $k$ =
+    /// `drawn`, $K$ the number of steps the record is drawn at, and
+    /// $\delta(\epsilon)=\sum_k\Pr[K=k]$ times it.
+    pub fn conditioned_loss(
+        &self,
+        q: f64,
+        sigma: f64,
+        steps: u64,
+        drawn: u64,
+        tilt: &Tilt,
+        rng: &mut TrialRng,
+    ) -> (f64, f64) {
+        let s2 = sigma * sigma;
+        let tilted = tilt.mix > 0.0 && rng.random_bool(tilt.mix);
+        let (mut loss, mut log_ratio) = (0.0, 0.0);
+        for t in 0..steps {
+            let noise: f64 = StandardNormal.sample(rng);
+            let inside = t < drawn && *self != LossPair::Add;
+            let mean = if inside { 1.0 } else { 0.0 };
+            // The add pair's tilt moves the outputs down (its loss falls with x).
+            let drift = if *self == LossPair::Add {
+                -tilt.drift
+            } else {
+                tilt.drift
+            };
+            let d = drift * sigma + if inside { tilt.shift } else { 0.0 };
+            let x = sigma * noise + mean + if tilted { d } else { 0.0 };
+            loss += self.output_loss(x, q, sigma);
+            log_ratio += (d * (x - mean) - 0.5 * d * d) / s2;
+        }
+        (tilt.weight(log_ratio), loss)
+    }
+}
+
+impl LossPair {
+    /// [`LossPair::conditioned_loss`] under a *single-jump* proposal (a big-jump tail: one
+    /// extreme output, not a drift of all): with probability `mix` one step, uniform among the
+    /// `drawn` drawn ones (among all when none is drawn), has its output moved up by `jump`.
+    /// The proposal's density against $P$ is the average over the $n$ candidate steps $j$ of
+    /// $e^{(m(x_j-\mu_j)-m^2/2)/\sigma^2}$ ($m$ = `jump`, $\mu_j$ the step's mean), so the weight
+    /// is $w=1/\big(1-\lambda+\frac\lambda n\sum_je^{(m(x_j-\mu_j)-m^2/2)/\sigma^2}\big)\le1/(1-\lambda)$.
+    pub fn conditioned_jump_loss(
+        &self,
+        q: f64,
+        sigma: f64,
+        steps: u64,
+        drawn: u64,
+        jump: f64,
+        mix: f64,
+        rng: &mut TrialRng,
+    ) -> (f64, f64) {
+        let s2 = sigma * sigma;
+        let drawn = if *self == LossPair::Add {
+            0
+        } else {
+            drawn.min(steps)
+        };
+        let candidates = if drawn > 0 { drawn } else { steps.max(1) };
+        let tilted = mix > 0.0 && rng.random_bool(mix);
+        let chosen = if tilted {
+            rng.random_range(0..candidates)
+        } else {
+            u64::MAX
+        };
+        let (mut loss, mut ratio_sum) = (0.0, 0.0);
+        for t in 0..steps {
+            let noise: f64 = StandardNormal.sample(rng);
+            let mean = if t < drawn { 1.0 } else { 0.0 };
+            let x = sigma * noise + mean + if t == chosen { jump } else { 0.0 };
+            loss += self.output_loss(x, q, sigma);
+            if t < candidates {
+                ratio_sum += ((jump * (x - mean) - 0.5 * jump * jump) / s2).exp();
+            }
+        }
+        let w = if mix == 0.0 {
+            1.0
+        } else {
+            1.0 / (1.0 - mix + mix * ratio_sum / candidates as f64)
+        };
+        (w, loss)
+    }
+}
+
 /// $\ln(e^a+e^b)$ without overflow ($a$ may be $-\infty$).
 fn log_add_exp(a: f64, b: f64) -> f64 {
     if a >= b {
@@ -474,6 +579,70 @@ mod tests {
             assert!(
                 (a - b).abs() < 3.0 * (sa * sa + sb * sb).sqrt(),
                 "shuffle {pair:?}: {a} +- {sa} vs {b} +- {sb}"
+            );
+        }
+    }
+
+    /// Stratified on the record's draws: $\sum_k\Pr[K=k]$ times the conditioned mean (tilted,
+    /// or under a single jump) agrees with plain Monte Carlo; the mutant that forgets the
+    /// jump's weight (takes $w=1$) does not.
+    #[test]
+    fn conditioned_paths_recompose_delta() {
+        use statrs::distribution::{Binomial, Discrete};
+        let (q, sigma, steps, eps) = (0.1, 0.8, 12u64, 2.0);
+        let n = 40_000u64;
+        let mean_sd = |f: &dyn Fn(&mut TrialRng) -> f64, key: &str| {
+            let k = StreamKey::new(9, &[key]);
+            let xs: Vec<f64> = (0..n).map(|i| f(&mut k.trial(i))).collect();
+            let m = xs.iter().sum::<f64>() / n as f64;
+            let v = xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (n - 1) as f64;
+            (m, v / n as f64)
+        };
+        let value = |(w, l): (f64, f64)| w * (-(eps - l).exp_m1()).max(0.0);
+        for pair in [LossPair::Remove, LossPair::ReplaceOne] {
+            let (plain, vp) = mean_sd(
+                &|r| pair.hockey_stick_trial(q, sigma, steps, eps, r),
+                "plain",
+            );
+            let law = Binomial::new(q, steps).unwrap();
+            let tilt = Tilt {
+                shift: 0.5,
+                drift: 0.2,
+                mix: 0.5,
+                ..Tilt::NONE
+            };
+            let (mut tilted, mut vt, mut jumped, mut vj, mut wrong) = (0.0, 0.0, 0.0, 0.0, 0.0);
+            for k in 0..=6u64 {
+                let p = law.pmf(k);
+                let (m, v) = mean_sd(
+                    &|r| value(pair.conditioned_loss(q, sigma, steps, k, &tilt, r)),
+                    &format!("tilt{k}"),
+                );
+                (tilted, vt) = (tilted + p * m, vt + p * p * v);
+                let (m, v) = mean_sd(
+                    &|r| value(pair.conditioned_jump_loss(q, sigma, steps, k, 2.0, 0.5, r)),
+                    &format!("jump{k}"),
+                );
+                (jumped, vj) = (jumped + p * m, vj + p * p * v);
+                let (m, _) = mean_sd(
+                    &|r| {
+                        let (_, l) = pair.conditioned_jump_loss(q, sigma, steps, k, 2.0, 0.5, r);
+                        value((1.0, l))
+                    },
+                    &format!("jump{k}"),
+                );
+                wrong += p * m;
+            }
+            for (name, est, v) in [("tilt", tilted, vt), ("jump", jumped, vj)] {
+                assert!(
+                    (est - plain).abs() < 4.0 * (v + vp).sqrt(),
+                    "{pair:?} {name}: {est} vs plain {plain} (sd {})",
+                    (v + vp).sqrt()
+                );
+            }
+            assert!(
+                (wrong - plain).abs() > 4.0 * (vj + vp).sqrt(),
+                "{pair:?}: the unweighted jump should be biased: {wrong} vs {plain}"
             );
         }
     }

@@ -28,6 +28,12 @@ pub enum Style {
     Dashed,
     /// A short horizontal dash at each point (a bound known at isolated points only).
     Marks,
+    /// A solid line through the points, over a translucent band filling each point's interval
+    /// `[lo, hi]` (a bracket: where its ends differ, the band shows how far), with thin lines
+    /// along the band's edges. A point without an interval is a band of zero width.
+    Band,
+    /// [`Style::Band`] with a dashed line through the points.
+    DashedBand,
 }
 
 /// One point of a series: `y` at `x`, with an optional interval `[lo, hi]` around `y`.
@@ -322,6 +328,47 @@ where
                         c.stroke_width(2),
                     ))
                     .map_err(e)?,
+                Style::Band | Style::DashedBand => {
+                    let ends: Vec<(f64, f64, f64)> = s
+                        .points
+                        .iter()
+                        .map(|p| {
+                            let [lo, hi] = p.interval.unwrap_or([p.y, p.y]);
+                            (p.x, clamp(lo), clamp(hi))
+                        })
+                        .collect();
+                    // The band: the upper edge left to right, the lower edge back.
+                    let outline: Vec<(f64, f64)> = ends
+                        .iter()
+                        .map(|&(x, _, hi)| (x, hi))
+                        .chain(ends.iter().rev().map(|&(x, lo, _)| (x, lo)))
+                        .collect();
+                    chart
+                        .draw_series(std::iter::once(Polygon::new(outline, c.mix(0.18).filled())))
+                        .map_err(e)?;
+                    for edge in [
+                        ends.iter().map(|&(x, lo, _)| (x, lo)).collect::<Vec<_>>(),
+                        ends.iter().map(|&(x, _, hi)| (x, hi)).collect(),
+                    ] {
+                        chart
+                            .draw_series(LineSeries::new(edge, c.mix(0.6).stroke_width(1)))
+                            .map_err(e)?;
+                    }
+                    if s.style == Style::Band {
+                        chart
+                            .draw_series(LineSeries::new(pts.iter().copied(), c.stroke_width(2)))
+                            .map_err(e)?
+                    } else {
+                        chart
+                            .draw_series(DashedLineSeries::new(
+                                pts.iter().copied(),
+                                8,
+                                5,
+                                c.stroke_width(2),
+                            ))
+                            .map_err(e)?
+                    }
+                }
             };
             if !s.name.is_empty() {
                 let style = s.style;
@@ -330,6 +377,15 @@ where
                     .legend(move |(x, y)| -> DynElement<_, _> {
                         match style {
                             Style::Points => Circle::new((x + 10, y), 4, c.filled()).into_dyn(),
+                            Style::Dashed | Style::DashedBand => {
+                                plotters::element::DashedPathElement::new(
+                                    [(x, y), (x + 20, y)],
+                                    7,
+                                    5,
+                                    c.stroke_width(2),
+                                )
+                                .into_dyn()
+                            }
                             _ => PathElement::new([(x, y), (x + 20, y)], c.stroke_width(2))
                                 .into_dyn(),
                         }
@@ -591,6 +647,31 @@ mod tests {
         // to the frame's edge.
         let one = s(pt(3.0, 2.0, Some([1.0, f64::INFINITY])));
         assert!(xy_svg("t", "x", "y", &one, false, false).is_ok());
+    }
+
+    /// A band is drawn as a filled polygon under its line; ends that cannot be drawn (0 on a
+    /// log axis, infinite) go to the frame's edge; a dashed band's legend entry is dashed.
+    #[test]
+    fn bands_fill_their_intervals() {
+        let band = |style, color, lo: f64| Series {
+            name: format!("{style:?}"),
+            points: vec![
+                pt(1.0, 2.0, Some([lo, 2.0])),
+                pt(2.0, 1.0, Some([0.5, f64::INFINITY])),
+                pt(4.0, 0.5, None),
+            ],
+            style,
+            color,
+        };
+        let series = [band(Style::Band, 0, 1.5), band(Style::DashedBand, 1, 0.0)];
+        let svg = xy_svg("t", "sigma", "epsilon", &series, true, true).unwrap();
+        if let Ok(dir) = std::env::var("DPCLAIMS_PLOT_DIR") {
+            std::fs::write(format!("{dir}/band_unit.svg"), &svg).unwrap();
+        }
+        assert!(svg.contains("Band") && svg.contains("DashedBand"));
+        // One filled polygon per band (plotters writes polygons as <polygon>).
+        assert_eq!(svg.matches("<polygon").count(), 2, "{svg}");
+        assert!(!svg.contains("NaN"));
     }
 
     #[test]

@@ -22,6 +22,7 @@
 
 pub mod app;
 pub mod check;
+pub mod compare;
 mod contraction_series;
 pub mod detection;
 pub mod list;

@@ -11,9 +11,10 @@
 //!   output of each full epoch in the worst configuration of the other records,
 //!   [`shuffle`](crate::privacy::shuffle));
 //! - a **Monte Carlo lower confidence limit** on δ(claimed ε) from simulated privacy losses of
-//!   the realised pairs (importance sampling with a defensive mixture chosen by a pilot run,
-//!   values truncated at a pilot-chosen cap, KL-Chernoff and empirical-Bernstein limits; the
-//!   level split over rows and over the simulated pairs).
+//!   the realised pairs (stratified on the number of steps that draw the record, with exact
+//!   Binomial weights, for one-phase runs; importance sampling with defensive mixtures; pair,
+//!   strata, proposals and truncation levels chosen by a pilot run on its own streams;
+//!   KL-Chernoff and Bernstein limits; the level split over the rows).
 //!
 //! Verdict: **unsound** if the claimed ε is below the lower reference or the Monte Carlo limit
 //! on δ(claimed ε) exceeds the claimed δ; otherwise **sound-tight** if the claimed ε is at or

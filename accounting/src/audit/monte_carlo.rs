@@ -12,17 +12,19 @@ use crate::privacy::shuffle::REPLACE_ONE_WORST;
 use dpclaims_empirical::privacy_loss::{
     LossPair, Phase, ShuffledPair, Tilt, shuffled_weighted_loss,
 };
-use dpclaims_empirical::rng::StreamKey;
+use dpclaims_empirical::rng::{StreamKey, TrialRng};
 use dpclaims_empirical::runner::run_trials;
-use dpclaims_empirical::stats::{MeanAcc, kl_bernstein};
+use dpclaims_empirical::stats::{self, MeanAcc};
+use rand::RngExt;
+use statrs::distribution::{Binomial, Discrete};
 
 /// The simulated mechanism of one pair: plain numbers for `empirical`.
 #[derive(Debug, Clone)]
 enum Simulated {
-    Steps {
-        loss: LossPair,
-        phases: Vec<Phase>,
-    },
+    /// A schedule of phases, simulated step by step (the record's draws random).
+    Steps { loss: LossPair, phases: Vec<Phase> },
+    /// One phase, stratified on the number of steps that draw the record ([`Stratum`]).
+    Drawn { loss: LossPair, phase: Phase },
     Shuffled {
         batches: u64,
         sigma: f64,
@@ -35,16 +37,50 @@ impl Simulated {
     fn steps_per_trial(&self) -> u64 {
         match self {
             Simulated::Steps { phases, .. } => phases.iter().map(|p| p.steps).sum(),
+            Simulated::Drawn { phase, .. } => phase.steps,
             Simulated::Shuffled {
                 batches, epochs, ..
             } => batches * epochs,
         }
     }
 
-    /// One weighted path: (weight, privacy loss).
-    fn path(&self, tilt: &Tilt, rng: &mut dpclaims_empirical::rng::TrialRng) -> (f64, f64) {
+    /// The strata of the pair ([`Stratum`]): a one-phase pair whose $P$ draws the record (remove,
+    /// replace-one) is stratified on $K\sim\mathrm{Binomial}(T,q)$ ([`binomial_strata`]); the add
+    /// pair ($P$ has no record), schedules and shuffled epochs are one stratum.
+    fn strata(&self, floor: f64) -> Result<Vec<Stratum>, String> {
+        match self {
+            Simulated::Drawn { loss, phase } if *loss != LossPair::Add => {
+                binomial_strata(phase.q, phase.steps, floor)
+            }
+            _ => Ok(vec![Stratum::whole()]),
+        }
+    }
+
+    /// One weighted path of `stratum` under `proposal`: (weight, privacy loss).
+    fn path(&self, stratum: &Stratum, proposal: &Proposal, rng: &mut TrialRng) -> (f64, f64) {
+        let tilt = match (proposal, self) {
+            (Proposal::Tilt(t), _) => t,
+            (Proposal::Jump { size, mix }, Simulated::Drawn { loss, phase }) => {
+                let drawn = stratum.draw(rng);
+                return loss.conditioned_jump_loss(
+                    phase.q,
+                    phase.sigma,
+                    phase.steps,
+                    drawn,
+                    *size,
+                    *mix,
+                    rng,
+                );
+            }
+            // (Not proposed for other pairs.)
+            (Proposal::Jump { .. }, _) => &Tilt::NONE,
+        };
         match self {
             Simulated::Steps { loss, phases } => loss.weighted_loss_phases(phases, tilt, rng),
+            Simulated::Drawn { loss, phase } => {
+                let drawn = stratum.draw(rng);
+                loss.conditioned_loss(phase.q, phase.sigma, phase.steps, drawn, tilt, rng)
+            }
             Simulated::Shuffled {
                 batches,
                 sigma,
@@ -54,7 +90,9 @@ impl Simulated {
         }
     }
 
-    /// The proposals the pilot tries: plain Monte Carlo, and defensive mixtures (weight 1/2)
+    /// The proposals the pilot tries for `stratum` at the claimed `epsilon`: for a one-phase
+    /// pair, plain Monte Carlo and the tilts matched to the stratum ([`matched_tilts`]).
+    /// For a schedule: plain Monte Carlo, and defensive mixtures (weight 1/2)
     /// whose tilted law sits at a relative entropy $k$ from the true one, for $k\in\lbrace2,6,18\rbrace$
     /// (a tail of probability $p$ is reached by a tilt at $k\approx\ln(1/p)$), spent on the
     /// inclusion rate ($\sum_iT_iq_i\thinspace(c\ln c-c+1)=k$ for the rates $cq_i$), on the shift $m$ of
@@ -64,8 +102,9 @@ impl Simulated {
     /// ($E\thinspace m^2/(2\sigma^2)=k$); when $P$ is the plain law (the pair $(0,2)$, whose
     /// loss is large when every output is low), every output drifts down by $d\sigma$
     /// ($EKd^2/2=k$ over $K$ batches).
-    fn proposals(&self) -> Vec<Tilt> {
+    fn proposals(&self, stratum: &Stratum, epsilon: f64) -> Vec<Proposal> {
         let mut out = vec![Tilt::NONE];
+        let mut jumps = Vec::new();
         let mut push = |t: Tilt| {
             if t.shift.is_finite() && t.drift.is_finite() && !out.contains(&t) {
                 out.push(t);
@@ -78,6 +117,12 @@ impl Simulated {
             mix: 0.5,
         };
         match self {
+            Simulated::Drawn { loss, phase } => {
+                for t in matched_tilts(*loss, phase, stratum.typical, epsilon) {
+                    push(t);
+                }
+                jumps = matched_jumps(*loss, phase, stratum.typical, epsilon);
+            }
             Simulated::Steps { loss, phases } => {
                 let t: f64 = phases.iter().map(|p| p.steps as f64).sum();
                 let tq: f64 = phases.iter().map(|p| p.steps as f64 * p.q).sum();
@@ -127,11 +172,300 @@ impl Simulated {
                 }
             }
         }
-        out
+        out.into_iter().map(Proposal::Tilt).chain(jumps).collect()
     }
 }
 
-fn describe(t: &Tilt) -> String {
+/// A stratum of a simulated pair: the runs in which the record is drawn at $K\in\lbrace a,\dots,b\rbrace$
+/// steps, with its probability under $P$ (exact up to floating point, which `weight` and
+/// `slack` account for: [`binomial_strata`]). Pairs whose draws are not random (shuffled
+/// epochs: once per epoch; random allocation: a fixed number per epoch) and schedules have one
+/// stratum of weight 1.
+#[derive(Debug, Clone)]
+struct Stratum {
+    /// At most $\Pr_P[a\le K\le b]$ (rounded down by the floating-point error bound).
+    weight: f64,
+    /// A bound on the total variation between the law [`Stratum::draw`] draws $K$ from and its
+    /// exact conditional law in the stratum (0 for one count): the mean of values in
+    /// $\[0,c\]$ over the drawn paths is within $c$ times it of the exact conditional mean, so
+    /// the limit subtracts $\sum_j\pi_jc_j$ times it.
+    slack: f64,
+    /// $a$.
+    first: u64,
+    /// The conditional law of $K$ in the stratum: cumulative probabilities of $a,a+1,\dots,b$
+    /// (the last is 1).
+    cumulative: Vec<f64>,
+    /// $\mathbb E[K\mid a\le K\le b]$ rounded: the count the tilt is designed for.
+    typical: u64,
+}
+
+impl Stratum {
+    /// The stratum of a pair without random draws (or of one simulated as a whole).
+    fn whole() -> Self {
+        Stratum {
+            weight: 1.0,
+            slack: 0.0,
+            first: 0,
+            cumulative: vec![1.0],
+            typical: 0,
+        }
+    }
+
+    /// $K$ drawn from its conditional law in the stratum (no draw when it holds one count).
+    fn draw(&self, rng: &mut TrialRng) -> u64 {
+        if self.cumulative.len() == 1 {
+            return self.first;
+        }
+        let u: f64 = rng.random();
+        let i = self.cumulative.partition_point(|c| *c <= u);
+        self.first + i.min(self.cumulative.len() - 1) as u64
+    }
+
+    fn describe(&self) -> String {
+        let last = self.first + self.cumulative.len() as u64 - 1;
+        if last == self.first {
+            format!("K = {}", self.first)
+        } else {
+            format!("K in {}..={last}", self.first)
+        }
+    }
+}
+
+/// The relative error of statrs' Binomial probabilities at $T$ steps is at most
+/// $10^{-12}+10^{-13}T$: they are differences of $\ln$ factorials of size $T\ln T$, and lose
+/// about $3.4\cdot10^{-15}T$ relative (measured against 60-digit values at $T$ from 100 to
+/// $10^8$: test `binomial_probabilities_within_their_error_bound`), so the bound has a margin of
+/// 30.
+fn pmf_error(steps: u64) -> f64 {
+    1e-12 + 1e-13 * steps as f64
+}
+
+/// The strata of $K\sim\mathrm{Binomial}(T,q)$, the number of the $T$ steps that draw the record:
+/// cut where the upper tail $\Pr[K\ge k]$ falls to $\frac12,10^{-1},10^{-2},\dots$, down to
+/// `floor` (the last stratum takes the rest of the tail). Counts more than $40$ standard
+/// deviations (plus $40$) from the mean are in no stratum: their probability is below
+/// $2e^{-55}$ (Bernstein's inequality), and a stratum left out only lowers the lower limit
+/// (its contribution is $\ge0$).
+///
+/// The floating point is accounted for, never dropped: with $\eta$ = [`pmf_error`] and $n$
+/// counts in a stratum, its weight is the computed sum times $1-\eta-n2^{-52}$ less
+/// $2n$ times the smallest normal number (an underflowed probability), so at most the exact
+/// one; and its `slack` is $2\eta+n^22^{-52}$ (the normalised probabilities' relative error,
+/// the rounding of their running sums and the $2^{-53}$ grid of the uniform that inverts
+/// them) plus $2n$ smallest normals over the weight.
+fn binomial_strata(q: f64, steps: u64, floor: f64) -> Result<Vec<Stratum>, String> {
+    let law = Binomial::new(q, steps).map_err(|e| format!("the law of the draws: {e}"))?;
+    let (mean, sd) = (steps as f64 * q, (steps as f64 * q * (1.0 - q)).sqrt());
+    let lo = (mean - 40.0 * sd - 40.0).max(0.0) as u64;
+    let hi = ((mean + 40.0 * sd + 40.0).ceil() as u64).min(steps);
+    let pmf: Vec<f64> = (lo..=hi).map(|k| law.pmf(k)).collect();
+    // Upper tails Pr[lo + i <= K <= hi], summed from the small end.
+    let mut tail = vec![0.0; pmf.len() + 1];
+    for i in (0..pmf.len()).rev() {
+        tail[i] = tail[i + 1] + pmf[i];
+    }
+    let mut cuts = vec![0usize];
+    // (A floor of 0, from a claimed delta of a few subnormals, would never end the cuts.)
+    let (mut level, floor) = (0.5, floor.max(f64::MIN_POSITIVE));
+    while level >= floor {
+        let cut = tail.partition_point(|t| *t > level);
+        if cut < pmf.len() && cut > *cuts.last().unwrap_or(&0) {
+            cuts.push(cut);
+        }
+        level = if level == 0.5 { 0.1 } else { level * 0.1 };
+    }
+    cuts.push(pmf.len());
+    Ok(cuts
+        .windows(2)
+        .map(|w| {
+            let part = &pmf[w[0]..w[1]];
+            let weight: f64 = part.iter().sum();
+            let (n, eta, tiny) = (part.len() as f64, pmf_error(steps), f64::MIN_POSITIVE);
+            let rounding = 2f64.powi(-52);
+            let mut acc = 0.0;
+            let cumulative = part
+                .iter()
+                .map(|p| {
+                    acc += p / weight;
+                    acc
+                })
+                .collect::<Vec<_>>();
+            let typical = part
+                .iter()
+                .enumerate()
+                .map(|(i, p)| (lo + (w[0] + i) as u64) as f64 * p / weight)
+                .sum::<f64>()
+                .round() as u64;
+            Stratum {
+                weight: (weight * (1.0 - eta - n * rounding) - 2.0 * n * tiny).max(0.0),
+                slack: if part.len() == 1 {
+                    0.0
+                } else {
+                    2.0 * eta + n * n * rounding + 2.0 * n * tiny / weight
+                },
+                first: lo + w[0] as u64,
+                cumulative,
+                typical,
+            }
+        })
+        .filter(|s| s.weight > 0.0)
+        .collect())
+}
+
+/// $\mathbb E\thinspace\ell(\sigma Z+\mu)$ for $Z\sim\mathcal N(0,1)$: the trapezoid rule on
+/// $\[-10,10\]$ with spacing $0.05$ (for the design of a proposal only: no limit depends on it).
+fn gauss_mean(f: impl Fn(f64) -> f64, mu: f64, sigma: f64) -> f64 {
+    let h = 0.05;
+    (-200i32..=200)
+        .map(|i| {
+            let z = i as f64 * h;
+            let w = if i.abs() == 200 { 0.5 } else { 1.0 };
+            w * h * (-0.5 * z * z).exp() * f(sigma * z + mu)
+        })
+        .sum::<f64>()
+        / (2.0 * std::f64::consts::PI).sqrt()
+}
+
+/// The tilts designed for the stratum of `drawn` draws of a one-phase pair (the record's $k$
+/// outputs at mean 1, the other $T-k$ at 0; for the add pair all at 0), at the claimed
+/// $\epsilon$: moving output class $c$ by $s_c$ costs relative entropy $n_cs_c^2/(2\sigma^2)$
+/// and raises the mean loss by about $n_cs_c\thinspace a_c$, $a_c=\mathbb E\thinspace\ell'(X_c)$;
+/// the most raise for a given cost is $s_c=\theta\sigma^2a_c$ (an exponential tilt of the
+/// linearised loss). $\theta$ solves $M(\theta)=\epsilon$, $M$ the mean loss under the moved
+/// laws (bisection; $M$ grows with $\theta$ since $\ell$ is monotone), so the tilted paths sit
+/// at the threshold. In a defensive mixture with weight
+/// $\frac12$ (weights at most 2). None when the untilted mean already reaches $\epsilon$
+/// (plain sampling) or no $\theta$ does.
+fn matched_tilts(loss: LossPair, phase: &Phase, drawn: u64, epsilon: f64) -> Vec<Tilt> {
+    let Phase { q, sigma, steps } = *phase;
+    let ell = |x: f64| loss.output_loss(x, q, sigma);
+    let drawn = if loss == LossPair::Add {
+        0
+    } else {
+        drawn.min(steps)
+    };
+    let classes = [(drawn as f64, 1.0), ((steps - drawn) as f64, 0.0)];
+    let h = 1e-3 * sigma;
+    let slopes: Vec<f64> = classes
+        .iter()
+        .map(|&(_, mu)| {
+            (gauss_mean(ell, mu + h, sigma) - gauss_mean(ell, mu - h, sigma)) / (2.0 * h)
+        })
+        .collect();
+    let mean_loss = |theta: f64| -> f64 {
+        classes
+            .iter()
+            .zip(&slopes)
+            .filter(|((n, _), _)| *n > 0.0)
+            .map(|(&(n, mu), a)| n * gauss_mean(ell, mu + theta * sigma * sigma * a, sigma))
+            .sum()
+    };
+    if !(mean_loss(0.0) < epsilon) {
+        return Vec::new();
+    }
+    let mut hi = 1.0;
+    while mean_loss(hi) < epsilon {
+        hi *= 2.0;
+        if hi > 1e12 {
+            return Vec::new();
+        }
+    }
+    let mut lo = 0.0;
+    for _ in 0..60 {
+        let mid = 0.5 * (lo + hi);
+        if mean_loss(mid) < epsilon {
+            lo = mid
+        } else {
+            hi = mid
+        }
+    }
+    [hi].iter()
+        .map(|theta| {
+            let s_in = theta * sigma * sigma * slopes[0];
+            let s_out = theta * sigma * sigma * slopes[1];
+            // The add pair's drift is downwards (`conditioned_loss`).
+            let drift = if loss == LossPair::Add { -s_out } else { s_out } / sigma;
+            Tilt {
+                rate_factor: 1.0,
+                shift: if loss == LossPair::Add {
+                    0.0
+                } else {
+                    s_in - s_out
+                },
+                drift,
+                mix: 0.5,
+            }
+        })
+        .collect()
+}
+
+/// The single jumps for the stratum of `drawn` draws of a one-phase pair (remove,
+/// replace-one) at the claimed $\epsilon$: the other steps' mean loss $M_0$, and the move $m$
+/// of one output of the jumping class ($c$: drawn if any, else not drawn) with
+/// $\ell(\mu_c+m)=\epsilon-M_0$ (bisection; $\ell$ grows), and $m+\sigma$. Each in a defensive
+/// mixture with weight $\frac12$. None when one output at its mean already reaches $\epsilon$ or
+/// none reaches it (the add pair's loss per step is at most $-\ln(1-q)$).
+fn matched_jumps(loss: LossPair, phase: &Phase, drawn: u64, epsilon: f64) -> Vec<Proposal> {
+    let Phase { q, sigma, steps } = *phase;
+    if loss == LossPair::Add || steps == 0 {
+        return Vec::new();
+    }
+    let ell = |x: f64| loss.output_loss(x, q, sigma);
+    let drawn = drawn.min(steps);
+    let (e_in, e_out) = (gauss_mean(ell, 1.0, sigma), gauss_mean(ell, 0.0, sigma));
+    let mu = if drawn > 0 { 1.0 } else { 0.0 };
+    let rest =
+        drawn as f64 * e_in + (steps - drawn) as f64 * e_out - if drawn > 0 { e_in } else { e_out };
+    let target = epsilon - rest;
+    if !(ell(mu) < target) {
+        return Vec::new();
+    }
+    let (mut lo, mut hi) = (0.0, 100.0 * sigma + 10.0);
+    if !(ell(mu + hi) >= target) {
+        return Vec::new();
+    }
+    for _ in 0..100 {
+        let mid = 0.5 * (lo + hi);
+        if ell(mu + mid) < target {
+            lo = mid
+        } else {
+            hi = mid
+        }
+    }
+    [hi, hi + sigma]
+        .iter()
+        .map(|size| Proposal::Jump {
+            size: *size,
+            mix: 0.5,
+        })
+        .collect()
+}
+
+/// A proposal of the importance sampling: a [`Tilt`] of every step, or a single jump
+/// ([`LossPair::conditioned_jump_loss`]: one output moved by `size`, with probability `mix`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Proposal {
+    Tilt(Tilt),
+    Jump { size: f64, mix: f64 },
+}
+
+impl Proposal {
+    /// The largest weight, $1/(1-\lambda)$.
+    fn bound(&self) -> f64 {
+        match self {
+            Proposal::Tilt(t) => t.bound(),
+            Proposal::Jump { mix, .. } => 1.0 / (1.0 - mix),
+        }
+    }
+}
+
+fn describe(p: &Proposal) -> String {
+    let t = match p {
+        Proposal::Tilt(t) => t,
+        Proposal::Jump { size, mix } => {
+            return format!("defensive mixture {mix}: one output moved by {size:.4}");
+        }
+    };
     if t.mix == 0.0 {
         "plain".into()
     } else {
@@ -209,15 +543,140 @@ fn simulated_pairs(row: &Row) -> Result<Vec<(Simulated, String)>, ParamError> {
                     phases.len()
                 );
             }
-            (Simulated::Steps { loss, phases }, name)
+            let sim = match phases.as_slice() {
+                [phase] => Simulated::Drawn {
+                    loss,
+                    phase: *phase,
+                },
+                _ => Simulated::Steps { loss, phases },
+            };
+            (sim, name)
         })
         .collect())
 }
 
-/// The Monte Carlo lower limit on δ(claimed ε): for each simulated pair, a pilot run (its own
-/// streams, discarded) picks the proposal with the smallest relative variance, then a main run of
-/// a fixed number of trials gives the KL-Chernoff / empirical-Bernstein lower limit. The largest
-/// limit over the pairs is reported, the row's level split over the pairs.
+/// The pilot's record of one stratum: the proposal it chose, the mean and standard deviation
+/// of the values under it, and the truncation level.
+#[derive(Debug, Clone, Copy)]
+struct Planned {
+    tilt: Proposal,
+    mean: f64,
+    sd: f64,
+    cap: f64,
+}
+
+/// One way to estimate a simulated pair's δ: its strata and the proposals tried in each.
+struct Design {
+    /// Index of the simulated pair.
+    pair: usize,
+    /// How its paths are simulated.
+    sim: Simulated,
+    strata: Vec<Stratum>,
+    proposals: Vec<Vec<Proposal>>,
+}
+
+/// The main run's split of `total` paths over the strata the pilot saw positive values in,
+/// and the limit it predicts: strata are taken in order of their pilot contribution
+/// $\pi_j\hat m_j$, each prefix split in proportion to $\pi_j\hat s_j$ (Neyman's allocation, at
+/// least 32 paths each, the sizes summing to `total` exactly, so that the reported paths passed
+/// back as `trials` reproduce the run) and scored by [`stats::stratified_lower`] of values with
+/// the pilot's means and deviations at those sizes, less the strata's slack; the best prefix
+/// is kept (a stratum whose share is too small to pin down its variance costs the limit more
+/// than its mean adds; one left out only lowers the limit).
+fn allocate(
+    strata: &[Stratum],
+    plan: &[Option<Planned>],
+    total: u64,
+    confidence: f64,
+) -> (f64, Vec<(usize, u64)>) {
+    let mut order: Vec<usize> = (0..strata.len())
+        .filter(|j| plan[*j].is_some_and(|p| p.mean > 0.0 && p.cap > 0.0))
+        .collect();
+    let contribution = |j: usize| strata[j].weight * plan[j].map_or(0.0, |p| p.mean);
+    order.sort_by(|a, b| contribution(*b).total_cmp(&contribution(*a)));
+    let mut best: (f64, Vec<(usize, u64)>) = (f64::NEG_INFINITY, Vec::new());
+    const LEAST: u64 = 32;
+    for len in 1..=order.len() {
+        let Some(spare) = total.checked_sub(LEAST * len as u64) else {
+            break;
+        };
+        let chosen = &order[..len];
+        let norm: f64 = chosen
+            .iter()
+            .map(|j| strata[*j].weight * plan[*j].map_or(0.0, |p| p.sd))
+            .sum();
+        // The spare paths by cumulative shares, rounded: the sizes sum to `total`.
+        let (mut share_sum, mut given) = (0.0, 0u64);
+        let split: Vec<(usize, u64)> = chosen
+            .iter()
+            .enumerate()
+            .map(|(i, j)| {
+                share_sum += if norm > 0.0 {
+                    strata[*j].weight * plan[*j].map_or(0.0, |p| p.sd) / norm
+                } else {
+                    1.0 / len as f64
+                };
+                let upto = if i + 1 == len {
+                    spare
+                } else {
+                    ((spare as f64 * share_sum).round() as u64).clamp(given, spare)
+                };
+                let n = upto - given;
+                given = upto;
+                (*j, LEAST + n)
+            })
+            .collect();
+        let accs: Vec<MeanAcc> = split
+            .iter()
+            .map(|(j, n)| {
+                let p = plan[*j].expect("chosen strata have a plan");
+                MeanAcc {
+                    n: *n,
+                    mean: p.mean.min(p.cap),
+                    m2: p.sd * p.sd * (*n - 1) as f64,
+                    min: 0.0,
+                    max: p.cap,
+                    non_finite: 0,
+                }
+            })
+            .collect();
+        let parts: Vec<stats::Stratum> = split
+            .iter()
+            .zip(&accs)
+            .map(|((j, _), acc)| stats::Stratum {
+                weight: strata[*j].weight,
+                acc,
+                bound: plan[*j].map_or(1.0, |p| p.cap),
+            })
+            .collect();
+        let slack: f64 = parts
+            .iter()
+            .zip(&split)
+            .map(|(p, (j, _))| p.weight * p.bound * strata[*j].slack)
+            .sum();
+        let predicted = stats::stratified_lower(&parts, confidence).unwrap_or(0.0) - slack;
+        if predicted > best.0 {
+            best = (predicted, split);
+        }
+    }
+    best
+}
+
+/// The Monte Carlo lower limit on δ(claimed ε).
+///
+/// 1. **Designs**: for every simulated pair, one stratum (the whole law), and for a one-phase
+///    pair whose $P$ draws the record also its strata by the number of draws $K$
+///    ([`binomial_strata`]; the pair's structure: given $K$ the steps are exchangeable).
+/// 2. **Pilot** (its own streams, discarded; a tenth of the budget, but at least 100 paths
+///    for each design, stratum and proposal, which is more for long runs: a third of the main
+///    run at $T=10^4$): for every design, stratum and proposal, a few paths; per stratum the proposal with the smallest relative
+///    variance at the claimed ε is kept, with a truncation level (twice its largest pilot
+///    value).
+/// 3. **One design**: the one whose predicted limit ([`allocate`]) is largest. Every simulated
+///    pair is realised by datasets, so each one's δ is at most the row's and any of them gives
+///    a lower limit; choosing by the pilot, independent of the main run, keeps the level whole.
+/// 4. **Main run** of a size fixed beforehand, split over the strata as [`allocate`] says,
+///    then [`stats::stratified_lower`] of the strata's truncated values at the row's level.
 pub(crate) fn monte_carlo(
     row: &Row,
     epsilons: &[f64],
@@ -229,131 +688,377 @@ pub(crate) fn monte_carlo(
     if candidates.is_empty() {
         return Err("no simulated pair".into());
     }
-    let per_pair = 1.0 - (1.0 - confidence) / candidates.len() as f64;
-    let per_pair_steps = max_steps / candidates.len() as u64;
-    let mut best: Option<MonteCarlo> = None;
-    let mut points: Vec<McPoint> = Vec::new();
-    for (index, (sim, name)) in candidates.into_iter().enumerate() {
-        crate::cancel::check().map_err(|e| e.to_string())?;
-        let per_trial = sim.steps_per_trial().max(1);
-        // For each epsilon, the mean of the weighted values and of min(value, cap): the
-        // truncated values have a smaller mean, so a lower limit for it is one for delta, and
-        // their range is [0, cap] instead of [0, bound]. One path serves every epsilon.
-        let run = |key: &StreamKey, trials: u64, tilt: &Tilt, eps: &[f64], cap: f64| {
-            run_trials(
-                trials,
-                || ((), vec![(MeanAcc::new(), MeanAcc::new()); eps.len()]),
-                |_, accs: &mut Vec<(MeanAcc, MeanAcc)>, i| {
-                    // Cancelled (crate::cancel): the remaining trials do nothing, and the
-                    // check after the run discards its result.
-                    if crate::cancel::requested() {
-                        return;
-                    }
-                    let (w, loss) = sim.path(tilt, &mut key.trial(i));
-                    // A non-finite path (none is known) counts as 0: the conservative side.
-                    let (w, loss) = if w.is_finite() && !loss.is_nan() {
-                        (w, loss)
-                    } else {
-                        (0.0, 0.0)
-                    };
-                    for ((raw, cut), e) in accs.iter_mut().zip(eps) {
-                        let v = w * (-(e - loss).exp_m1()).max(0.0);
-                        raw.push(v);
-                        cut.push(v.min(cap));
-                    }
+    let claimed = epsilons[0];
+    // Strata whose probability is below a thousandth of the claimed delta are merged into the
+    // last one: they could not move the limit past the claim.
+    let floor = 1e-3 * row.delta;
+    let mut designs = Vec::new();
+    for (pair, (sim, _)) in candidates.iter().enumerate() {
+        let mut ways = vec![(sim.clone(), vec![Stratum::whole()])];
+        if let Simulated::Drawn { loss, phase } = sim {
+            // The whole law step by step (the record's draws random, the rate among the
+            // tilts), and the strata of its draws.
+            ways = vec![(
+                Simulated::Steps {
+                    loss: *loss,
+                    phases: vec![*phase],
                 },
-            )
-        };
-        let proposals = if opts.importance {
-            sim.proposals()
-        } else {
-            vec![Tilt::NONE]
-        };
-        // Pilot (its own streams, discarded): a tenth of the budget over the proposals; it picks
-        // the proposal with the smallest relative variance at the claimed epsilon and the cap
-        // (twice that proposal's largest pilot value).
-        let pilot_trials = (per_pair_steps / 10 / per_trial / proposals.len() as u64).max(200);
-        let started = std::time::Instant::now();
-        let (mut chosen, mut cap, mut score) = (proposals[0], proposals[0].bound(), f64::INFINITY);
-        for (j, tilt) in proposals.iter().enumerate() {
-            crate::cancel::check().map_err(|e| e.to_string())?;
-            let key = StreamKey::new(
-                opts.seed,
-                &[
-                    "audit-pilot",
-                    &row.name,
-                    &row.line.to_string(),
-                    &index.to_string(),
-                    &j.to_string(),
-                ],
-            );
-            let acc = run(&key, pilot_trials, tilt, &epsilons[..1], f64::INFINITY)
-                .remove(0)
-                .0;
-            crate::cancel::check().map_err(|e| e.to_string())?;
-            let s = if acc.mean > 0.0 {
-                acc.variance() / (acc.mean * acc.mean)
-            } else {
-                f64::INFINITY
-            };
-            if s < score {
-                (score, chosen, cap) = (s, *tilt, (2.0 * acc.max).min(tilt.bound()));
+                vec![Stratum::whole()],
+            )];
+            if opts.importance {
+                ways.push((sim.clone(), sim.strata(floor)?));
             }
         }
-        let pilot_seconds = started.elapsed().as_secs_f64();
-        // The main run's size is fixed before it starts (from the budget, or from the pilot's
-        // throughput), so no stopping rule touches the interval.
-        let trials = match (opts.trials, opts.budget_seconds) {
-            (Some(n), _) => n,
-            (None, Some(b)) => (b * (pilot_trials * proposals.len() as u64) as f64
-                / pilot_seconds.max(1e-9))
-            .min(1e12) as u64,
-            (None, None) => per_pair_steps / per_trial,
+        for (sim, strata) in ways {
+            let proposals = strata
+                .iter()
+                .map(|st| {
+                    if opts.importance {
+                        sim.proposals(st, claimed)
+                    } else {
+                        vec![Proposal::Tilt(Tilt::NONE)]
+                    }
+                })
+                .collect();
+            designs.push(Design {
+                pair,
+                sim,
+                strata,
+                proposals,
+            });
         }
-        .max(200);
+    }
+    // For each epsilon, the mean of the weighted values and of min(value, cap): the truncated
+    // values have a smaller mean, so a lower limit for it is one for delta, and their range is
+    // [0, cap] instead of [0, bound]. One path serves every epsilon.
+    let run = |sim: &Simulated,
+               stratum: &Stratum,
+               key: &StreamKey,
+               trials: u64,
+               tilt: &Proposal,
+               eps: &[f64],
+               cap: f64| {
+        run_trials(
+            trials,
+            || ((), vec![(MeanAcc::new(), MeanAcc::new()); eps.len()]),
+            |_, accs: &mut Vec<(MeanAcc, MeanAcc)>, i| {
+                // Cancelled (crate::cancel): the remaining trials do nothing, and the check
+                // after the run discards its result.
+                if crate::cancel::requested() {
+                    return;
+                }
+                let (w, loss) = sim.path(stratum, tilt, &mut key.trial(i));
+                // A non-finite path (none is known) counts as 0: the conservative side.
+                let (w, loss) = if w.is_finite() && !loss.is_nan() {
+                    (w, loss)
+                } else {
+                    (0.0, 0.0)
+                };
+                for ((raw, cut), e) in accs.iter_mut().zip(eps) {
+                    let v = w * (-(e - loss).exp_m1()).max(0.0);
+                    raw.push(v);
+                    cut.push(v.min(cap));
+                }
+            },
+        )
+    };
+    // The pilot: a tenth of the budget split equally over the designs, and within a design
+    // over its (stratum, proposal) pairs, at least 100 paths each.
+    let pilot_trials = |design: &Design| {
+        let per = design.sim.steps_per_trial().max(1);
+        let configs: u64 = design.proposals.iter().map(|p| p.len() as u64).sum();
+        (max_steps / 10 / designs.len() as u64 / per / configs.max(1)).max(100)
+    };
+    let started = std::time::Instant::now();
+    let mut plans: Vec<Vec<Option<Planned>>> = Vec::new();
+    for (d, design) in designs.iter().enumerate() {
+        let sim = &design.sim;
+        let mut plan = Vec::new();
+        for (j, (stratum, props)) in design.strata.iter().zip(&design.proposals).enumerate() {
+            let mut best: Option<(f64, Planned)> = None;
+            for (p, tilt) in props.iter().enumerate() {
+                crate::cancel::check().map_err(|e| e.to_string())?;
+                let key = StreamKey::new(
+                    opts.seed,
+                    &[
+                        "audit-pilot",
+                        &row.name,
+                        &row.line.to_string(),
+                        &d.to_string(),
+                        &j.to_string(),
+                        &p.to_string(),
+                    ],
+                );
+                let acc = run(
+                    sim,
+                    stratum,
+                    &key,
+                    pilot_trials(design),
+                    tilt,
+                    &epsilons[..1],
+                    f64::INFINITY,
+                )
+                .remove(0)
+                .0;
+                crate::cancel::check().map_err(|e| e.to_string())?;
+                if acc.mean > 0.0 {
+                    let score = acc.variance() / (acc.mean * acc.mean);
+                    if best.as_ref().is_none_or(|(s, _)| score < *s) {
+                        best = Some((
+                            score,
+                            Planned {
+                                tilt: *tilt,
+                                mean: acc.mean,
+                                sd: acc.variance().sqrt(),
+                                cap: (2.0 * acc.max).min(tilt.bound()),
+                            },
+                        ));
+                    }
+                }
+            }
+            plan.push(best.map(|(_, p)| p));
+        }
+        plans.push(plan);
+    }
+    let pilot_seconds = started.elapsed().as_secs_f64();
+    let pilot_steps: u64 = designs
+        .iter()
+        .map(|d| {
+            let per = d.sim.steps_per_trial().max(1);
+            d.proposals.iter().map(|p| p.len() as u64).sum::<u64>() * pilot_trials(d) * per
+        })
+        .sum();
+    // The main run's size is fixed before it starts (from the budget, or from the pilot's
+    // throughput), so no stopping rule touches the interval.
+    let main_paths = |per_trial: u64| {
+        match (opts.trials, opts.budget_seconds) {
+            (Some(n), _) => n,
+            (None, Some(b)) => {
+                (b * (pilot_steps / per_trial) as f64 / pilot_seconds.max(1e-9)).min(1e12) as u64
+            }
+            (None, None) => max_steps / per_trial,
+        }
+        .max(200)
+    };
+    // The design with the largest predicted limit (the first one if none predicts one).
+    let mut chosen = (0, f64::NEG_INFINITY, Vec::new());
+    for (d, design) in designs.iter().enumerate() {
+        let total = main_paths(design.sim.steps_per_trial().max(1));
+        let (predicted, split) = allocate(&design.strata, &plans[d], total, confidence);
+        if predicted > chosen.1 {
+            chosen = (d, predicted, split);
+        }
+    }
+    let (d, _, mut split) = chosen;
+    let design = &designs[d];
+    let (sim, name) = (&design.sim, &candidates[design.pair].1);
+    let plan = &plans[d];
+    if split.is_empty() {
+        // No positive pilot value anywhere: plain paths of the whole law.
+        split = vec![(0, main_paths(sim.steps_per_trial().max(1)))];
+    }
+    let mut results = Vec::new();
+    let mut trials = 0;
+    for (j, n) in split {
+        let stratum = &design.strata[j];
+        let (tilt, cap) = plan[j].map_or((Proposal::Tilt(Tilt::NONE), 1.0), |p| (p.tilt, p.cap));
         let key = StreamKey::new(
             opts.seed,
             &[
                 "audit",
                 &row.name,
                 &row.line.to_string(),
-                &index.to_string(),
+                &d.to_string(),
+                &j.to_string(),
             ],
         );
-        let cap = if cap > 0.0 { cap } else { chosen.bound() };
-        let accs = run(&key, trials, &chosen, epsilons, cap);
+        let accs = run(sim, stratum, &key, n, &tilt, epsilons, cap);
         // A run cut short by a cancellation is no estimate.
         crate::cancel::check().map_err(|e| e.to_string())?;
-        for (j, ((raw, cut), e)) in accs.iter().zip(epsilons).enumerate() {
-            let est = kl_bernstein(cut, cap, per_pair, opts.seed).map_err(|e| e.to_string())?;
-            if j == 0 {
-                let mc = MonteCarlo {
-                    delta_mean: raw.mean,
-                    delta_lower: est.lower,
-                    trials,
-                    confidence: per_pair,
-                    seed: opts.seed,
-                    pair: name.clone(),
-                    proposal: describe(&chosen),
-                    method: "kl-chernoff and empirical bernstein (level split)",
-                    bound: cap,
-                };
-                if best.as_ref().is_none_or(|b| mc.delta_lower > b.delta_lower) {
-                    best = Some(mc);
-                }
-            }
-            let point = McPoint {
-                epsilon: *e,
-                mean: raw.mean,
-                lower: est.lower,
-            };
-            match points.get_mut(j) {
-                Some(p) if p.lower >= point.lower => {}
-                Some(p) => *p = point,
-                None => points.push(point),
-            }
+        trials += n;
+        results.push((stratum, tilt, cap, accs));
+    }
+    // The drawn laws of K differ from the exact conditional ones by at most their slack (total
+    // variation), which moves a mean of values in [0, cap] by at most cap times it.
+    let slack: f64 = results
+        .iter()
+        .map(|(st, _, cap, _)| st.weight * cap * st.slack)
+        .sum();
+    let mut points = Vec::new();
+    for (e_index, e) in epsilons.iter().enumerate() {
+        let parts: Vec<stats::Stratum> = results
+            .iter()
+            .map(|(st, _, cap, accs)| stats::Stratum {
+                weight: st.weight,
+                acc: &accs[e_index].1,
+                bound: *cap,
+            })
+            .collect();
+        let lower = (stats::stratified_lower(&parts, confidence).map_err(|e| e.to_string())?
+            - slack)
+            .max(0.0);
+        let mean: f64 = results
+            .iter()
+            .map(|(st, _, _, accs)| st.weight * accs[e_index].0.mean)
+            .sum();
+        points.push(McPoint {
+            epsilon: *e,
+            mean,
+            lower,
+        });
+    }
+    let proposal = match results.as_slice() {
+        [(st, tilt, _, _)] if design.strata.len() == 1 => {
+            let _ = st;
+            describe(tilt)
+        }
+        _ => format!(
+            "stratified on the record's draws K ({} of {} strata sampled: {})",
+            results.len(),
+            design.strata.len(),
+            results
+                .iter()
+                .map(|(st, tilt, _, accs)| format!(
+                    "{} [probability {:.3e}, {} paths]: {}",
+                    st.describe(),
+                    st.weight,
+                    accs[0].0.n,
+                    describe(tilt)
+                ))
+                .collect::<Vec<_>>()
+                .join("; ")
+        ),
+    };
+    let mc = MonteCarlo {
+        delta_mean: points[0].mean,
+        delta_lower: points[0].lower,
+        trials,
+        confidence,
+        seed: opts.seed,
+        pair: name.clone(),
+        proposal,
+        // (One stratum sampled: the limit is its KL-Chernoff / empirical-Bernstein one.)
+        method: if results.len() > 1 {
+            "stratified: bernstein over the strata and kl-chernoff per stratum (level split)"
+        } else {
+            "kl-chernoff and empirical bernstein (level split)"
+        },
+        bound: results.iter().map(|r| r.2).fold(0.0, f64::max),
+    };
+    Ok((mc, points))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// statrs' Binomial probabilities against 60-digit ones (mpmath, `q` the f64's exact
+    /// value): within a tenth of [`pmf_error`] (the error grows with T: about 3.4e-15 T).
+    #[test]
+    fn binomial_probabilities_within_their_error_bound() {
+        let exact: [(f64, u64, u64, f64); 9] = [
+            (1e-3, 100, 1, 0.090569784495866772673),
+            (1e-3, 10000, 10, 0.12517263665023892963),
+            (1e-3, 10000, 40, 5.3296415694216636609e-13),
+            (0.05, 10000, 500, 0.018301668645765844125),
+            (0.05, 10000, 620, 1.207544107268600334e-8),
+            (2.5e-4, 1_000_000, 250, 0.025226069639812816364),
+            (2.5e-4, 1_000_000, 330, 1.9696371333997924683e-7),
+            (1e-3, 100_000_000, 100_000, 0.0012621964657906383675),
+            (1e-3, 100_000_000, 101_000, 8.5610030778475514855e-6),
+        ];
+        for (q, t, k, p) in exact {
+            let got = Binomial::new(q, t).unwrap().pmf(k);
+            assert!(
+                (got / p - 1.0).abs() < pmf_error(t) / 10.0,
+                "{q} {t} {k}: {got} vs {p}"
+            );
         }
     }
-    best.map(|b| (b, points))
-        .ok_or_else(|| "no simulated pair".into())
+
+    /// The strata of K cover lo..=hi contiguously; each weight is at most the stratum's
+    /// probability and within the error bound of it (exact values where a stratum is one
+    /// count); K is drawn from its conditional law (frequencies within 5 standard deviations
+    /// of it); a floor of 0 ends.
+    #[test]
+    fn binomial_strata_partition_the_counts_with_their_weights() {
+        // q = 1e-3, T = 100: K = 0 and K = 1 are strata of their own.
+        let strata = binomial_strata(1e-3, 100, 1e-8).unwrap();
+        let (p0, p1) = (0.90479214711370904015, 0.090569784495866772673);
+        assert_eq!((strata[0].first, strata[0].cumulative.len()), (0, 1));
+        assert_eq!((strata[1].first, strata[1].cumulative.len()), (1, 1));
+        for (s, p) in [(&strata[0], p0), (&strata[1], p1)] {
+            assert!(s.weight <= p && s.weight > p * (1.0 - 1e-9), "{s:?} vs {p}");
+            assert_eq!(s.slack, 0.0);
+        }
+        for (q, t) in [(1e-3, 100u64), (0.05, 10_000), (0.3, 50), (1.0, 20)] {
+            let law = Binomial::new(q, t).unwrap();
+            let strata = binomial_strata(q, t, 1e-8).unwrap();
+            let mut total = 0.0;
+            for (i, s) in strata.iter().enumerate() {
+                let last = s.first + s.cumulative.len() as u64 - 1;
+                if let Some(next) = strata.get(i + 1) {
+                    assert_eq!(next.first, last + 1, "{q} {t}: {strata:?}");
+                }
+                let p: f64 = (s.first..=last).map(|k| law.pmf(k)).sum();
+                assert!(
+                    s.weight <= p && s.weight >= p * (1.0 - 2.0 * pmf_error(t)),
+                    "{s:?} vs {p}"
+                );
+                assert!(s.slack >= 0.0 && s.slack < 1e-6, "{s:?}");
+                total += s.weight;
+                if s.cumulative.len() > 1 && p > 1e-3 {
+                    let key = StreamKey::new(1, &["strata", &i.to_string()]);
+                    let n = 100_000u64;
+                    let mut counts = vec![0u64; s.cumulative.len()];
+                    for j in 0..n {
+                        counts[(s.draw(&mut key.trial(j)) - s.first) as usize] += 1;
+                    }
+                    for (c, k) in counts.iter().zip(s.first..) {
+                        let want = law.pmf(k) / p;
+                        let sd = (want * (1.0 - want) / n as f64).sqrt();
+                        let got = *c as f64 / n as f64;
+                        assert!(
+                            (got - want).abs() <= 5.0 * sd + 1e-9,
+                            "{q} {t} K={k}: {got} vs {want}"
+                        );
+                    }
+                }
+            }
+            assert!(
+                total <= 1.0 && total > 1.0 - 2.0 * pmf_error(t),
+                "{q} {t}: {total}"
+            );
+        }
+        assert!(!binomial_strata(0.01, 1000, 0.0).unwrap().is_empty());
+    }
+
+    /// The main run's sizes sum to the total asked for (so `trials` reproduces the run), at
+    /// least 32 each.
+    #[test]
+    fn allocation_spends_the_total_exactly() {
+        let strata = binomial_strata(0.05, 1000, 1e-8).unwrap();
+        let plan: Vec<Option<Planned>> = strata
+            .iter()
+            .enumerate()
+            .map(|(j, _)| {
+                Some(Planned {
+                    tilt: Proposal::Tilt(Tilt::NONE),
+                    mean: 1e-3 * (j + 1) as f64,
+                    sd: 1e-2 / (j + 1) as f64,
+                    cap: 1.0,
+                })
+            })
+            .collect();
+        for total in [200u64, 1001, 2_000_000, 123_457] {
+            let (predicted, split) = allocate(&strata, &plan, total, 0.999);
+            assert!(predicted.is_finite() && !split.is_empty());
+            assert_eq!(
+                split.iter().map(|(_, n)| n).sum::<u64>(),
+                total,
+                "{split:?}"
+            );
+            assert!(split.iter().all(|(_, n)| *n >= 32), "{split:?}");
+        }
+    }
 }

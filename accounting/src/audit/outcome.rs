@@ -19,7 +19,8 @@ pub struct AuditOptions {
     /// in the pilot (machine-dependent; the JSON reports the trials, and `trials` with the same
     /// `max_steps`, which sizes the pilot, reproduces the run).
     pub budget_seconds: Option<f64>,
-    /// If set, the main run's trials per simulated pair (overrides both budgets).
+    /// If set, the main run's paths (one simulated pair, over its strata; overrides both
+    /// budgets).
     pub trials: Option<u64>,
     /// Importance sampling (a pilot run chooses the proposal); `false`: plain Monte Carlo.
     pub importance: bool,
@@ -120,24 +121,30 @@ impl AuditVerdict {
 /// The Monte Carlo lower confidence bound on δ(claimed ε).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct MonteCarlo {
-    /// The (untruncated, importance-weighted) mean estimate of δ(claimed ε).
+    /// The (untruncated, importance-weighted) mean estimate of δ(claimed ε); with strata, of
+    /// the part of δ in the strata sampled (those the pilot left out are not counted, so it
+    /// may be below δ).
     pub delta_mean: f64,
     /// The one-sided lower confidence limit on δ(claimed ε).
     pub delta_lower: f64,
-    /// Trials of the main run (the pilot's are not used in the estimate).
+    /// Paths of the main run, over all its strata (the pilot's are not used in the estimate).
     pub trials: u64,
-    /// One-sided level of this pair's limit (the row's level split over its pairs).
+    /// One-sided level of the limit (the row's level: one pair is simulated, chosen by the
+    /// pilot).
     pub confidence: f64,
     /// Seed of the run ([`AuditOptions::seed`]).
     pub seed: u64,
-    /// The simulated pair.
+    /// The simulated pair (the one of the row's realised pairs the pilot chose).
     pub pair: String,
-    /// The importance-sampling proposal: `plain`, or the tilted rate, shift and mixture weight.
+    /// The importance-sampling proposal: `plain`, the tilted rate, shift and mixture weight, a
+    /// single jump, or per stratum of the record's draws K its probability, paths and proposal.
     pub proposal: String,
-    /// The interval: KL-Chernoff and empirical Bernstein for values in [0, bound].
+    /// The limit: KL-Chernoff and empirical Bernstein for values in [0, bound]; with strata,
+    /// Bernstein over the strata and KL-Chernoff per stratum.
     pub method: &'static str,
-    /// The values are truncated at this level for the interval (twice the largest pilot value,
-    /// at most the largest weighted value 1 / (1 - mixture weight)); `delta_mean` is untruncated.
+    /// The values are truncated at this level for the limit (twice the largest pilot value,
+    /// at most the largest weighted value 1 / (1 - mixture weight); with strata, the largest of
+    /// theirs); `delta_mean` is untruncated.
     pub bound: f64,
 }
 
@@ -188,12 +195,12 @@ pub struct Audit {
     pub notes: Vec<String>,
 }
 
-/// A Monte Carlo estimate of δ(ε) at one ε (the largest lower limit over the simulated pairs).
+/// A Monte Carlo estimate of δ(ε) at one ε (of the simulated pair and strata the pilot chose).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct McPoint {
     /// The $\epsilon$ at which $\delta(\epsilon)$ is estimated.
     pub epsilon: f64,
-    /// The mean estimate of $\delta(\epsilon)$ (of the pair with the largest lower limit).
+    /// The mean estimate of $\delta(\epsilon)$ (as [`MonteCarlo::delta_mean`]).
     pub mean: f64,
     /// The lower confidence limit on $\delta(\epsilon)$.
     pub lower: f64,

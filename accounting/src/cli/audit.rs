@@ -26,12 +26,12 @@ pub struct AuditArgs {
     /// the references decide the row alone). Reproducible on any machine.
     #[arg(long, default_value_t = 200_000_000)]
     pub max_steps: u64,
-    /// Instead of --max-steps: seconds per simulated pair for the main run, converted into
+    /// Instead of --max-steps: seconds for the main run (one simulated pair), converted into
     /// trials at the throughput the pilot run measured (machine-dependent: the JSON reports
     /// the trials; --trials N with the same --max-steps, which sizes the pilot, reproduces it).
     #[arg(long)]
     pub budget_seconds: Option<f64>,
-    /// The main run's trials per simulated pair (overrides --max-steps and --budget-seconds
+    /// The main run's paths, over its strata (overrides --max-steps and --budget-seconds
     /// for the main run; the pilot stays sized by --max-steps).
     #[arg(long)]
     pub trials: Option<u64>,

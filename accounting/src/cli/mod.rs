@@ -121,9 +121,9 @@ pub fn run(command: AccountingCommand) -> Result<u8, Error> {
     version,
     about = "Privacy accountants for DP-SGD, and the audit and conformance tools that check other \
              accountants against them.",
-    after_help = "The claim commands (list, check, report, search, proofs, detection, merge) and \
-                  contraction-series are in the dpclaims binary built from the repository with \
-                  cargo."
+    after_help = "The claim commands (list, check, report, search, proofs, detection, merge), \
+                  compare and contraction-series are in the dpclaims binary built from the \
+                  repository with cargo."
 )]
 struct AccountingCli {
     #[command(subcommand)]

@@ -333,7 +333,6 @@ fn schedule_accountant(run: &RunArgs, query: Query) -> Result<u8, Error> {
 /// `--steps-per-epoch` or $1/q$ (an integer), $E$ is `--epochs` or `--steps`$/t$ (a whole
 /// number); what is not covered (replace-one, the RDP accountants) is an error naming the flag.
 fn random_allocation(run: &RunArgs, query: Query) -> Result<u8, Error> {
-    use crate::privacy::event::{Event, EventDoc};
     const FLAG: &str = "--sampling random-allocation";
     let input = |why: String| Err(Error::Input(format!("{FLAG}: {why}")));
     if run.relation == Neighbouring::ReplaceOne {
@@ -408,21 +407,7 @@ fn random_allocation(run: &RunArgs, query: Query) -> Result<u8, Error> {
     }
     // k = 1 and t within range, as the walker checks them (an error names the field).
     crate::privacy::random_allocation::RandomAllocation::new(sigma, 1, t)?;
-    let epoch = Event::RandomAllocation {
-        event: Box::new(Event::Gaussian {
-            noise_multiplier: sigma,
-        }),
-        num_selected: 1,
-        num_steps: t,
-    };
-    let doc = EventDoc {
-        version: 1,
-        neighbouring: Neighbouring::AddRemove,
-        event: Event::SelfComposed {
-            event: Box::new(epoch),
-            count: epochs,
-        },
-    };
+    let doc = accounting::random_allocation_doc(sigma, t, epochs);
     answer_event(&doc, run, query)
 }
 

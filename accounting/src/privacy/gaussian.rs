@@ -43,7 +43,9 @@ pub fn log_delta(mu: f64, epsilon: f64) -> Result<f64, ParamError> {
 /// the addition of $\epsilon$; $|\ln\Phi|=\epsilon-b\le\epsilon+|b|$). So $x$ lies within
 /// $E=E_a+E_b+2^{-52}|\hat x|$ of $\hat x$, and since $\ln(1-e^x)$ decreases in $x$,
 /// $$\hat a-E_a+\ln(1-e^{\hat x+E})\le\ln\delta\le\hat a+E_a+\ln(1-e^{\hat x-E}),$$
-/// the left side $-\infty$ when $\hat x+E\ge0$. Each end is then moved outward by
+/// the left side $-\infty$ when $\hat x+E\ge0$; the lower end is also at least
+/// $\ln\big((1-e^{-t})\Phi(\mu/2-(\epsilon+t)/\mu)\big)$ for $t=1$ and $t=\mu$ (no difference, so no
+/// cancellation: what remains at huge $\mu$ or $\epsilon$). Each end is then moved outward by
 /// $K(1+|\cdot|)$ for the rounding of `ln`, `exp_m1` and the additions. $\delta(\epsilon)$
 /// increases with $\mu$ (the pair $\mathcal N(0,1)$, $\mathcal N(\mu,1)$ is a post-processing of
 /// the pair at a larger $\mu$), so the lower end is taken at $\mu_-$ and the upper at $\mu_+$.
@@ -78,6 +80,19 @@ pub fn log_delta_bounds(mu_lo: f64, mu_hi: f64, epsilon: f64) -> Result<(f64, f6
     } else {
         outward(a - ea + (-(x + e).exp_m1()).ln(), -1.0)
     };
+    // Where the difference cancels beyond the error model (huge mu or eps: E >= |x|), a bound
+    // without a difference: (1 - e^{eps - L})_+ >= (1 - e^{-t}) 1{L > eps + t} for t > 0, so
+    // delta(eps) >= (1 - e^{-t}) Phi(mu/2 - (eps + t)/mu) (the loss is N(mu^2/2, mu^2)).
+    let plain = [1.0, mu_lo]
+        .into_iter()
+        .fold(f64::NEG_INFINITY, |best: f64, t: f64| {
+            let l = log_norm_cdf(mu_lo / 2.0 - (epsilon + t) / mu_lo);
+            best.max(outward(
+                l - 2.0 * k * (1.0 + l.abs()) + (-(-t).exp_m1()).ln(),
+                -1.0,
+            ))
+        });
+    let lower = lower.max(plain);
     let (a, ea, x, e) = ends(mu_hi);
     let upper = if x - e >= 0.0 {
         0.0 // no information beyond delta <= 1
@@ -104,11 +119,13 @@ pub fn epsilon_bracket(mu_lo: f64, mu_hi: f64, delta: f64) -> Result<(f64, f64),
         let mut hi = 1.0;
         while upper(hi)? > target {
             hi *= 2.0;
-            if hi > 1e12 {
+            if hi > 1e300 {
                 return Err(ParamError::new(
                     "delta",
                     delta,
-                    format!("a delta reached at an epsilon below 1e12 (mu = {mu_hi:e} needs more)"),
+                    format!(
+                        "a delta reached at an epsilon below 1e300 (mu = {mu_hi:e} needs more)"
+                    ),
                 ));
             }
         }
@@ -389,6 +406,16 @@ mod tests {
         // delta(0) = 2 Phi(mu / 2) - 1 below delta: epsilon is 0 (mpmath: 0).
         let b = epsilon_bracket(2e-3, 2e-3, 1e-3).unwrap();
         assert_eq!((b.0, b.1), (0.0, 0.0));
+        // mu = 2^32 (2^64 runs at sigma 1): the difference cancels beyond the error model, the
+        // plain lower bound keeps the optimistic end positive; eps ~ mu^2/2 + z mu (z = 4.265).
+        let mu = 2f64.powi(32);
+        let b = epsilon_bracket(mu, mu, 1e-5).unwrap();
+        assert!(0.0 < b.0 && b.0 <= b.1, "{b:?}");
+        let rough = mu * mu / 2.0 + 4.2649 * mu;
+        assert!(
+            (b.1 / rough - 1.0).abs() < 1e-9 && (b.0 / rough - 1.0).abs() < 1e-8,
+            "{b:?}"
+        );
         // A range of mu: the ends are those of its ends.
         let (wide, narrow) = (
             epsilon_bracket(0.9, 1.1, 1e-5).unwrap(),
