@@ -1782,6 +1782,30 @@ mod tests {
         assert!(gaussian_split(&d).is_none());
     }
 
+    /// Tiny masses at $+\infty$ survive a composition (`Pld::convolve` computed
+    /// `1 - (1 - a)(1 - b)`, 0 for a = b = 1e-20): the pessimistic delta(1) of two
+    /// EpsilonDelta(0.1, 1e-20) was 0 for a true 2e-20, and epsilon(1e-20) was 0.2 for a
+    /// true +inf; the split path's rest composes the same way.
+    #[test]
+    fn tiny_masses_at_infinity_compose() {
+        let opts = PldOptions::default();
+        let want = 2e-20 - 1e-40;
+        for events in [
+            vec![*eps_delta(0.1, 1e-20), *eps_delta(0.1, 1e-20)],
+            vec![
+                *gaussian(1e6),
+                *eps_delta(0.1, 1e-20),
+                *eps_delta(0.1, 1e-20),
+            ],
+        ] {
+            let d = doc(Neighbouring::AddRemove, Event::Composed { events });
+            let b = delta(&d, 10.0, &opts).unwrap();
+            assert!(b.optimistic <= want && want <= b.pessimistic, "{b:?}");
+            let e = epsilon(&d, 1e-20, &opts).unwrap();
+            assert_eq!(e.pessimistic, f64::INFINITY, "{e:?}");
+        }
+    }
+
     /// The five types without a certified reference are refused, at their path, with
     /// "metamorphic checks only" and the reason; inside PoissonSampled too.
     #[test]

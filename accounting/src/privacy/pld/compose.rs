@@ -90,9 +90,21 @@ impl Pld {
         ))
     }
 
+    /// The mass at $+\infty$ of the composition with `other`: $1-(1-a)(1-b)=a+b(1-a)$, a sum of
+    /// non-negative terms (no cancellation: $1-(1-a)(1-b)$ rounded $a=b=10^{-20}$ to 0) within
+    /// $3u$ relative, moved by $4u$ to the side of the rounding.
+    fn combined_infinity_mass(&self, other: &Pld) -> f64 {
+        let (a, b) = (self.infinity_mass, other.infinity_mass);
+        let m = a + b * (1.0 - a);
+        match self.rounding {
+            Rounding::Pessimistic => (m * (1.0 + 2.0 * f64::EPSILON)).min(1.0),
+            Rounding::Optimistic => m * (1.0 - 2.0 * f64::EPSILON),
+        }
+    }
+
     /// The composition of two different mechanisms: the PLD of the sum of their losses (full
     /// linear convolution by a tilted FFT, no truncation; masses at $+\infty$ combine as
-    /// $1-(1-a)(1-b)$, alias masses add). Both must have the same grid and rounding.
+    /// $a+b(1-a)$, alias masses add). Both must have the same grid and rounding.
     pub fn convolve(&self, other: &Pld, tilt: f64) -> Result<Pld, ParamError> {
         crate::cancel::check()?;
         if self.interval != other.interval {
@@ -126,7 +138,7 @@ impl Pld {
                 theta: tilt,
                 relative,
                 absolute: fft_error * (1.0 + relative) + propagated,
-                infinity_mass: 1.0 - (1.0 - self.infinity_mass) * (1.0 - other.infinity_mass),
+                infinity_mass: self.combined_infinity_mass(other),
                 alias_mass: self.alias_mass + other.alias_mass,
                 rounding: self.rounding,
             },

@@ -385,3 +385,27 @@ fn heterogeneous_composition_agrees_with_homogeneous() {
     let same = compose_heterogeneous(&[(pair, 20)], &opts, Rounding::Pessimistic).unwrap();
     assert!(mixed.delta(0.5) <= same.delta(0.5));
 }
+
+/// Masses at $+\infty$ combine without cancellation: `1 - (1 - a)(1 - b)` rounded 1e-20 and
+/// 1e-20 to 0, so that the pessimistic delta(1) of EpsilonDelta(0.1, 1e-20) composed with
+/// itself was 0 for a true 2e-20 (a value below the truth, at every epsilon past 0.2). Now
+/// each rounding keeps its side of $a+b-ab$.
+#[test]
+fn convolution_keeps_tiny_masses_at_infinity() {
+    let a = 1e-20;
+    let want = 2.0 * a - a * a;
+    for rounding in [Rounding::Pessimistic, Rounding::Optimistic] {
+        let one = Pld::exact(1e-4, 0, vec![1.0 - a], a, rounding);
+        let two = one.convolve(&one, 0.0).unwrap();
+        match rounding {
+            Rounding::Pessimistic => assert!(
+                two.infinity_mass >= want && two.delta(1.0) >= want,
+                "{two:?}"
+            ),
+            Rounding::Optimistic => assert!(
+                two.infinity_mass <= want && two.infinity_mass >= 0.999 * want,
+                "{two:?}"
+            ),
+        }
+    }
+}
