@@ -418,12 +418,27 @@ pub fn delta(doc: &EventDoc, epsilon: f64, opts: &PldOptions) -> Result<PldBrack
             .and_then(|(o, p)| PldBracket::checked(o, p))
             .map_err(param(""));
     }
+    let opts = opts.focused(Focus::Epsilon(epsilon));
     if let Some((mu, rest)) = gaussian_split(doc) {
-        if let Some(dirs) = split_plds(&rest, &opts.focused(Focus::Epsilon(epsilon)))? {
-            return split_delta(mu, &dirs, epsilon).map_err(param(""));
+        if let Some(dirs) = split_plds(&rest, &opts)? {
+            // The rest's tail mass lowered below the answer as on the grid path; a rest grown
+            // past the split's size ends the refinement (an error there keeps the brackets had).
+            let first = split_delta(mu, &dirs, epsilon).map_err(param(""))?;
+            return pld::delta_with_tails_below_it(&opts, runs(&rest.event), |o| {
+                if *o == opts {
+                    return Ok(first);
+                }
+                match split_plds(&rest, o)? {
+                    Some(dirs) => split_delta(mu, &dirs, epsilon).map_err(param("")),
+                    None => Err(param("")(ParamError::new(
+                        "tail_mass",
+                        o.tail_mass,
+                        "a rest small enough to sum the Gaussian part over",
+                    ))),
+                }
+            });
         }
     }
-    let opts = opts.focused(Focus::Epsilon(epsilon));
     pld::delta_with_tails_below_it(&opts, runs(&doc.event), |o| {
         plds(doc, o)?.delta(epsilon).map_err(param(""))
     })
@@ -530,10 +545,14 @@ fn split_plds(rest: &EventDoc, opts: &PldOptions) -> Result<Option<Directions>, 
 /// $\delta(\epsilon)$ of a split: the worst direction's [lower, upper] by
 /// [`Pld::delta_composed_with`] with the Gaussian part's certified profile.
 fn split_delta(mu: (f64, f64), dirs: &Directions, epsilon: f64) -> Result<PldBracket, ParamError> {
-    let profile =
-        |x: f64| gaussian::log_delta_bounds(mu.0, mu.1, x).unwrap_or((f64::NEG_INFINITY, 0.0));
-    dirs.bracket(|p| p.delta_composed_with(epsilon, &profile))
+    let lower = |x: f64| gaussian::log_delta_lower(mu.0, mu.1, x).unwrap_or(f64::NEG_INFINITY);
+    let upper = |x: f64| gaussian::log_delta_upper(mu.0, mu.1, x).unwrap_or(0.0);
+    dirs.bracket(|p| p.delta_composed_with(epsilon, &lower, &upper))
 }
+
+/// Where [`split_epsilon`] stops searching up (as [`gaussian::epsilon_bracket`]: a Gaussian
+/// part of $\mu=2^{32}$ needs $\epsilon$ near $2^{63}$).
+const SPLIT_EPSILON_MAX: f64 = 1e300;
 
 /// $\epsilon(\delta)$ of a split: bisections on the two ends of [`split_delta`] (the exact
 /// $\delta(\epsilon)$ does not increase, so a point whose upper end is at most $\delta$ bounds
@@ -545,26 +564,39 @@ fn split_epsilon(mu: (f64, f64), dirs: &Directions, delta: f64) -> Result<PldBra
     let bisect = |lo, hi, holds: &dyn Fn(f64) -> Result<bool, ParamError>| {
         gaussian::bisect(lo, hi, 1e-10, holds)
     };
-    // The pessimistic end: a point whose upper delta is at most `delta` (+inf if none up to 1e6).
-    let pessimistic = if at(0.0)?.pessimistic <= delta {
+    // The pessimistic end: a point whose upper delta is at most `delta`; +inf if none up to
+    // the cap, or at once when a direction's mass at +inf (which every upper delta includes)
+    // reaches `delta`.
+    let at_infinity = dirs
+        .all()
+        .iter()
+        .any(|p| p.pessimistic.infinity_mass >= delta);
+    let pessimistic = if at_infinity {
+        f64::INFINITY
+    } else if at(0.0)?.pessimistic <= delta {
         0.0
     } else {
         let mut hi = 1.0;
-        while hi <= 1e6 && at(hi)?.pessimistic > delta {
+        while hi <= SPLIT_EPSILON_MAX && at(hi)?.pessimistic > delta {
             hi *= 2.0;
         }
-        if hi > 1e6 {
+        if hi > SPLIT_EPSILON_MAX {
             f64::INFINITY
         } else {
             bisect(0.0, hi, &|e| Ok(at(e)?.pessimistic <= delta))?.1
         }
     };
     // The optimistic end: a point whose lower delta still exceeds `delta` (or 0); the lower
-    // delta is at most the upper one, so it is at most `delta` at the pessimistic end.
-    let optimistic = if at(0.0)?.optimistic <= delta {
+    // delta is at most the upper one, so it is at most `delta` at the pessimistic end. +inf
+    // when a direction's optimistic mass at +inf (computed within a few units in the last
+    // place, below the true one) exceeds `delta`: every delta(epsilon) includes it.
+    let beyond = |p: &&PldPair| p.optimistic.infinity_mass * (1.0 - 4.0 * f64::EPSILON) > delta;
+    let optimistic = if dirs.all().iter().any(beyond) {
+        f64::INFINITY
+    } else if at(0.0)?.optimistic <= delta {
         0.0
     } else {
-        bisect(0.0, pessimistic.min(1e6), &|e| {
+        bisect(0.0, pessimistic.min(SPLIT_EPSILON_MAX), &|e| {
             Ok(at(e)?.optimistic <= delta)
         })?
         .0
@@ -1782,6 +1814,53 @@ mod tests {
         assert!(gaussian_split(&d).is_none());
     }
 
+    /// The split's epsilon search: a Gaussian part of mu = 2^32 (epsilon near 2^63, as the
+    /// closed form alone searches up to 1e300) was [1e6, inf]; a rest whose mass at +inf
+    /// exceeds delta was [1e6, inf] for a true +inf (now +inf at both ends, as on the grid
+    /// path); delta near 1 is answered at 0.
+    #[test]
+    fn gaussian_split_epsilon_search_ends() {
+        let opts = PldOptions {
+            interval: 1e-2,
+            ..PldOptions::default()
+        };
+        let d = doc(
+            Neighbouring::AddRemove,
+            Event::Composed {
+                events: vec![*gaussian(2f64.powi(-32)), *laplace(1.0)],
+            },
+        );
+        let mu: f64 = 2f64.powi(32);
+        let b = epsilon(&d, 1e-6, &opts).unwrap();
+        // The Gaussian part alone needs about mu^2/2 + mu z, z ~ 4.75 at 1e-6; the Laplace
+        // part adds at most 1.
+        let alone = gaussian::epsilon_bracket(mu, mu, 1e-6).unwrap();
+        assert!(
+            b.optimistic >= alone.0 * (1.0 - 1e-9)
+                && b.pessimistic <= (alone.1 + 1.0) * (1.0 + 1e-9),
+            "{b:?} vs {alone:?}"
+        );
+        for events in [
+            vec![*gaussian(1.0), *eps_delta(0.0, 0.999999)],
+            vec![*gaussian(1.0), *eps_delta(1.0, 1.0)],
+        ] {
+            let d = doc(Neighbouring::AddRemove, Event::Composed { events });
+            let b = epsilon(&d, 0.99, &opts).unwrap();
+            assert_eq!(
+                (b.optimistic, b.pessimistic),
+                (f64::INFINITY, f64::INFINITY)
+            );
+        }
+        let d = doc(
+            Neighbouring::AddRemove,
+            Event::Composed {
+                events: vec![*gaussian(2.0), *laplace(1.0)],
+            },
+        );
+        let b = epsilon(&d, 0.99, &opts).unwrap();
+        assert_eq!((b.optimistic, b.pessimistic), (0.0, 0.0));
+    }
+
     /// Tiny masses at $+\infty$ survive a composition (`Pld::convolve` computed
     /// `1 - (1 - a)(1 - b)`, 0 for a = b = 1e-20): the pessimistic delta(1) of two
     /// EpsilonDelta(0.1, 1e-20) was 0 for a true 2e-20, and epsilon(1e-20) was 0.2 for a
@@ -1804,6 +1883,64 @@ mod tests {
             let e = epsilon(&d, 1e-20, &opts).unwrap();
             assert_eq!(e.pessimistic, f64::INFINITY, "{e:?}");
         }
+    }
+
+    /// The split's ends carry no absolute error: its upper end had a floor of n u (the
+    /// rounding of each loss charged as an absolute error on its weight, and the sum's
+    /// rounding charged on the total mass), 2.2e-12 for a Laplace rest of 20001 points, so
+    /// that epsilon(1e-12) of Gaussian(2) with Laplace(1) was [4.31, inf] where the grid path
+    /// answers [4.4010, 4.4011], and delta(5) of Gaussian(2) with a pure 0.5-DP pair was
+    /// [0, 1.9e-15] for an exact 3.5e-20. Now: within 1e-6 of the exact value (the closed form
+    /// as above, in log space) down to 1e-80, and epsilon(1e-12) finite and meeting the grid
+    /// path's.
+    #[test]
+    fn gaussian_split_has_no_absolute_floor() {
+        let opts = PldOptions::default();
+        let (mu, e0) = (0.5, 0.5f64);
+        let d = doc(
+            Neighbouring::AddRemove,
+            Event::Composed {
+                events: vec![*gaussian(2.0), *eps_delta(e0, 0.0)],
+            },
+        );
+        let p = e0.exp() / (1.0 + e0.exp());
+        let dg = |e: f64| gaussian::delta(mu, e).unwrap();
+        for eps in [5.0, 10.0] {
+            let want = p * dg(eps - e0) + (1.0 - p) * dg(eps + e0);
+            assert!(want > 1e-81 && want < 1e-19, "eps {eps}: {want}");
+            let b = delta(&d, eps, &opts).unwrap();
+            assert!(
+                b.optimistic >= want * (1.0 - 1e-6) && b.pessimistic <= want * (1.0 + 1e-6),
+                "eps {eps}: {b:?} vs {want}"
+            );
+            assert!(
+                b.optimistic <= want * (1.0 + 1e-9) && want <= b.pessimistic * (1.0 + 1e-9),
+                "eps {eps}: {b:?} vs {want}"
+            );
+        }
+        // Past the underflow (an exact 6.9e-8584) the upper end is the smallest subnormal, not 0.
+        let b = delta(&d, 100.0, &opts).unwrap();
+        assert!(b.optimistic == 0.0 && b.pessimistic > 0.0, "{b:?}");
+        let d = doc(
+            Neighbouring::AddRemove,
+            Event::Composed {
+                events: vec![*gaussian(2.0), *laplace(1.0)],
+            },
+        );
+        let delta_ = 1e-12;
+        let split = epsilon(&d, delta_, &opts).unwrap();
+        let grid = plds(&d, &opts.focused(Focus::Delta(delta_)))
+            .unwrap()
+            .epsilon(delta_)
+            .unwrap();
+        assert!(
+            split.pessimistic.is_finite()
+                && split.optimistic <= grid.pessimistic
+                && grid.optimistic <= split.pessimistic
+                && split.pessimistic - split.optimistic
+                    <= 1.01 * (grid.pessimistic - grid.optimistic),
+            "split {split:?} grid {grid:?}"
+        );
     }
 
     /// The five types without a certified reference are refused, at their path, with

@@ -50,6 +50,14 @@ pub fn log_delta(mu: f64, epsilon: f64) -> Result<f64, ParamError> {
 /// increases with $\mu$ (the pair $\mathcal N(0,1)$, $\mathcal N(\mu,1)$ is a post-processing of
 /// the pair at a larger $\mu$), so the lower end is taken at $\mu_-$ and the upper at $\mu_+$.
 pub fn log_delta_bounds(mu_lo: f64, mu_hi: f64, epsilon: f64) -> Result<(f64, f64), ParamError> {
+    Ok((
+        log_delta_lower(mu_lo, mu_hi, epsilon)?,
+        log_delta_upper(mu_lo, mu_hi, epsilon)?,
+    ))
+}
+
+/// The checks of [`log_delta_bounds`]: $0<\mu_-\le\mu_+<\infty$ and a finite $\epsilon$.
+fn check_bounds(mu_lo: f64, mu_hi: f64, epsilon: f64) -> Result<(), ParamError> {
     positive("mu", mu_lo)?;
     if !(mu_hi >= mu_lo && mu_hi.is_finite()) {
         return Err(ParamError::new(
@@ -61,20 +69,33 @@ pub fn log_delta_bounds(mu_lo: f64, mu_hi: f64, epsilon: f64) -> Result<(f64, f6
     if !epsilon.is_finite() {
         return Err(ParamError::new("epsilon", epsilon, "a finite number"));
     }
+    Ok(())
+}
+
+/// The computed $\hat a$, its error bound $E_a$, $\hat x$ and $E$ of [`log_delta_bounds`] at $\mu$.
+fn profile_terms(mu: f64, epsilon: f64) -> (f64, f64, f64, f64) {
     let k = LOG_NORM_CDF_ERROR;
-    let outward = |v: f64, dir: f64| v + dir * k * (1.0 + v.abs());
-    let ends = |mu: f64| {
-        let a = log_norm_cdf(mu / 2.0 - epsilon / mu);
-        let b = epsilon + log_norm_cdf(-mu / 2.0 - epsilon / mu);
-        let (ea, eb) = (
-            2.0 * k * (1.0 + a.abs()),
-            2.0 * k * (1.0 + epsilon.abs() + b.abs()),
-        );
-        let x = b - a;
-        let e = ea + eb + f64::EPSILON * x.abs();
-        (a, ea, x, e)
-    };
-    let (a, ea, x, e) = ends(mu_lo);
+    let a = log_norm_cdf(mu / 2.0 - epsilon / mu);
+    let b = epsilon + log_norm_cdf(-mu / 2.0 - epsilon / mu);
+    let (ea, eb) = (
+        2.0 * k * (1.0 + a.abs()),
+        2.0 * k * (1.0 + epsilon.abs() + b.abs()),
+    );
+    let x = b - a;
+    let e = ea + eb + f64::EPSILON * x.abs();
+    (a, ea, x, e)
+}
+
+/// `v` moved outward (`dir` = ±1) by $K(1+|v|)$.
+fn outward(v: f64, dir: f64) -> f64 {
+    v + dir * LOG_NORM_CDF_ERROR * (1.0 + v.abs())
+}
+
+/// The lower end of [`log_delta_bounds`] alone (at $\mu_-$).
+pub fn log_delta_lower(mu_lo: f64, mu_hi: f64, epsilon: f64) -> Result<f64, ParamError> {
+    check_bounds(mu_lo, mu_hi, epsilon)?;
+    let k = LOG_NORM_CDF_ERROR;
+    let (a, ea, x, e) = profile_terms(mu_lo, epsilon);
     let lower = if x + e >= 0.0 {
         f64::NEG_INFINITY
     } else {
@@ -92,14 +113,18 @@ pub fn log_delta_bounds(mu_lo: f64, mu_hi: f64, epsilon: f64) -> Result<(f64, f6
                 -1.0,
             ))
         });
-    let lower = lower.max(plain);
-    let (a, ea, x, e) = ends(mu_hi);
-    let upper = if x - e >= 0.0 {
+    Ok(lower.max(plain))
+}
+
+/// The upper end of [`log_delta_bounds`] alone (at $\mu_+$).
+pub fn log_delta_upper(mu_lo: f64, mu_hi: f64, epsilon: f64) -> Result<f64, ParamError> {
+    check_bounds(mu_lo, mu_hi, epsilon)?;
+    let (a, ea, x, e) = profile_terms(mu_hi, epsilon);
+    Ok(if x - e >= 0.0 {
         0.0 // no information beyond delta <= 1
     } else {
         outward(a + ea + (-(x - e).exp_m1()).ln(), 1.0).min(0.0)
-    };
-    Ok((lower, upper))
+    })
 }
 
 /// A certified bracket `(optimistic, pessimistic)` on $\epsilon(\delta)$ for every $\mu$ in $[\mu_-,\mu_+]$: the
@@ -159,11 +184,14 @@ pub(crate) fn bisect(
 }
 
 /// A certified bracket `(optimistic, pessimistic)` on $\delta(\epsilon)$ for every $\mu$ in $[\mu_-,\mu_+]$
-/// ([`log_delta_bounds`], exponentiated and rounded outward).
+/// ([`log_delta_bounds`], exponentiated and rounded outward; the pessimistic end at least the
+/// smallest subnormal, the exact value being positive).
 pub fn delta_bracket(mu_lo: f64, mu_hi: f64, epsilon: f64) -> Result<(f64, f64), ParamError> {
     let (lo, hi) = log_delta_bounds(mu_lo, mu_hi, epsilon)?;
     let lo = lo.exp() * (1.0 - f64::EPSILON);
-    let hi = (hi.exp() * (1.0 + f64::EPSILON)).min(1.0);
+    // The exact delta is positive (mu > 0): where its bound underflows, the smallest
+    // subnormal, not 0, bounds it from above.
+    let hi = (hi.exp() * (1.0 + f64::EPSILON)).clamp(f64::from_bits(1), 1.0);
     Ok((lo, hi))
 }
 
@@ -288,6 +316,12 @@ mod tests {
             max_relative = 1e-11
         );
         assert_eq!(delta(0.5, 150.0).unwrap(), 0.0); // underflows as a number, not as a logarithm
+        // The certified bracket's upper end stays above the (positive) exact value: the
+        // smallest subnormal, where it was 0.
+        assert_eq!(
+            delta_bracket(0.5, 0.5, 150.0).unwrap(),
+            (0.0, f64::from_bits(1))
+        );
     }
 
     /// [`LOG_NORM_CDF_ERROR`]'s model holds with a margin of 256: references by mpmath

@@ -243,22 +243,35 @@ impl Pld {
 
     /// $\delta(\epsilon)$ of this PLD composed with an independent mechanism $G$ whose privacy
     /// profile is known in closed form: with $L=L_G+L_R$ the composed loss,
-    /// $$\delta(\epsilon)=\mathbb E_P\big[(1-e^{\epsilon-L_G-L_R})_+\big]
+    /// $$\delta(\epsilon)=\mathbb E_P\big[(1-e^{\epsilon-L_G-L_R})\_+\big]
     ///   =P(L_R=\infty)+\sum_k p_k\thinspace\delta_G(\epsilon-\ell_k)$$
-    /// (condition on $L_R$; $L_G$ is independent of it, and $\delta_G(x)=\mathbb E[(1-e^{x-L_G})_+]$
-    /// for every real $x$). `ln_profile(x)` gives certified bounds $[\ell,h]\ni\ln\delta_G(x)$.
-    /// A pessimistic PLD is a dominating pair's and an optimistic one a dominated pair's, and
-    /// composition keeps domination, so the sum with the upper (lower) weights is an upper
-    /// (lower) bound, moved in the safe direction by: the rounding of the sum and of each loss
-    /// $\ell_k$ ($|\delta_G'|=e^xQ(L_G>x)\le1$, so a loss off by $u(|\epsilon|+|\ell|)$ moves a weight
-    /// by at most that), the relative round-off on the masses, the absolute envelope weighted by
-    /// $\delta_G\le1$ (Cauchy–Schwarz as in `envelope_from`:
+    /// (condition on $L_R$; $L_G$ is independent of it, and $\delta_G(x)=\mathbb E[(1-e^{x-L_G})\_+]$
+    /// for every real $x$). `ln_lower(x)` and `ln_upper(x)` bound $\ln\delta_G(x)$ from below
+    /// and above. A pessimistic PLD is a dominating pair's, and composition keeps domination,
+    /// so the sum with the upper weights is an upper bound; an optimistic PLD's losses lie
+    /// below the true ones and $\delta_G(\epsilon-\ell)$ does not decrease in $\ell$, so the sum
+    /// with the lower weights is a lower bound. The exact $x=\epsilon-\ell_k$ lies within
+    /// $d=4u(|\epsilon|+|\hat\ell_k|)$ of the computed one (the rounding of $\ell_k$ and of the
+    /// difference), so the weights are taken at $\hat x\mp d$ ($\delta_G$ does not increase):
+    /// no absolute error, which would put a floor of $n u$ under the upper end. The sums are
+    /// of non-negative terms, so their rounding is relative to them; then the safe direction
+    /// takes the relative round-off on the masses (weighted by the upper weights), the
+    /// absolute envelope weighted by them (Cauchy–Schwarz as in `envelope_from`:
     /// $\sum_kw_ka_k\le e^{a}(\sum_kw_k^2e^{-2\theta\ell_k})^{1/2}$), and the alias mass.
-    pub fn delta_composed_with(&self, epsilon: f64, ln_profile: &dyn Fn(f64) -> (f64, f64)) -> f64 {
+    pub fn delta_composed_with(
+        &self,
+        epsilon: f64,
+        ln_lower: &dyn Fn(f64) -> f64,
+        ln_upper: &dyn Fn(f64) -> f64,
+    ) -> f64 {
         let pessimistic = self.rounding == Rounding::Pessimistic;
         let r = &self.roundoff;
         let with_envelope = r.ln_scale > f64::NEG_INFINITY;
-        let (mut sum, mut positive, mut terms) = (0.0, 0.0, 0.0);
+        // The upper weights: the pessimistic sum itself, and for an optimistic PLD the weights
+        // of its error terms (not needed when it has none).
+        let need_upper = pessimistic || with_envelope || r.relative > 0.0;
+        let (mut lower_sum, mut upper_sum, mut terms) = (0.0, 0.0, 0.0);
+        let mut weighted = false;
         // Streaming log-sum-exp of 2 ln w_k - 2 theta l_k: (max, sum of exp(. - max)).
         let (mut env_max, mut env_sum) = (f64::NEG_INFINITY, 0.0);
         for (i, p) in self.pmf.iter().enumerate() {
@@ -266,10 +279,16 @@ impl Pld {
                 continue;
             }
             let l = (self.offset + i as i64) as f64 * self.interval;
-            let (lo, hi) = ln_profile(epsilon - l);
+            let x = epsilon - l;
+            // (MIN_POSITIVE: a subnormal l or x carries absolute, not relative, rounding.)
+            let d = 4.0 * UNIT * (epsilon.abs() + l.abs()) + f64::MIN_POSITIVE;
+            let hi = if need_upper { ln_upper(x - d) } else { 0.0 };
             if *p > 0.0 {
-                sum += p * if pessimistic { hi } else { lo }.exp();
-                positive += p;
+                upper_sum += p * hi.exp();
+                weighted |= hi > f64::NEG_INFINITY;
+                if !pessimistic {
+                    lower_sum += p * ln_lower(x + d).exp();
+                }
                 terms += 1.0;
             }
             if with_envelope && hi > f64::NEG_INFINITY {
@@ -287,9 +306,20 @@ impl Pld {
         } else {
             0.0
         };
-        let spread = 2.0 * (epsilon.abs() + self.max_abs_loss());
-        let margin = (terms + 4.0 + spread) * UNIT * positive + r.relative * positive + envelope;
-        self.moved(sum, margin)
+        let sum = if pessimistic { upper_sum } else { lower_sum };
+        // Each term carries 3u (the exponential, the product), the summation (terms - 1)u, all
+        // relative to the (non-negative) sums; upper_sum enters the margin only through the
+        // relative round-off.
+        let rounding = (terms + 4.0) * UNIT;
+        let margin = rounding * sum + r.relative * upper_sum * (1.0 + rounding) + envelope;
+        let bound = self.moved(sum, margin);
+        // A positive upper weight on a positive mass: the true delta is positive even where
+        // its bound underflows (the smallest subnormal, not 0, is then an upper bound).
+        if pessimistic && weighted {
+            bound.max(f64::from_bits(1))
+        } else {
+            bound
+        }
     }
 
     /// $\delta(\epsilon)=P(L=\infty)+\sum_k p_k(1-e^{\epsilon-\ell_k})_+$, moved in the safe
