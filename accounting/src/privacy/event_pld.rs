@@ -1861,6 +1861,97 @@ mod tests {
         assert_eq!((b.optimistic, b.pessimistic), (0.0, 0.0));
     }
 
+    /// `Pld::delta_composed_with` moves its sum by every error the PLD states: masses within
+    /// $\rho\hat p_s+a_s$ of the computed ones ([`pld::RoundOff`]) and misplaced (alias) mass.
+    /// Adversarial true masses at the edge of each error (every $a_s$ at its share of the
+    /// norm $e^{a}$, with and without a tilt) stay inside the bracket, and the bracket of the
+    /// same PLD told of no error does not hold them: a mutant that dropped the envelope, the
+    /// relative term or the alias mass fails here.
+    #[test]
+    fn composed_with_closed_form_covers_the_stated_errors() {
+        use pld::{RoundOff, Rounding};
+        let mu = 1.0;
+        let lower = |x: f64| gaussian::log_delta_lower(mu, mu, x).unwrap();
+        let upper = |x: f64| gaussian::log_delta_upper(mu, mu, x).unwrap();
+        let w = |x: f64| gaussian::delta(mu, x).unwrap();
+        let (interval, offset, pmf) = (0.5, -2i64, vec![0.1, 0.2, 0.3, 0.25, 0.15]);
+        let loss = |i: usize| (offset + i as i64) as f64 * interval;
+        let n = pmf.len() as f64;
+        let eps = 0.7;
+        let stated = |rounding, roundoff, alias_mass| Pld {
+            interval,
+            offset,
+            pmf: pmf.clone(),
+            infinity_mass: 0.0,
+            alias_mass,
+            rounding,
+            roundoff,
+        };
+        for (roundoff, alias) in [
+            (
+                RoundOff {
+                    relative: 1e-3,
+                    ln_scale: f64::NEG_INFINITY,
+                    tilt: 0.0,
+                },
+                0.0,
+            ),
+            (
+                RoundOff {
+                    relative: 0.0,
+                    ln_scale: 1e-3f64.ln(),
+                    tilt: 0.0,
+                },
+                0.0,
+            ),
+            (
+                RoundOff {
+                    relative: 0.0,
+                    ln_scale: 1e-3f64.ln(),
+                    tilt: 1.5,
+                },
+                0.0,
+            ),
+            (RoundOff::EXACT, 1e-3),
+        ] {
+            // a_s = e^{a - theta l_s} / sqrt(n): (sum (a_s e^{theta l_s})^2)^{1/2} = e^a.
+            let a = |i: usize| (roundoff.ln_scale - roundoff.tilt * loss(i)).exp() / n.sqrt();
+            for rounding in [Rounding::Pessimistic, Rounding::Optimistic] {
+                let sign = if rounding == Rounding::Pessimistic {
+                    1.0
+                } else {
+                    -1.0
+                };
+                let mut truth: f64 = (0..pmf.len())
+                    .map(|i| {
+                        (pmf[i] + sign * (roundoff.relative * pmf[i] + a(i))) * w(eps - loss(i))
+                    })
+                    .sum();
+                if rounding == Rounding::Optimistic {
+                    // The misplaced mass belongs where the weight is 0, not at the top loss.
+                    truth -= alias * w(eps - loss(pmf.len() - 1));
+                }
+                let got =
+                    stated(rounding, roundoff, alias).delta_composed_with(eps, &lower, &upper);
+                let bare =
+                    stated(rounding, RoundOff::EXACT, 0.0).delta_composed_with(eps, &lower, &upper);
+                if rounding == Rounding::Pessimistic {
+                    // (The alias mass moves the optimistic end only.)
+                    let moved = roundoff != RoundOff::EXACT;
+                    assert!(
+                        got >= truth && (bare < truth || !moved),
+                        "{roundoff:?}: {got} {bare} {truth}"
+                    );
+                } else {
+                    assert!(
+                        got <= truth && bare > truth,
+                        "{roundoff:?} alias {alias}: {got} {bare} {truth}"
+                    );
+                }
+            }
+        }
+    }
+
     /// Tiny masses at $+\infty$ survive a composition (`Pld::convolve` computed
     /// `1 - (1 - a)(1 - b)`, 0 for a = b = 1e-20): the pessimistic delta(1) of two
     /// EpsilonDelta(0.1, 1e-20) was 0 for a true 2e-20, and epsilon(1e-20) was 0.2 for a
