@@ -346,7 +346,13 @@ impl Pld {
     /// $\epsilon(\delta)$, for an optimistic one a lower bound (the bisection returns the side of
     /// its last interval that keeps the bound).
     pub fn epsilon(&self, delta: f64) -> f64 {
-        if self.infinity_mass * (1.0 + 4.0 * UNIT) >= delta {
+        // +inf only where the true mass at +inf may reach delta (pessimistic) or surely exceeds
+        // it (optimistic: a lower end of +inf over a true finite epsilon would be unsound).
+        let infinite = match self.rounding {
+            Rounding::Pessimistic => self.infinity_mass * (1.0 + 4.0 * UNIT) >= delta,
+            Rounding::Optimistic => self.infinity_mass * (1.0 - 4.0 * UNIT) > delta,
+        };
+        if infinite {
             return f64::INFINITY;
         }
         if self.rounding == Rounding::Pessimistic && self.delta(0.0) <= delta {

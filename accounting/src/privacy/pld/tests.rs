@@ -409,3 +409,26 @@ fn convolution_keeps_tiny_masses_at_infinity() {
         }
     }
 }
+
+/// The lower end of epsilon is +inf only where the true mass at +inf surely exceeds delta: an
+/// exact optimistic PLD whose mass at +inf is a few ulps under delta has a finite true
+/// epsilon(delta) (at most its largest finite loss), so its lower end must be finite; the
+/// pessimistic end may say +inf there (an upper bound).
+#[test]
+fn optimistic_epsilon_is_infinite_only_past_delta() {
+    let delta: f64 = 1e-5;
+    // The next float under delta (the old test, mass * (1 + 4u) >= delta, said +inf).
+    let just_under = f64::from_bits(delta.to_bits() - 1);
+    let pld = |m: f64, rounding| Pld::exact(0.01, 0, vec![0.5, 0.5 - m], m, rounding);
+    let lower = pld(just_under, Rounding::Optimistic).epsilon(delta);
+    assert!(lower.is_finite() && lower <= 0.01, "{lower}");
+    assert_eq!(
+        pld(just_under, Rounding::Pessimistic).epsilon(delta),
+        f64::INFINITY
+    );
+    let over = delta * (1.0 + 8.0 * f64::EPSILON);
+    assert_eq!(
+        pld(over, Rounding::Optimistic).epsilon(delta),
+        f64::INFINITY
+    );
+}
