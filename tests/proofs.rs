@@ -81,8 +81,14 @@ fn maps_refer_to_registered_claims_and_cover_seed_000() {
         assert!(!m.steps.is_empty(), "{} has no step", m.id);
         for s in m.steps {
             match s.check {
-                Check::NotCheckable { reason } => {
+                Check::NotCheckable { reason } | Check::Definition { reason } => {
                     assert!(!reason.trim().is_empty(), "{}: a step without reason", m.id)
+                }
+                Check::Statement { id, reason } => {
+                    assert!(!reason.trim().is_empty(), "{}: a step without reason", m.id);
+                    let info = all.iter().find(|c| c.info().id == id).unwrap().info();
+                    // A statement claim checks the step only if it can fail: it has mutants.
+                    assert!(!info.mutants.is_empty(), "{}: statement claim {id}", m.id);
                 }
                 Check::Claim { id, corrected } => {
                     let info = all.iter().find(|c| c.info().id == id).unwrap().info();
@@ -132,7 +138,7 @@ fn steps_fail_exactly_where_known_false_and_corrections_hold() {
     for r in &results {
         for s in &r.results {
             match s.status {
-                StepStatus::NotCheckable => {}
+                StepStatus::NotCheckable | StepStatus::Definition => {}
                 StepStatus::Failed => {
                     assert!(s.known_false, "{} failed unexpectedly", s.step);
                     assert_eq!(
@@ -156,7 +162,7 @@ fn steps_fail_exactly_where_known_false_and_corrections_hold() {
     assert_eq!(papers.len(), records.len());
     for p in &papers {
         let s = p.summary;
-        assert_eq!(s.steps, s.checked + s.not_checkable);
+        assert_eq!(s.steps, s.checked + s.not_checkable + s.definitions);
         assert_eq!(s.checked, s.held + s.failed);
     }
     let mut settings = insta::Settings::clone_current();
@@ -318,11 +324,14 @@ fn proof_maps_decide_closed_form_steps_on_their_box() {
     assert!(s.refuted >= 3 && s.refuted <= s.failed, "{s:?}");
     assert_eq!(
         s.steps,
-        s.held + s.failed + s.inconclusive + s.not_checkable
+        s.held + s.failed + s.inconclusive + s.not_checkable + s.definitions
     );
     let text = proofs::text(&results);
     assert!(text.contains("refuted on the box (corrected: proved on the box)"));
-    assert!(proofs::markdown(&results, "##").contains("| proved on the box | held at instances |"));
+    assert!(
+        proofs::markdown(&results, "##")
+            .contains("| definitions | proved on the box | held at instances |")
+    );
 }
 
 /// Every step claim that is an exact identity (algebra, a substitution, a certificate) is

@@ -25,12 +25,40 @@ pub enum Check {
         /// The corrected step's claim id, if the printed step is known false.
         corrected: Option<&'static str>,
     },
-    /// The step cannot be checked numerically (a definition, an identity, a cited result used
-    /// as a black box, ...): the reason.
+    /// The step is the result's statement itself (or the consequence of a cited result that the
+    /// statement rests on), checked by the statement claim `id` (run by `dpclaims proofs` with the
+    /// step claims): the step's verdict is that claim's.
+    Statement {
+        /// The statement claim's id.
+        id: &'static str,
+        /// What of the step the claim checks.
+        reason: &'static str,
+    },
+    /// A definition, a hypothesis, a construction or a choice made by the proof: nothing is
+    /// asserted, so nothing is to check. Counted apart, not in the not-checkable share.
+    Definition {
+        /// What is defined, assumed or chosen.
+        reason: &'static str,
+    },
+    /// The step asserts something that cannot be checked numerically here (a cited result used
+    /// as a black box, a theorem about all laws, a statement not in our copy, ...): the reason.
     NotCheckable {
         /// Why.
         reason: &'static str,
     },
+}
+
+impl Check {
+    /// The claims whose outcomes judge the step: its claim and corrected claim, or its
+    /// statement claim; none for a definition or a not-checkable step.
+    pub fn claims(&self) -> impl Iterator<Item = &'static str> {
+        let (a, b) = match *self {
+            Check::Claim { id, corrected } => (Some(id), corrected),
+            Check::Statement { id, .. } => (Some(id), None),
+            Check::Definition { .. } | Check::NotCheckable { .. } => (None, None),
+        };
+        a.into_iter().chain(b)
+    }
 }
 
 /// One step of a proof, in the order of the proof.
@@ -71,18 +99,21 @@ pub enum StepStatus {
     Inconclusive,
     /// Marked not checkable.
     NotCheckable,
+    /// A definition, hypothesis, construction or choice (nothing to check).
+    Definition,
     /// Its claim is not in the run's claim set (e.g. an outside binary without it).
     NotRun,
 }
 
 impl StepStatus {
-    /// `held`, `failed`, `inconclusive`, `not-checkable` or `not-run`.
+    /// `held`, `failed`, `inconclusive`, `not-checkable`, `definition` or `not-run`.
     pub fn as_str(self) -> &'static str {
         match self {
             StepStatus::Held => "held",
             StepStatus::Failed => "failed",
             StepStatus::Inconclusive => "inconclusive",
             StepStatus::NotCheckable => "not-checkable",
+            StepStatus::Definition => "definition",
             StepStatus::NotRun => "not-run",
         }
     }
@@ -152,8 +183,15 @@ impl StepResult {
 pub struct Summary {
     /// Steps.
     pub steps: usize,
-    /// Steps that are claims.
+    /// Steps that are claims (step claims and statement claims).
     pub checked: usize,
+    /// Of those, steps checked by the result's statement claim ([`Check::Statement`]).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub by_statement: usize,
+    /// Steps that are definitions, hypotheses, constructions or choices (nothing to check; not
+    /// in the not-checkable share).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub definitions: usize,
     /// Claims all of whose outcomes were respected.
     pub held: usize,
     /// Claims with a violated outcome.
@@ -180,6 +218,7 @@ impl Summary {
         self.steps += 1;
         match s {
             StepStatus::NotCheckable => self.not_checkable += 1,
+            StepStatus::Definition => self.definitions += 1,
             StepStatus::Held => {
                 self.checked += 1;
                 self.held += 1
@@ -197,6 +236,8 @@ impl Summary {
     fn merge(&mut self, o: &Summary) {
         self.steps += o.steps;
         self.checked += o.checked;
+        self.by_statement += o.by_statement;
+        self.definitions += o.definitions;
         self.held += o.held;
         self.failed += o.failed;
         self.inconclusive += o.inconclusive;
@@ -254,6 +295,22 @@ pub const fn fixed(text: &'static str, id: &'static str, corrected: &'static str
     }
 }
 
+/// A step checked by the result's statement claim `id`, and what of it the claim checks.
+pub const fn statement(text: &'static str, id: &'static str, reason: &'static str) -> Step {
+    Step {
+        text,
+        check: Check::Statement { id, reason },
+    }
+}
+
+/// A definition, hypothesis, construction or choice (nothing to check), and what it is.
+pub const fn definition(text: &'static str, reason: &'static str) -> Step {
+    Step {
+        text,
+        check: Check::Definition { reason },
+    }
+}
+
 /// A step no claim checks, and why.
 pub const fn none(text: &'static str, reason: &'static str) -> Step {
     Step {
@@ -282,16 +339,15 @@ pub fn select<'a>(
         .collect())
 }
 
-/// The claim ids a map's steps refer to (printed and corrected), in order, without repeats.
+/// The claim ids a map's steps refer to (printed, corrected and statement claims), in order,
+/// without repeats.
 pub fn claim_ids(maps: &[&ProofMap]) -> Vec<&'static str> {
     let mut ids = Vec::new();
     for m in maps {
         for s in m.steps {
-            if let Check::Claim { id, corrected } = s.check {
-                for x in std::iter::once(id).chain(corrected) {
-                    if !ids.contains(&x) {
-                        ids.push(x);
-                    }
+            for x in s.check.claims() {
+                if !ids.contains(&x) {
+                    ids.push(x);
                 }
             }
         }
@@ -329,12 +385,18 @@ pub fn judge(maps: &[&ProofMap], outcomes: &[Outcome]) -> Vec<MapResult> {
                 .enumerate()
                 .map(|(k, s)| {
                     let known_false = match s.check {
-                        Check::Claim { id, .. } => of(id).iter().any(|o| o.known_false),
-                        Check::NotCheckable { .. } => false,
+                        Check::Claim { id, .. } | Check::Statement { id, .. } => {
+                            of(id).iter().any(|o| o.known_false)
+                        }
+                        _ => false,
                     };
                     let (status, n, tight, corrected_status) = match s.check {
                         Check::NotCheckable { .. } => (StepStatus::NotCheckable, 0, None, None),
-                        Check::Claim { id, corrected } => {
+                        Check::Definition { .. } => (StepStatus::Definition, 0, None, None),
+                        Check::Claim { .. } | Check::Statement { .. } => {
+                            let mut ids = s.check.claims();
+                            let id = ids.next().unwrap_or_default();
+                            let corrected = ids.next();
                             let mine = of(id);
                             let tight = mine
                                 .iter()
@@ -350,6 +412,9 @@ pub fn judge(maps: &[&ProofMap], outcomes: &[Outcome]) -> Vec<MapResult> {
                         }
                     };
                     summary.add(status);
+                    if matches!(s.check, Check::Statement { .. }) {
+                        summary.by_statement += 1;
+                    }
                     StepResult {
                         step: format!("{}.step.{}", m.id, k + 1),
                         text: s.text,
@@ -373,30 +438,65 @@ pub fn judge(maps: &[&ProofMap], outcomes: &[Outcome]) -> Vec<MapResult> {
         .collect()
 }
 
-/// Runs the step claims of `maps` (those present in `claims`) once, with `opts` (its patterns
-/// are replaced by the step claims' ids), and judges every step.
+/// The statement claims the steps of `maps` refer to ([`Check::Statement`]), in order, without
+/// repeats.
+pub fn statement_ids(maps: &[&ProofMap]) -> Vec<&'static str> {
+    let mut ids = Vec::new();
+    for m in maps {
+        for s in m.steps {
+            if let Check::Statement { id, .. } = s.check
+                && !ids.contains(&id)
+            {
+                ids.push(id);
+            }
+        }
+    }
+    ids
+}
+
+/// Runs the claims of `maps` (those present in `claims`) and judges every step: the step claims
+/// with `opts` (its `max_trials` caps them), the statement claims at their default size (the
+/// verdict `dpclaims check` gives them; a cap would leave some inconclusive). The two runs
+/// share the family-wise level: each gets half of the miss probability $1-c$ (Bonferroni).
 pub fn run(
     claims: &[&dyn Claim],
     maps: &[&ProofMap],
     opts: &CheckOptions,
 ) -> Result<Vec<MapResult>, crate::Error> {
-    let ids = claim_ids(maps);
-    let present: Vec<&dyn Claim> = claims
-        .iter()
-        .copied()
-        .filter(|c| ids.contains(&c.info().id))
+    let statements = statement_ids(maps);
+    let steps: Vec<&str> = claim_ids(maps)
+        .into_iter()
+        .filter(|id| !statements.contains(id))
         .collect();
-    let outcomes = if present.is_empty() {
-        Vec::new()
-    } else {
-        let opts = CheckOptions {
-            patterns: Vec::new(),
-            mutant: None,
-            shard: None,
-            ..opts.clone()
-        };
-        harness::check(&present, &opts)?
+    let present = |ids: &[&str]| -> Vec<&dyn Claim> {
+        claims
+            .iter()
+            .copied()
+            .filter(|c| ids.contains(&c.info().id))
+            .collect()
     };
+    let (steps, statements) = (present(&steps), present(&statements));
+    let runs = usize::from(!steps.is_empty()) + usize::from(!statements.is_empty());
+    let confidence = 1.0 - (1.0 - opts.confidence) / runs.max(1) as f64;
+    let base = CheckOptions {
+        patterns: Vec::new(),
+        mutant: None,
+        shard: None,
+        confidence,
+        ..opts.clone()
+    };
+    let mut outcomes = Vec::new();
+    if !steps.is_empty() {
+        outcomes.extend(harness::check(&steps, &base)?);
+    }
+    if !statements.is_empty() {
+        let opts = CheckOptions {
+            max_trials: None,
+            trials: None,
+            ..base
+        };
+        outcomes.extend(harness::check(&statements, &opts)?);
+    }
     Ok(judge(maps, &outcomes))
 }
 
@@ -433,7 +533,9 @@ pub fn prove_steps(
     };
     for m in results.iter_mut() {
         for s in m.results.iter_mut() {
-            if let Check::Claim { id, corrected } = s.check {
+            let mut ids = s.check.claims();
+            if let Some(id) = ids.next() {
+                let corrected = ids.next();
                 s.on_box = decide(id)?;
                 if let Some(c) = corrected {
                     s.corrected_on_box = decide(c)?;
@@ -513,6 +615,8 @@ fn check_label(c: &Check) -> String {
             id,
             corrected: None,
         } => format!("`{id}`"),
+        Check::Statement { id, reason } => format!("by the statement claim `{id}`: {reason}"),
+        Check::Definition { reason } => format!("nothing to check: {reason}"),
         Check::NotCheckable { reason } => format!("not checkable: {reason}"),
     }
 }
@@ -542,12 +646,14 @@ fn status_label(r: &StepResult) -> String {
 pub const NOT_CHECKABLE_GOAL: f64 = 0.25;
 
 impl Summary {
-    /// Share of the steps that are not checkable (0 for no step).
+    /// Share of the steps that assert something (all but definitions, hypotheses, constructions
+    /// and choices) that are not checkable (0 for no such step).
     pub fn not_checkable_share(&self) -> f64 {
-        if self.steps == 0 {
+        let asserting = self.steps - self.definitions;
+        if asserting == 0 {
             0.0
         } else {
-            self.not_checkable as f64 / self.steps as f64
+            self.not_checkable as f64 / asserting as f64
         }
     }
     /// Steps that held at instances only (not proved on their box).
@@ -564,13 +670,16 @@ fn summary_line(s: &Summary) -> String {
         "above"
     };
     let nc = format!(
-        "{} not checkable ({share:.0}%, {goal} the goal of {:.0}%)",
+        "{} not checkable ({share:.0}% of the {} steps that assert, {goal} the goal of {:.0}%)",
         s.not_checkable,
+        s.steps - s.definitions,
         100.0 * NOT_CHECKABLE_GOAL
     );
     format!(
-        "{} steps: {} proved on the box, {} held at instances, {} failed ({} refuted on the box), {} inconclusive, {nc}",
+        "{} steps ({} definitions, hypotheses or constructions; {} checked by a statement claim): {} proved on the box, {} held at instances, {} failed ({} refuted on the box), {} inconclusive, {nc}",
         s.steps,
+        s.definitions,
+        s.by_statement,
         s.proved,
         s.held_at_instances(),
         s.failed,
@@ -587,7 +696,7 @@ pub fn not_checkable(results: &[MapResult], paper: &str) -> Vec<(String, &'stati
         .flat_map(|r| &r.results)
         .filter_map(|s| match s.check {
             Check::NotCheckable { reason } => Some((s.step.clone(), reason)),
-            Check::Claim { .. } => None,
+            _ => None,
         })
         .collect()
 }
@@ -637,24 +746,26 @@ pub fn markdown(results: &[MapResult], heading: &str) -> String {
     let mut md = format!("{heading} Proofs\n\n");
     md.push_str("Each proof as an ordered list of steps: a claim with its verdict (a failed printed step is known false, its corrected step beside it; evidence in THEOREMS_NOTES.md), or a reason it is not checkable. A step with closed forms on both sides is decided on its whole box by the interval prover, an algebraic step (an identity, a substitution, the certificate of a rearranged inequality) exactly by the identity prover: both count as proved on the box; the others hold (or fail) at instances.\n\n");
     let papers = paper_summaries(results);
-    md.push_str("| paper | maps | steps | proved on the box | held at instances | failed (refuted on the box) | inconclusive | not checkable |\n|---|---|---|---|---|---|---|---|\n");
+    md.push_str("| paper | maps | steps | definitions | proved on the box | held at instances | failed (refuted on the box) | inconclusive | of these, by a statement claim | not checkable (share of the asserting steps) |\n|---|---|---|---|---|---|---|---|---|---|\n");
     for p in &papers {
         let s = p.summary;
         md.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {} ({}) | {} | {} |\n",
+            "| {} | {} | {} | {} | {} | {} | {} ({}) | {} | {} | {} |\n",
             p.paper,
             p.maps,
             s.steps,
+            s.definitions,
             s.proved,
             s.held_at_instances(),
             s.failed,
             s.refuted,
             s.inconclusive,
+            s.by_statement,
             not_checkable_cell(&s)
         ));
     }
     md.push_str(&format!(
-        "\nThe goal is at most {:.0}% of a paper's steps not checkable. The not-checkable steps and why:\n\n",
+        "\nThe goal is at most {:.0}% of a paper's asserting steps not checkable (a definition, hypothesis, construction or choice asserts nothing and is counted apart; a step that is the result's statement, or rests on a cited result the statement claim exercises, is checked by that statement claim, run with the step claims). The not-checkable steps and why:\n\n",
         100.0 * NOT_CHECKABLE_GOAL
     ));
     for p in &papers {

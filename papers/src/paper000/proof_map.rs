@@ -4,7 +4,7 @@
 //! [`super::steps`] and the statement claims in the `stability`,
 //! `last_iterate` and `multipass` families.
 
-use dpclaims_core::proofs::{ProofMap, claim, fixed, none};
+use dpclaims_core::proofs::{ProofMap, claim, definition, fixed, none, statement};
 
 const PAPER: &str = "000_5bb53ab829479343.txt";
 
@@ -45,7 +45,7 @@ pub static MAPS: [ProofMap; 17] = [
         hypotheses: "q = N(0, beta0 I); lambda_1 = 1/eta_1, lambda_t >= 1/eta_t - 1/eta_{t-1}, beta_t = lambda_t beta0; Assumptions 1-2; z_t the sample of the gradient step out of w_t (any fixed sequence)",
         statement_claims: &["multipass.prop1"],
         steps: &[
-            none(
+            definition(
                 "Define H(p) = E_p ln p, g_t(w) = lambda_t ||w||^2/2, and W2 (Definition 4)",
                 "definitions",
             ),
@@ -78,7 +78,7 @@ pub static MAPS: [ProofMap; 17] = [
         hypotheses: "sum_t beta_t = lambda~_T beta0; Q_T(w) = sum_t l(w, S_n) + lambda~_T ||w||^2/2; 'the smoothness assumption': the Hessian of l bounded by H~ (Assumption 2 bounds only the population Hessian, by H~_D)",
         statement_claims: &[],
         steps: &[
-            none("Let w_* = argmin_w Q_T(w)", "definition"),
+            definition("Let w_* = argmin_w Q_T(w)", "definition"),
             fixed(
                 "(5): the Hessian of Q_T is bounded by (T) H~_D + lambda~_T I, so Q_T(w) <= Q_T(w_*) + (w - w_*)^T H~ (w - w_*)/2 + lambda~_T ||w - w_*||^2/2",
                 "multipass.lemma4.step.hessian",
@@ -167,7 +167,7 @@ pub static MAPS: [ProofMap; 17] = [
                 "Hence E||w_s - w_s'||^2 <= E||w_{s-1} - w_{s-1}'||^2 + 4 t eta_s^2 G^2/n^2 + 4 eta_s^2 G^2/n",
                 "stability.lemma5.step.recursion",
             ),
-            none(
+            definition(
                 "'We may take w_1 = w_1' because they both come from N(0, beta0 I)'",
                 "a choice of coupling",
             ),
@@ -184,8 +184,9 @@ pub static MAPS: [ProofMap; 17] = [
         hypotheses: "any fixed w; G-Lipschitz losses; Lemma 5's hypotheses (not restated)",
         statement_claims: &["stability.prop2", "stability.prop2.lin"],
         steps: &[
-            none(
+            statement(
                 "E[l(p_t, D) - l(w, D)] = E (1/n) sum_i [l(p_t^(i), z_i) - l(p_t, z_i)] + E[l(p_t, S_n) - l(w, S_n)]",
+                "stability.prop2.lin",
                 "exchangeability (l(p_t^(i), z_i) is distributed as l(p_t, z), z ~ D fresh) and E l(w, S_n) = l(w, D); on P-lin stability.prop2.lin reproduces the resulting gap",
             ),
             none(
@@ -217,8 +218,9 @@ pub static MAPS: [ProofMap; 17] = [
                 "lambda~_T = sum_t lambda_t = 1/eta_T (telescoping, true only for the minimal lambda_t, Theorem 2's)",
                 "multipass.cor2.step.telescoping",
             ),
-            none(
+            statement(
                 "Average Proposition 2 over t = 1..T and bound each t by t = T",
+                "multipass.cor2",
                 "monotonicity in t; the average is computed exactly inside multipass.cor2.step.from_cor1",
             ),
             fixed(
@@ -226,7 +228,11 @@ pub static MAPS: [ProofMap; 17] = [
                 "multipass.cor2.step.from_cor1.norm",
                 "multipass.cor2.step.from_cor1",
             ),
-            none("inf over w", "both sides hold for every w"),
+            statement(
+                "inf over w",
+                "multipass.cor2",
+                "both sides hold for every w: the result is the statement, checked by its claim",
+            ),
         ],
     },
     ProofMap {
@@ -335,7 +341,7 @@ pub static MAPS: [ProofMap; 17] = [
         hypotheses: "single pass (fresh samples), eta_t = eta, lambda_t = 1/(t eta); Lemmas 2-3 and Corollary 1; |M_t| = ceil(sqrt(T/(2(T-t+1)))) for the sample count",
         statement_claims: &["last_iterate.cor3"],
         steps: &[
-            none(
+            definition(
                 "f(p) = E_{w~p, z_t~D}[l(w, z_t) + g_t(w)] + beta0 H(p)",
                 "definition (f mixes g_t with beta0 H, while Lemma 2 weighs H by beta_t = beta0/(t eta): the proof does not reconcile the two)",
             ),
@@ -343,7 +349,7 @@ pub static MAPS: [ProofMap; 17] = [
                 "Lemmas 2 and 3 imply sum_{t=T-k}^T f(p_t) - (k+1) f(p) <= E[W2^2(p~_{T-k-1}, p)/(2 eta)] + (k+1) G^2 eta/2 (the sum of Lemmas 2 and 3, checked in multipass.prop1.step.lemma2/3, over t = T-k..T with 1 - lambda_t eta = (t-1)/t <= 1, telescoping)",
                 "last_iterate.cor3.step.sum",
             ),
-            none("'We set p = p_{T-k-1}'", "a choice"),
+            definition("'We set p = p_{T-k-1}'", "a choice"),
             claim(
                 "(k+1) S_k = (k+2) S_{k+1} - f(p_{T-k-1}) <= (k+2) S_{k+1} - S_k + E[W2^2/(2 eta (k+1))] + G^2 eta/2, hence S_k <= S_{k+1} + E[W2^2/(2 eta (k+1)(k+2))] + G^2 eta/(2(k+2))",
                 "last_iterate.cor3.step.recursion",
@@ -442,8 +448,9 @@ pub static MAPS: [ProofMap; 17] = [
                 "The statement's beta0 = (eps + log(1/delta)) eta0^2/(2 eps^2 T) is the proof's alpha eta0^2/(2 eps T) at alpha = 1 + log(1/delta)/eps",
                 "last_iterate.thm1.step.beta0",
             ),
-            none(
+            statement(
                 "The statement's eta = sqrt(1/(4 G^2 T)), the proof's eta = eta0 sqrt(1/(4 G^2 T))",
+                "last_iterate.thm1.util",
                 "a reading, not a step: both are simulated by last_iterate.thm1.util (step = stmt / proof)",
             ),
             fixed(

@@ -5,7 +5,7 @@
 //! statement claims in the `contraction` family.
 
 use dpclaims_core::proofs::ProofMap;
-use dpclaims_core::proofs::{claim, none};
+use dpclaims_core::proofs::{claim, definition, none, statement};
 
 const PAPER: &str = "001_34c1b2bc7e1d7728.txt";
 
@@ -18,7 +18,7 @@ pub static MAPS: [ProofMap; 9] = [
         hypotheses: "M (eps, delta)-DP; K any Markov kernel on W; [ADC23, Thm 2] for its contraction coefficient",
         statement_claims: &["contraction.sdpi"],
         steps: &[
-            none(
+            definition(
                 "E_eps(K M(X) || K M(X')) <= eta_eps(K) E_eps(M(X) || M(X'))",
                 "definition of the contraction coefficient eta_eps(K) (the smallest such constant)",
             ),
@@ -81,7 +81,7 @@ pub static MAPS: [ProofMap; 9] = [
         hypotheses: "uniform b-subsets of [n] (q = b/n); Lemma 1; W closed convex with dia(W) < infinity; any mu, nu in P(W), both orders",
         statement_claims: &["contraction.sdpi"],
         steps: &[
-            none(
+            definition(
                 "'K_t could be expressed as a composition of three Markov kernels': sub-sampling with the update, the Gaussian kernel, the projection",
                 "definition (as printed)",
             ),
@@ -110,13 +110,14 @@ pub static MAPS: [ProofMap; 9] = [
         hypotheses: "each index in the batch with probability p (q = p); psi_empty = id; the norm-B normalisation (M = eta C); replace-one and add/remove",
         statement_claims: &["contraction.main"],
         steps: &[
-            none(
+            definition(
                 "Couple both datasets on the coins of the common indices; the differing index's coin has weight p",
                 "a coupling (add/remove: the extra sample's coin)",
             ),
-            none(
+            statement(
                 "The rest of Proposition 3's proof with q = p: eq. (5) with q = p",
-                "the statement itself, checked on the exact laws (instances P_A, P_B) by its statement claim contraction.main (an exact grid, 6 s: not rerun by `dpclaims proofs`)",
+                "contraction.main",
+                "the statement itself, checked on the exact laws (instances P_A, P_B) by its statement claim contraction.main (an exact grid)",
             ),
         ],
     },
@@ -136,9 +137,10 @@ pub static MAPS: [ProofMap; 9] = [
                 "Unroll: delta_T(eps) = q theta sum_{k<T} ((1-q) theta)^k = q theta (1 - ((1-q) theta)^T)/(1 - (1-q) theta)",
                 "contraction.main.step.unroll",
             ),
-            none(
+            statement(
                 "Hence (eps, delta_T(eps))-DP",
-                "the statement itself: the exact E_eps of the two neighbouring laws <= delta_T is its statement claim contraction.main (an exact grid, 6 s: not rerun by `dpclaims proofs`)",
+                "contraction.main",
+                "the statement itself: the exact E_eps of the two neighbouring laws <= delta_T (an exact grid)",
             ),
             claim(
                 "'the upper bound in (5) is always less than 1': delta_inf = q theta/(1 - (1-q) theta) < 1 iff theta < 1 (and theta_eps(r) <= 2 Phi(r/2) - 1 < 1 for finite r; in floating point delta_inf rounds to 1 once 1 - theta < 1e-16, e.g. r_bar = 40 on A_small)",
@@ -219,9 +221,10 @@ pub static MAPS: [ProofMap; 9] = [
                 "Iterate from E_eps(delta_0 || delta_0) = 0: E_eps(P || P') <= sum_t q theta_eps(rho_t) prod_{s>t} (1-q) theta_eps(rho_s)",
                 "the recursion of contraction.main with time-varying theta (algebra)",
             ),
-            none(
+            statement(
                 "Hence (21): delta(kappa) = (1 + e^eps) tau_T(kappa) + sum_t q theta_eps(rho_t) prod_{s>t} (1-q) theta_eps(rho_s), for every kappa (optimised numerically)",
-                "the statement itself, against the exact laws: its statement claim contraction.thm3 (an exact grid, 5 s: not rerun by `dpclaims proofs`)",
+                "contraction.thm3",
+                "the statement itself, against the exact laws (an exact grid)",
             ),
         ],
     },

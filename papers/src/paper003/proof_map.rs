@@ -6,7 +6,7 @@
 //! [`dpclaims_core::proofs`]; the step claims are in [`super::steps`], the statement claims in
 //! [`super::subspace`].
 
-use dpclaims_core::proofs::{ProofMap, claim, none};
+use dpclaims_core::proofs::{ProofMap, claim, definition, none, statement};
 
 const PAPER: &str = "003_533141984a6e2a14.txt";
 
@@ -19,7 +19,7 @@ pub static MAPS: [ProofMap; 7] = [
         hypotheses: "A1 (||grad l|| <= G); minibatches of size B sampled from the n private points; eps <= c1 B^2 T/n^2; sigma^2 = c2 G^2 T ln(1/delta)/(n^2 eps^2)",
         statement_claims: &["subspace.privacy.calib", "subspace.privacy.post"],
         steps: &[
-            none(
+            definition(
                 "Each step releases the minibatch gradient plus N(0, sigma^2 I): a subsampled Gaussian mechanism (sensitivity G/B per sample, rate q = B/n)",
                 "the mechanism's definition (as printed, prose)",
             ),
@@ -44,7 +44,7 @@ pub static MAPS: [ProofMap; 7] = [
         hypotheses: "A1, A2 with the pseudometric d; m public samples from the private data's distribution; W the set of possible iterates",
         statement_claims: &["subspace.thm1"],
         steps: &[
-            none(
+            definition(
                 "'The proof treats the second-moment discrepancy along the parameter trajectory as a process' indexed by W",
                 "definition",
             ),
@@ -52,9 +52,10 @@ pub static MAPS: [ProofMap; 7] = [
                 "Its increments: ||grad l grad l^T - grad l' grad l'^T|| <= (||grad l|| + ||grad l'||) ||grad l - grad l'|| <= 2 G rho d(w, w') (A1, A2)",
                 "subspace.thm1.step.rank_one",
             ),
-            none(
+            statement(
                 "'invokes the Ahlswede-Winter inequality for concentration of bounded positive-semidefinite random matrices' at each point",
-                "cited (Ahlswede and Winter 2002); its one-point matrix Bernstein form is the reference of the statement claim subspace.thm1 (Monte Carlo: not rerun by `dpclaims proofs`)",
+                "subspace.thm1",
+                "cited (Ahlswede and Winter 2002); its one-point matrix Bernstein form is the reference of the statement claim (Monte Carlo)",
             ),
             none(
                 "Generic chaining: sup_t ||M_t - Sigma_t|| <= O(u G rho gamma_2(W, d) sqrt(log p)/sqrt(m)) with probability >= 1 - c e^{-Omega(u^2)}",
@@ -86,7 +87,7 @@ pub static MAPS: [ProofMap; 7] = [
         hypotheses: "the population gradients f(w) = E_z grad l(w, z) in an ellipsoid with axes e, a union of D sets, or a Minkowski sum",
         statement_claims: &[],
         steps: &[
-            none(
+            definition(
                 "Mapping w to f(w) = E_z[grad l(w, z)] makes gamma_2 of the parameters equal gamma_2 of the population gradients",
                 "definition of the pseudometric d as the distance between mapped gradients",
             ),
@@ -107,13 +108,15 @@ pub static MAPS: [ProofMap; 7] = [
         hypotheses: "rho-smooth empirical loss; A1; constant eta; P^_t independent of the step's minibatch and noise",
         statement_claims: &["subspace.thm3.derived"],
         steps: &[
-            none(
+            statement(
                 "Descent lemma: L(w_{t+1}) <= L(w_t) - eta <grad L, P^(g + b)> + rho eta^2 ||P^(g + b)||^2/2",
-                "rho-smoothness (hypothesis); its consequence S3 is the statement claim subspace.thm3.derived (simulated: not rerun by `dpclaims proofs`)",
+                "subspace.thm3.derived",
+                "rho-smoothness (hypothesis); its consequence S3 is the statement claim (simulated)",
             ),
-            none(
+            statement(
                 "E <grad L, P^(g + b)> = ||P^ grad L||^2 and E ||P^(g + b)||^2 <= G^2 + k sigma^2",
-                "unbiased minibatch, P^ symmetric idempotent of trace k, A1 (expectations over the minibatch and the noise); checked through subspace.thm3.derived",
+                "subspace.thm3.derived",
+                "unbiased minibatch, P^ symmetric idempotent of trace k, A1 (expectations over the minibatch and the noise); checked through S3, the statement claim (simulated)",
             ),
             claim(
                 "Sum over t and divide by eta T: (1/T) sum_t E||P^_t grad L(w_t)||^2 <= (L(w_0) - L*)/(eta T) + rho eta (G^2 + k sigma^2)/2",
@@ -132,7 +135,7 @@ pub static MAPS: [ProofMap; 7] = [
         hypotheses: "Theorem 3's; dominance ||(I - P_t) grad L|| <= c ||P_t grad L|| (stated as an existence assumption); Theorem 2's eigengap",
         statement_claims: &["subspace.thm4.derived"],
         steps: &[
-            none(
+            definition(
                 "'The proof separates the empirical gradient into its projection onto the estimated top-k eigenspace and the residual': P^ grad L and grad L - P^ grad L",
                 "definition (as printed)",
             ),
@@ -140,9 +143,10 @@ pub static MAPS: [ProofMap; 7] = [
                 "||grad L||^2 = ||P grad L||^2 + ||(I - P) grad L||^2 <= (1 + c_t^2)(2||P^ grad L||^2 + 2 G^2 ||P^ - P||^2) <= (1 + c_t^2)(2||P^ grad L||^2 + 8 G^2 ||M - Sigma||^2/alpha^2)",
                 "subspace.thm4.step.chain",
             ),
-            none(
+            statement(
                 "Average over t with S3: the public-sample term 8 G^2 (1/T) sum_t E||M_t - Sigma_t||^2/alpha_t^2",
-                "a composition of the chain with S3; the whole chain is the statement claim subspace.thm4.derived (simulated, 26 s: not rerun by `dpclaims proofs`)",
+                "subspace.thm4.derived",
+                "a composition of the chain with S3; the whole chain is the statement claim (simulated)",
             ),
         ],
     },
@@ -155,7 +159,7 @@ pub static MAPS: [ProofMap; 7] = [
         steps: &[
             none(
                 "rank Sigma_t = rank M_t = k implies range M_t in range Sigma_t, hence P^_t = P_t",
-                "linear algebra; the statement claim subspace.thm5.rank (simulated, 7 s: not rerun by `dpclaims proofs`)",
+                "linear algebra; its statement claim subspace.thm5.rank is true by construction (marked tautology), so it checks nothing here",
             ),
             claim(
                 "||w_{t+1} - u||^2 = ||w_t - u||^2 - 2 eta <g~_t + P^ b_t, w_t - u> + eta^2 ||g~_t + P^ b_t||^2",
@@ -165,9 +169,10 @@ pub static MAPS: [ProofMap; 7] = [
                 "Convexity: L(w_t) - L(u) <= <grad L(w_t), w_t - u> = <P^ grad L, w_t - u> + <(P - P^) grad L, w_t - u>",
                 "first-order convexity (hypothesis) and grad L in range P_t",
             ),
-            none(
+            statement(
                 "Telescope, divide by T, Jensen for w-bar: S5, E L(w-bar) - L(u) <= ||w_0 - u||^2/(2 eta T) + eta (G^2 + k sigma^2)/2 + (G/T) sum_t E[||P_t - P^_t|| ||w_t - u||]",
-                "the statement claim subspace.thm5.derived (simulated, 36 s: not rerun by `dpclaims proofs`)",
+                "subspace.thm5.derived",
+                "S5 is the statement claim (simulated)",
             ),
         ],
     },

@@ -4,7 +4,7 @@
 //! for [`dpclaims_core::proofs`]; step claims in [`super::steps`].
 
 use dpclaims_core::proofs::ProofMap;
-use dpclaims_core::proofs::{claim, fixed, none};
+use dpclaims_core::proofs::{claim, definition, fixed, none, statement};
 
 const PAPER: &str = "004_eaab97274611faab.txt";
 
@@ -17,7 +17,7 @@ pub static MAPS: [ProofMap; 3] = [
         hypotheses: "f L-smooth; alpha >= 1, r > 0, k, T >= 1; the processes stopped (state bot) once they move more than r within a step of size eta; fine steps of size eta/k with noise N(0, (2 eta/k) I)",
         statement_claims: &["renyi_discretization.thm12", "renyi_discretization.kl_path"],
         steps: &[
-            none(
+            definition(
                 "'If E_r does not hold at time t*, we will instead let x_t = bot for all t >= t*'",
                 "definition",
             ),
@@ -25,7 +25,7 @@ pub static MAPS: [ProofMap; 3] = [
                 "'By post-processing (Fact 4), it suffices to bound the divergence between X_{0:Tk} and X'_{0:Tk}'",
                 "Fact 4, the data processing inequality of Renyi divergence (cited; van Erven and Harremoes 2014)",
             ),
-            none(
+            definition(
                 "X_{0:Tk} = psi^{Tk}(X_0), X'_{0:Tk} = psi'^{Tk}(X_0): psi freezes the gradient at the step's anchor x_{floor(j/k) eta}, psi' uses x'_{j eta/k}; bot is absorbing",
                 "construction (as printed)",
             ),
@@ -37,9 +37,10 @@ pub static MAPS: [ProofMap; 3] = [
                 "A history with bot contributes 0, and the bot replacement is the same map of the path for psi and psi'",
                 "post-processing (by hand); with the printed anchor floor((j+1)/k) eta the check at a block's last fine step is vacuous, and the next step's means coincide there (checked by hand)",
             ),
-            none(
+            statement(
                 "'allowing us to use Fact 6': D_alpha(X_{0:Tk} || X'_{0:Tk}) <= Tk alpha eta L^2 r^2/(4k) = alpha L^2 r^2 T eta/4, independent of k",
-                "Fact 6, adaptive composition of Renyi divergence (cited); the composed bound on the stopped paths is the statement claim renyi_discretization.thm12 (path likelihood ratios, 2e5 paths: not rerun by `dpclaims proofs`)",
+                "renyi_discretization.thm12",
+                "Fact 6, adaptive composition of Renyi divergence (cited); the composed bound on the stopped paths is the statement claim (path likelihood ratios)",
             ),
             none(
                 "'By taking the limit as k goes to infinity and applying Fact 4': psi' gives the stopped diffusion",
@@ -67,9 +68,10 @@ pub static MAPS: [ProofMap; 3] = [
                 "renyi_discretization.lemma13.step.gradient_tail",
                 "renyi_discretization.lemma13.step.gradient_tail.corrected",
             ),
-            none(
+            statement(
                 "Union over the T steps: no step moves further than eta G + sqrt(2 eta)(2 sqrt d + sqrt(2 ln(2T/delta))) except with probability delta/2 + P(max_k ||grad f|| > G)",
-                "the derived form, checked by its statement claim renyi_discretization.lemma13 (Monte Carlo, 2e5 paths: not rerun by `dpclaims proofs`)",
+                "renyi_discretization.lemma13",
+                "the derived form, checked by its statement claim (Monte Carlo)",
             ),
         ],
     },
