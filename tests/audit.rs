@@ -687,7 +687,11 @@ fn rows_at_the_edges_get_a_verdict_or_their_own_error() {
 {"name":"sh-one-batch","sampling":"shuffle","batch":100,"n":100,"sigma":1e-3,"epochs":2,"delta":1e-5,"epsilon":1}
 {"name":"sh-no-full-epoch","sampling":"shuffle","batch":30,"n":100,"sigma":1,"steps":2,"delta":1e-5,"epsilon":1}
 {"name":"phases","sampling":"poisson","phases":[{"q":1e-9,"sigma":1e-3,"steps":1},{"q":0.9,"sigma":1e5,"steps":3}],"delta":1e-5,"epsilon":1}
-{"name":"q-0.5-sigma-0.05","sampling":"poisson","q":0.5,"sigma":0.05,"steps":2000,"delta":1e-5,"epsilon":10}"#;
+{"name":"q-0.5-sigma-0.05","sampling":"poisson","q":0.5,"sigma":0.05,"steps":2000,"delta":1e-5,"epsilon":10}
+{"name":"ra-tiny-sigma","sampling":"random-allocation","steps_per_epoch":10,"sigma":1e-3,"epochs":2,"delta":1e-5,"epsilon":1}
+{"name":"ra-huge-sigma","sampling":"random-allocation","steps_per_epoch":10,"sigma":1e8,"epochs":2,"delta":0.99,"epsilon":1}
+{"name":"ra-one-step","sampling":"balls-in-bins","steps_per_epoch":1,"sigma":1,"epochs":3,"delta":1e-5,"epsilon":1}
+{"name":"ra-no-full-epoch","sampling":"balls-in-bins","steps_per_epoch":10,"sigma":1,"steps":3,"delta":1e-5,"epsilon":1}"#;
     let rows = rows(text);
     let results = audit(&rows, &edge_options(1 << 16), false);
     assert_eq!(results.len(), rows.len());
@@ -737,4 +741,100 @@ fn a_million_steps_get_references_or_an_error() {
         }
     }
     assert!(answered >= 3);
+}
+
+/// Issue 30, item 1: random-allocation rows (`random-allocation` or `balls-in-bins`, t steps
+/// per epoch from `steps_per_epoch`, `n`/`batch` or 1/`q`) get the certified bracket of
+/// `random_allocation::epsilon` (full epochs for the lower end, started epochs for the upper
+/// one); a claim 10% under the lower end is unsound, one 2% over the upper end is not, and the
+/// Monte Carlo's lower limit on delta (the realised pair) stays under the pessimistic delta at
+/// the claimed epsilon. Rows it does not cover (replace-one, a fractional t, q and t that
+/// disagree) are each their own error.
+#[test]
+fn random_allocation_rows_are_bracketed_and_audited() {
+    use dpclaims_theorems::privacy::random_allocation::{self, RandomAllocation};
+    // A small Monte Carlo (its limit is checked for soundness here, not for power).
+    let opts = AuditOptions {
+        seed: crate::SEED,
+        max_steps: 300_000,
+        ..AuditOptions::default()
+    };
+    let (t, sigma, delta) = (10u64, 1.0, 1e-5);
+    let ra = RandomAllocation::new(sigma, 1, t).unwrap();
+    let bracket = |epochs: u64| random_allocation::epsilon(&ra, epochs, delta, &opts.pld).unwrap();
+    let pessimistic_delta = |epochs: u64, eps: f64| {
+        let dirs =
+            random_allocation::composed(&ra, epochs, &opts.pld.focused(pld::Focus::Delta(delta)))
+                .unwrap();
+        dirs.iter()
+            .map(|p| p.pessimistic.delta(eps))
+            .fold(0.0, f64::max)
+    };
+    let b = bracket(3);
+    let row = |sampling: &str, how: &str, eps: f64| {
+        format!(
+            r#"{{"name": "ra", "sampling": "{sampling}", {how}, "sigma": {sigma}, "delta": {delta}, "epsilon": {eps}}}"#
+        )
+    };
+    for how in [
+        r#""steps_per_epoch": 10, "epochs": 3"#,
+        r#""n": 1000, "batch": 100, "steps": 30"#,
+        r#""q": 0.1, "steps": 30"#,
+    ] {
+        let a = audit_one(&row("random-allocation", how, 1.0), &opts);
+        assert_eq!(a.lower_reference, Some(b.optimistic), "{how}: {a:?}");
+        assert_eq!(a.upper_reference, Some(b.pessimistic), "{how}: {a:?}");
+    }
+    assert!(
+        b.optimistic <= b.pessimistic && b.pessimistic - b.optimistic < 0.01,
+        "{b:?}"
+    );
+    let how = r#""steps_per_epoch": 10, "epochs": 3"#;
+    let low = 0.9 * b.optimistic;
+    let a = audit_one(&row("balls-in-bins", how, low), &opts);
+    assert_eq!(a.verdict, AuditVerdict::Unsound, "{a:?}");
+    assert!(
+        a.monte_carlo.delta_lower <= pessimistic_delta(3, low),
+        "{a:?}"
+    );
+    let high = 1.02 * b.pessimistic;
+    let a = audit_one(&row("balls-in-bins", how, high), &opts);
+    assert_ne!(a.verdict, AuditVerdict::Unsound, "{a:?}");
+    assert!(
+        a.monte_carlo.delta_lower <= pessimistic_delta(3, high),
+        "{a:?}"
+    );
+    // A partial last epoch: the upper end counts it in full, the lower end drops it.
+    let a = audit_one(
+        &row(
+            "random-allocation",
+            r#""steps_per_epoch": 10, "steps": 35"#,
+            1.0,
+        ),
+        &opts,
+    );
+    assert_eq!(a.lower_reference, Some(b.optimistic), "{a:?}");
+    assert_eq!(a.upper_reference, Some(bracket(4).pessimistic), "{a:?}");
+    // Not covered: each its own error, naming what is wrong.
+    for (how, needle) in [
+        (r#""n": 1000, "batch": 300, "steps": 30"#, "not a multiple"),
+        (
+            r#""q": 0.3, "steps": 30"#,
+            "whole number of steps per epoch",
+        ),
+        (
+            r#""q": 0.1, "steps_per_epoch": 20, "steps": 30"#,
+            "disagree",
+        ),
+        (
+            r#""q": 0.1, "steps": 30, "relation": "replace-one""#,
+            "add-remove only",
+        ),
+        (r#""steps": 30"#, "missing `steps_per_epoch`"),
+    ] {
+        let text = row("random-allocation", how, 1.0);
+        let (line, obj) = parse(&text, Format::JsonLines).remove(0).unwrap();
+        let e = validate(line, obj, true).unwrap_err();
+        assert!(e.reason.contains(needle), "{how}: {e:?}");
+    }
 }

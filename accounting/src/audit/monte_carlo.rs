@@ -502,6 +502,29 @@ fn simulated_pairs(row: &Row) -> Result<Vec<(Simulated, String)>, ParamError> {
             })
             .collect());
     }
+    if let (Sampling::RandomAllocation, Some(t)) = (row.sampling, row.batches_per_epoch) {
+        // The realised pair of random allocation (module doc of
+        // `crate::privacy::random_allocation`): the record's gradient +C in the one step of t
+        // that draws it, the others 0; removal (1, 0) and addition (0, 1) are the shuffled
+        // epoch's loss with the record's step at `first` under P and `second` under Q.
+        return Ok([(1.0, 0.0, "remove"), (0.0, 1.0, "add")]
+            .iter()
+            .map(|&(first, second, name)| {
+                (
+                    Simulated::Shuffled {
+                        batches: t,
+                        sigma: row.sigma,
+                        // Full epochs only (a post-processing: a lower bound).
+                        epochs: row.steps / t,
+                        pair: ShuffledPair { first, second },
+                    },
+                    format!(
+                        "random allocation, {name}: the record +C in one of {t} steps (others 0), at a random step"
+                    ),
+                )
+            })
+            .collect());
+    }
     let groups = groups(row)?;
     let kinds = groups.first().map_or(0, |(d, _)| d.lower.len());
     Ok((0..kinds)

@@ -7,6 +7,7 @@ use super::rows::Row;
 use crate::error::ParamError;
 use crate::privacy::dominating::Dominating;
 use crate::privacy::pld::{self, PldOptions};
+use crate::privacy::random_allocation::{self, RandomAllocation};
 use crate::privacy::{DpSgd, Sampling, gaussian, shuffle};
 use crate::query::coarsening;
 use dpclaims_empirical::privacy_loss::Phase;
@@ -127,6 +128,50 @@ pub fn references(row: &Row, opts: &AuditOptions) -> Result<References, String> 
                 Some("gaussian mechanism, sensitivity 2C once per epoch"),
                 Some(
                     "pld optimistic of the largest batch output per epoch (post-processing), other records at -C, the record +C vs -C",
+                ),
+            )
+        }
+        Sampling::RandomAllocation => {
+            let t = row.batches_per_epoch.unwrap_or(1);
+            let ra = RandomAllocation::new(row.sigma, 1, t).map_err(|e| e.to_string())?;
+            // Upper: every started epoch counts in full (a partial epoch's outputs are a
+            // post-processing of a full one's); lower: full epochs only.
+            let (started, full) = (row.steps.div_ceil(t), row.steps / t);
+            let dirs = |epochs: u64, what: &str| {
+                random_allocation::composed(&ra, epochs, &focused)
+                    .map_err(|e| format!("{what} (random allocation): {e}"))
+            };
+            let up = std::rc::Rc::new(dirs(started, "upper reference")?);
+            let lo = std::rc::Rc::new(if full > 0 {
+                dirs(full, "lower reference")?.to_vec()
+            } else {
+                Vec::new()
+            });
+            lower_grid = (full, focused.interval);
+            let upper = up
+                .iter()
+                .map(|p| p.pessimistic.epsilon(row.delta))
+                .fold(0.0, f64::max);
+            let lower = lo
+                .iter()
+                .map(|p| p.optimistic.epsilon(row.delta))
+                .fold(0.0, f64::max);
+            upper_delta = Some(Box::new(move |e| {
+                up.iter()
+                    .map(|p| p.pessimistic.delta(e))
+                    .fold(0.0, f64::max)
+            }));
+            lower_delta = Some(Box::new(move |e| {
+                lo.iter().map(|p| p.optimistic.delta(e)).fold(0.0, f64::max)
+            }));
+            (
+                Some(upper),
+                Some(lower),
+                Some(
+                    "pld pessimistic of the dominating pair of one epoch (the record in one of t steps), both directions",
+                ),
+                Some(
+                    "pld optimistic of the realised pair (the record's gradient +C, the others 0), full epochs",
                 ),
             )
         }

@@ -23,7 +23,8 @@ pub struct Row {
     pub sampling: Sampling,
     /// Sampling rate $q\in(0,1]$: `q`, or `batch`/`n` (1 without sampling).
     pub q: f64,
-    /// Batches per epoch (shuffle only).
+    /// Batches per epoch (shuffle) or steps per epoch $t$ (random allocation: each record in
+    /// exactly one of them).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub batches_per_epoch: Option<u64>,
     /// Noise multiplier $\sigma>0$ (noise std / clipping norm).
@@ -98,12 +99,13 @@ pub fn validate(
     let sampling = match text("sampling") {
         Some(name) => name.parse::<Sampling>().map_err(|_| {
             err(format!(
-                "`sampling` = {name:?}: expected poisson, shuffle, wor or none"
+                "`sampling` = {name:?}: expected poisson, shuffle, wor, none or random-allocation (balls-in-bins)"
             ))
         })?,
         None => return Err(err("missing `sampling`".into())),
     };
     let relation = match text("relation").as_deref() {
+        Some("replace-one") if sampling == Sampling::RandomAllocation => return Err(err("random allocation is bracketed under add-remove only (no worst pair under replace-one is derived); `relation` = replace-one is not covered".into())),
         Some("add-remove") | None if !matches!(sampling, Sampling::Shuffle | Sampling::WithoutReplacement) => Neighbouring::AddRemove,
         Some("add-remove") => return Err(err("fixed-size batches (shuffle, wor) are analysed under replace-one; `relation` = add-remove is not defined for them".into())),
         Some("replace-one") | None => Neighbouring::ReplaceOne,
@@ -160,6 +162,14 @@ pub fn validate(
         (None, Some(b), Some(n)) if n > 0 => b as f64 / n as f64,
         (None, Some(_), Some(_)) => return Err(err("`n` must be > 0".into())),
         _ if sampling == Sampling::None => 1.0,
+        _ if sampling == Sampling::RandomAllocation => match get_int("steps_per_epoch")? {
+            Some(t) if t > 0 => 1.0 / t as f64,
+            _ => {
+                return Err(err(
+                    "missing `steps_per_epoch` (or `q`, or `batch` and `n`)".into(),
+                ));
+            }
+        },
         _ => return Err(err("missing `q` (or `batch` and `n`)".into())),
     };
     if !(q > 0.0 && q <= 1.0) {
@@ -192,10 +202,22 @@ pub fn validate(
         return Err(err("`steps` = 0: expected at least one step".into()));
     }
     let (delta, epsilon) = claim_of(&obj, need_epsilon).map_err(err)?;
-    let batches_per_epoch = (sampling == Sampling::Shuffle).then(|| match (batch, n) {
-        (Some(b), Some(n)) if b > 0 => n.div_ceil(b),
-        _ => (1.0 / q).round().max(1.0) as u64,
-    });
+    let batches_per_epoch = match sampling {
+        Sampling::Shuffle => Some(match (batch, n) {
+            (Some(b), Some(n)) if b > 0 => n.div_ceil(b),
+            _ => (1.0 / q).round().max(1.0) as u64,
+        }),
+        Sampling::RandomAllocation => {
+            let t = steps_per_epoch(&obj, q, batch, n).map_err(err)?;
+            if (q * t as f64 - 1.0).abs() > 1e-9 {
+                return Err(err(format!(
+                    "`q` = {q} and {t} steps per epoch disagree: random allocation has q = 1/t"
+                )));
+            }
+            Some(t)
+        }
+        _ => None,
+    };
     Ok(Row {
         line,
         name,
@@ -210,6 +232,41 @@ pub fn validate(
         phases: None,
         raw: obj,
     })
+}
+
+/// The steps per epoch $t$ of a random-allocation row: `steps_per_epoch`, or $n/b$ (an exact
+/// division), or $1/q$ (within $10^{-9}$ of a whole number); at most $2^{24}$.
+fn steps_per_epoch(
+    obj: &serde_json::Map<String, Value>,
+    q: f64,
+    batch: Option<u64>,
+    n: Option<u64>,
+) -> Result<u64, String> {
+    let t = match (integer(obj, "steps_per_epoch")?, batch, n) {
+        (Some(t), _, _) => t,
+        (None, Some(b), Some(n)) if b > 0 && n % b == 0 => n / b,
+        (None, Some(b), Some(n)) => {
+            return Err(format!(
+                "random allocation needs a whole number of steps per epoch: `n` = {n} is not a multiple of `batch` = {b} (give `steps_per_epoch`)"
+            ));
+        }
+        _ => {
+            let t = (1.0 / q).round();
+            if (1.0 / q - t).abs() > 1e-9 * t {
+                return Err(format!(
+                    "random allocation needs a whole number of steps per epoch: 1/`q` = {} is not one (give `steps_per_epoch`)",
+                    1.0 / q
+                ));
+            }
+            t as u64
+        }
+    };
+    if t == 0 || t > 1 << 24 {
+        return Err(format!(
+            "`steps_per_epoch` = {t} is out of range: expected 1 to 2^24"
+        ));
+    }
+    Ok(t)
 }
 
 /// The claimed (δ, ε) of a row: δ in (0, 1), ε ≥ 0 (required unless an accountant supplies it).

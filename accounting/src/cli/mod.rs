@@ -66,8 +66,9 @@ pub enum AccountingCommand {
     /// Audit reported ε values: unsound, sound-tight or sound-loose (exit 1 if any is unsound).
     ///
     /// Rows are JSON lines or CSV (by extension or --format), from FILE or stdin, with the
-    /// fields name, sampling (poisson|shuffle|wor|none), q or batch+n, sigma, steps or epochs,
-    /// delta, epsilon, relation (add-remove|replace-one).
+    /// fields name, sampling (poisson|shuffle|wor|none|random-allocation), q or batch+n (random
+    /// allocation: or steps_per_epoch), sigma, steps or epochs, delta, epsilon, relation
+    /// (add-remove|replace-one).
     ///
     /// Exit code: 1 if any row is unsound; else 2 if any row was skipped (unreadable, or its
     /// references or Monte Carlo could not be computed: reported by line with the reason, the

@@ -130,6 +130,13 @@ impl Dominating {
                     "poisson, wor or none (shuffled batches have no dominating pair of one step: the audit bounds them per epoch)",
                 ));
             }
+            (Sampling::RandomAllocation, _) => {
+                return Err(ParamError::new(
+                    "sampling",
+                    "random-allocation",
+                    "poisson, wor or none (random allocation has no dominating pair of one step: its epochs are bounded by the random_allocation module)",
+                ));
+            }
             (Sampling::WithoutReplacement, Neighbouring::AddRemove) => {
                 return Err(ParamError::new(
                     "relation",

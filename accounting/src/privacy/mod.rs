@@ -49,9 +49,11 @@ pub enum Neighbouring {
 /// audit rows and the CLI's `--sampling`).
 ///
 /// Its names ([`FromStr`], [`Display`](fmt::Display), the CLI and the audit
-/// rows) are `poisson`, `wor`, `shuffle` and `none`. Serde writes `without-replacement` for
-/// `wor` (the accountants' JSON answers) and reads either. With the `clap` feature it is a
-/// `clap::ValueEnum` of the schemes a one-step accountant covers (`shuffle` is not one).
+/// rows) are `poisson`, `wor`, `shuffle`, `none` and `random-allocation` (read also as
+/// `balls-in-bins`). Serde writes `without-replacement` for `wor` (the accountants' JSON
+/// answers) and reads either. With the `clap` feature it is a `clap::ValueEnum` of the schemes
+/// a one-step accountant covers (`shuffle` and `random-allocation` are not: the CLI's
+/// `--sampling random-allocation` is its own value, routed to an event).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
@@ -69,24 +71,32 @@ pub enum Sampling {
     Shuffle,
     /// Every record every step ($q=1$).
     None,
+    /// Random allocation ($k=1$, "balls-in-bins"): each record in exactly one of the $t$ steps
+    /// of an epoch, uniformly. No dominating pair of one step covers it (the accountants refuse
+    /// it, naming `sampling`); its epochs are bounded by [`random_allocation`], in the audit too.
+    #[serde(alias = "balls-in-bins")]
+    #[cfg_attr(feature = "clap", value(skip))]
+    RandomAllocation,
 }
 
 impl Sampling {
     /// Every scheme, in the order of its names.
-    pub const ALL: [Sampling; 4] = [
+    pub const ALL: [Sampling; 5] = [
         Sampling::Poisson,
         Sampling::Shuffle,
         Sampling::WithoutReplacement,
         Sampling::None,
+        Sampling::RandomAllocation,
     ];
 
-    /// The scheme's name: `poisson`, `shuffle`, `wor` or `none`.
+    /// The scheme's name: `poisson`, `shuffle`, `wor`, `none` or `random-allocation`.
     pub fn name(self) -> &'static str {
         match self {
             Sampling::Poisson => "poisson",
             Sampling::Shuffle => "shuffle",
             Sampling::WithoutReplacement => "wor",
             Sampling::None => "none",
+            Sampling::RandomAllocation => "random-allocation",
         }
     }
 }
@@ -102,6 +112,9 @@ impl FromStr for Sampling {
     type Err = ParamError;
 
     fn from_str(s: &str) -> Result<Self, ParamError> {
+        if s == "balls-in-bins" {
+            return Ok(Sampling::RandomAllocation);
+        }
         Sampling::ALL
             .into_iter()
             .find(|x| x.name() == s)
@@ -109,7 +122,7 @@ impl FromStr for Sampling {
                 ParamError::new(
                     "sampling",
                     format!("{s:?}"),
-                    "poisson, shuffle, wor or none",
+                    "poisson, shuffle, wor, none or random-allocation (balls-in-bins)",
                 )
             })
     }
@@ -178,7 +191,14 @@ mod tests {
             assert_eq!(s.to_string().parse::<Sampling>(), Ok(s));
         }
         let names: Vec<String> = Sampling::ALL.iter().map(Sampling::to_string).collect();
-        assert_eq!(names, ["poisson", "shuffle", "wor", "none"]);
+        assert_eq!(
+            names,
+            ["poisson", "shuffle", "wor", "none", "random-allocation"]
+        );
+        assert_eq!(
+            "balls-in-bins".parse::<Sampling>(),
+            Ok(Sampling::RandomAllocation)
+        );
         let e = "bernoulli".parse::<Sampling>().unwrap_err();
         assert_eq!(e.name, "sampling");
         let json = |s: Sampling| serde_json::to_string(&s).unwrap();

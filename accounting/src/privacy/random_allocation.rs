@@ -164,10 +164,23 @@ pub fn epsilon(
     opts: &PldOptions,
 ) -> Result<PldBracket, ParamError> {
     super::check_delta(delta)?;
+    let dirs = composed(ra, epochs, &opts.focused(Focus::Delta(delta)))?;
+    PldBracket::checked(
+        PldBracket::worst(dirs.iter().map(|p| p.optimistic.epsilon(delta))),
+        PldBracket::worst(dirs.iter().map(|p| p.pessimistic.epsilon(delta))),
+    )
+}
+
+/// The PLDs of `epochs` epochs, `[remove, add]`, each direction composed on its own (`opts`
+/// as given, sized for the run's `epochs`·$t$ steps): the worse direction's pessimistic
+/// $\delta(\epsilon)$ bounds the run's from above, its optimistic one from below.
+pub fn composed(
+    ra: &RandomAllocation,
+    epochs: u64,
+    opts: &PldOptions,
+) -> Result<[PldPair; 2], ParamError> {
     at_least("epochs", epochs, 1)?;
-    let opts = opts
-        .focused(Focus::Delta(delta))
-        .for_steps(epochs as f64 * ra.num_steps as f64);
+    let opts = opts.for_steps(epochs as f64 * ra.num_steps as f64);
     let mut dirs = ra.epoch(&opts)?;
     if epochs > 1 {
         for p in &mut dirs {
@@ -177,10 +190,7 @@ pub fn epsilon(
             };
         }
     }
-    PldBracket::checked(
-        PldBracket::worst(dirs.iter().map(|p| p.optimistic.epsilon(delta))),
-        PldBracket::worst(dirs.iter().map(|p| p.pessimistic.epsilon(delta))),
-    )
+    Ok(dirs)
 }
 
 /// Which lattice variable and rounding: $U_i=W_i$ (remove) or $-W_i$ (add), up or down.
