@@ -840,7 +840,9 @@ impl Case {
             (Sampling::WithoutReplacement, _) => "wor replace-one",
             (Sampling::None, Neighbouring::AddRemove) => "none add/remove",
             (Sampling::None, Neighbouring::ReplaceOne) => "none replace-one",
-            (Sampling::Shuffle, _) => unreachable!("no one-step accountant covers shuffle"),
+            (Sampling::Shuffle | Sampling::RandomAllocation, _) => {
+                unreachable!("no one-step accountant covers shuffle or random allocation")
+            }
         };
         format!("{s} q {} sigma {} T {}", self.q, self.sigma, self.steps)
     }
