@@ -168,6 +168,16 @@ impl RandomAllocation {
         let budget = opts.tail_mass * t as f64;
         let c = 0.5 / (self.sigma * self.sigma);
         let split = Split::new(self.sigma, c, t, h, opts.interval, budget)?;
+        self.epoch_on(split, opts)
+    }
+
+    /// [`RandomAllocation::epoch_with`] on a given split (threshold, coarse spacing and
+    /// truncation; the tests choose them), with the composition's window at a quarter of the
+    /// tail budget per side.
+    fn epoch_on(&self, split: Split, opts: &PldOptions) -> Result<[PldPair; 2], ParamError> {
+        let t = self.num_steps;
+        let budget = opts.tail_mass * t as f64;
+        let c = 0.5 / (self.sigma * self.sigma);
         let epoch = Epoch {
             t,
             shifted: Term::new(self.sigma, c, t, &split)?,

@@ -330,3 +330,126 @@ fn speed_points_of_the_issue() {
         );
     }
 }
+
+/// A split whose threshold is set by `threshold_budget` (so that the events with one and with
+/// two large terms carry several percent and a few thousandths of the mass) while its
+/// truncation keeps the tail mass of `opts`.
+fn low_split(ra: &RandomAllocation, opts: &PldOptions, h: f64, threshold_budget: f64) -> Split {
+    let (sigma, t) = (ra.sigma, ra.num_steps);
+    let c = 0.5 / (sigma * sigma);
+    let low = Split::new(sigma, c, t, h, opts.interval, threshold_budget).unwrap();
+    let tight = Split::new(sigma, c, t, h, opts.interval, opts.tail_mass * t as f64).unwrap();
+    let top = tight.n_coarse as f64 * tight.coarse;
+    Split {
+        n_coarse: ((top / low.coarse).ceil() as u64).max(low.j_coarse),
+        ..low
+    }
+}
+
+/// $P(W_i>a)$ of the shifted term and of a plain one on `split`.
+fn large_masses(ra: &RandomAllocation, split: &Split) -> (f64, f64) {
+    let c = 0.5 / (ra.sigma * ra.sigma);
+    let term = |c| Term::new(ra.sigma, c, ra.num_steps, split).unwrap().p_large;
+    (term(c), term(-c))
+}
+
+/// The events with large terms made heavy (a threshold from a tail budget of 0.05, far below
+/// the one the tail mass gives: one large term about 16% of the mass, two 0.3 to 0.5%, while the
+/// budget the ends may spend is $10^{-11}$ a step): the one-large-term laws with their stochastic
+/// replacements and weights, and two or more large terms at $+\infty$ or $-\ln a$ or dropped,
+/// decide δ near $\ln a$ and $\ln 2a$, and the bracket still contains the direct integral in
+/// both directions. (Mutants caught: two or more large terms dropped from the pessimistic remove
+/// PLD; the optimistic remove weight $(t-1)(1-p_s)$ taken as $(t-1)/((1-p)(1-p_s))$; $F$ in
+/// place of $G$ at the optimistic end.)
+#[test]
+fn heavy_large_terms_stay_bracketed() {
+    let opts = PldOptions {
+        interval: 1e-3,
+        tail_mass: 1e-11,
+        ..PldOptions::default()
+    };
+    for (t, sigma) in [(2u64, 1.0), (3, 1.2)] {
+        let ra = RandomAllocation::new(sigma, 1, t).unwrap();
+        let split = low_split(&ra, &opts, SPACING * opts.interval / t as f64, 0.05);
+        let a = split.threshold();
+        let (ps, p) = large_masses(&ra, &split);
+        let (one, two) = (
+            ps + (t - 1) as f64 * p,
+            (t - 1) as f64 * p * (ps + 0.5 * (t - 2) as f64 * p),
+        );
+        assert!(one > 0.1 && two > 2e-3, "t {t}: {one} {two}");
+        let plds = ra.epoch_on(split, &opts).unwrap();
+        for epsilon in [
+            0.0,
+            0.5,
+            a.ln() - 0.3,
+            a.ln(),
+            (2.0 * a).ln(),
+            (2.0 * a).ln() + 0.5,
+        ] {
+            let truth = direct(sigma, &vec![1.0; t as usize], epsilon);
+            let b = bracket(&plds, epsilon);
+            for dir in 0..2 {
+                assert!(
+                    contains(b[dir], truth[dir]),
+                    "t {t} a {a} eps {epsilon} dir {dir}: {:?} vs {}",
+                    b[dir],
+                    truth[dir]
+                );
+            }
+        }
+    }
+}
+
+/// The coarse lattice rounds each end's way: on one threshold and truncation, coarse cells
+/// ($H=Ka\Delta_L/2$ with $K$ in the hundreds) against fine ones ($K=1$, the same cells as the
+/// small terms') give a pessimistic δ at least and an optimistic δ at most the fine one's, at
+/// every ε of a scan and in both directions (the coupling $S'_H\ge S'_h$, resp. $\le$), and a
+/// visibly different one (the check can tell). At $t=2,3$ and the default spacing $K=1$, so
+/// the tests above never see a coarse cell. (Mutants caught: the others rounded to the coarse
+/// lattice the wrong way; the large term's cell at its bottom for the upper rounding.)
+#[test]
+fn the_coarse_lattice_rounds_each_ends_way() {
+    let opts = PldOptions {
+        interval: 1e-2,
+        tail_mass: 1e-7,
+        ..PldOptions::default()
+    };
+    for (t, sigma) in [(2u64, 1.0), (3, 1.2)] {
+        let ra = RandomAllocation::new(sigma, 1, t).unwrap();
+        let h = 0.02 * opts.interval / t as f64;
+        let coarse = low_split(&ra, &opts, h, 0.05);
+        assert!(coarse.k >= 50, "t {t}: K {}", coarse.k);
+        let fine = Split {
+            h,
+            k: 1,
+            coarse: h,
+            j_coarse: coarse.j_fine(),
+            n_coarse: coarse.n_coarse * coarse.k,
+        };
+        assert_eq!(fine.threshold(), coarse.threshold());
+        let (pc, pf) = (
+            ra.epoch_on(coarse, &opts).unwrap(),
+            ra.epoch_on(fine, &opts).unwrap(),
+        );
+        let mut apart: f64 = 0.0;
+        for i in 0..=40 {
+            let epsilon = 0.1 * i as f64;
+            for dir in 0..2 {
+                let (c, f) = (&pc[dir], &pf[dir]);
+                let (cp, fp) = (c.pessimistic.delta(epsilon), f.pessimistic.delta(epsilon));
+                let (co, fo) = (c.optimistic.delta(epsilon), f.optimistic.delta(epsilon));
+                assert!(
+                    cp >= fp - 1e-10,
+                    "t {t} eps {epsilon} dir {dir}: pessimistic {cp} below {fp}"
+                );
+                assert!(
+                    co <= fo + 1e-10,
+                    "t {t} eps {epsilon} dir {dir}: optimistic {co} above {fo}"
+                );
+                apart = apart.max(cp - fp).max(fo - co);
+            }
+        }
+        assert!(apart > 1e-5, "t {t}: {apart}");
+    }
+}
