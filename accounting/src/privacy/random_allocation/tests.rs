@@ -22,46 +22,144 @@ fn call_put(s: f64, k: f64) -> (f64, f64) {
     )
 }
 
+/// $\int_a^b f$ by tanh-sinh quadrature ($x=\frac{a+b}2+\frac{b-a}2\tanh(\frac\pi2\sinh u)$,
+/// step $1/8$ on $|u|\le3.125$): exponentially accurate for $f$ analytic inside $(a,b)$, whatever
+/// it does at the ends (the nodes' distance to the nearer end is computed without cancellation).
+fn tanh_sinh(a: f64, b: f64, f: &impl Fn(f64) -> [f64; 2]) -> [f64; 2] {
+    const STEP: f64 = 1.0 / 8.0;
+    let mut sum = [0.0; 2];
+    for k in -25i32..=25 {
+        let u = k as f64 * STEP;
+        let s = std::f64::consts::FRAC_PI_2 * u.sinh();
+        let d = (b - a) / (1.0 + (2.0 * s.abs()).exp());
+        let x = if s >= 0.0 { b - d } else { a + d };
+        let w = 0.5 * (b - a) * std::f64::consts::FRAC_PI_2 * u.cosh() / (s.cosh() * s.cosh());
+        if d > 0.0 && w > 0.0 {
+            let v = f(x);
+            sum[0] += w * v[0];
+            sum[1] += w * v[1];
+        }
+    }
+    [sum[0] * STEP, sum[1] * STEP]
+}
+
+/// $\int f\varphi$ over $[-13,13]$ ($\varphi<10^{-37}$ beyond), in pieces cut at `kinks` and in
+/// chunks at most 2 wide, each by [`tanh_sinh`] (to $2\cdot10^{-14}$ of the references below).
+fn gauss_integral(kinks: &[f64], f: impl Fn(f64) -> [f64; 2]) -> [f64; 2] {
+    let mut cuts = vec![-13.0, 13.0];
+    cuts.extend(kinks.iter().copied().filter(|k| k.abs() < 13.0));
+    cuts.sort_by(f64::total_cmp);
+    let g = |z: f64| {
+        let (v, phi) = (
+            f(z),
+            (-0.5 * z * z).exp() / (2.0 * std::f64::consts::PI).sqrt(),
+        );
+        [v[0] * phi, v[1] * phi]
+    };
+    let mut sum = [0.0; 2];
+    for w in cuts.windows(2) {
+        let n = (0.5 * (w[1] - w[0])).ceil().max(1.0);
+        for j in 0..n as usize {
+            let lo = w[0] + (w[1] - w[0]) * j as f64 / n;
+            let hi = w[0] + (w[1] - w[0]) * (j + 1) as f64 / n;
+            let v = tanh_sinh(lo, hi, &g);
+            sum[0] += v[0];
+            sum[1] += v[1];
+        }
+    }
+    sum
+}
+
 /// $\delta(\epsilon)$ of one epoch, `[remove, add]`, for a record contributing $c_i$ (in units
 /// of the clipping norm) at step $i$ of $t=$ `c.len()` $\le3$ steps: $P=\frac1t\sum_i
 /// \mathcal N(c_ie_i,\sigma^2I)$ against $Q=\mathcal N(0,\sigma^2I)$. Under $Q$,
 /// $\frac{dP}{dQ}=\frac1t\sum_iX_i$ with $X_i$ lognormal of mean 1 and $s_i=c_i/\sigma$; the first
-/// coordinate is integrated in closed form (a call or put on $X_1$), the others by the trapezoid
-/// rule on $[-12,12]$ (spectrally accurate for these smooth Gaussian integrands).
+/// coordinate is integrated in closed form (a call or put on $X_1$ at strike $K=te^{\pm\epsilon}$
+/// less the others), the others by [`gauss_integral`], cut where that strike crosses 0: the
+/// payoff is smooth there but not analytic, and a uniform trapezoid rule across it was off by
+/// $10^{-6}$ of δ (t = 2, σ = 1, ε = 3), a thousand times the containment checks' slack.
 fn direct(sigma: f64, c: &[f64], epsilon: f64) -> [f64; 2] {
     let t = c.len() as f64;
     let s: Vec<f64> = c.iter().map(|ci| ci / sigma).collect();
     let x = |i: usize, z: f64| (s[i] * z - 0.5 * s[i] * s[i]).exp();
-    let step = if c.len() <= 2 { 0.01 } else { 0.03 };
-    let zs: Vec<f64> = (0..)
-        .map(|i| -12.0 + i as f64 * step)
-        .take_while(|z| *z <= 12.0 + 1e-9)
-        .collect();
-    let w = |z: f64| step * (-0.5 * z * z).exp() / (2.0 * std::f64::consts::PI).sqrt();
+    let strikes = [t * epsilon.exp(), t * (-epsilon).exp()];
     let inner = |rest: f64| {
-        let (call, _) = call_put(s[0], t * epsilon.exp() - rest);
-        let (_, put) = call_put(s[0], t * (-epsilon).exp() - rest);
+        let (call, _) = call_put(s[0], strikes[0] - rest);
+        let (_, put) = call_put(s[0], strikes[1] - rest);
         [call / t, epsilon.exp() / t * put]
     };
-    let mut out = [0.0; 2];
-    let mut add = |wt: f64, rest: f64| {
-        let v = inner(rest);
-        out[0] += wt * v[0];
-        out[1] += wt * v[1];
+    // Where x(i, z) + rest crosses a strike.
+    let kinks = |i: usize, rest: f64| -> Vec<f64> {
+        strikes
+            .iter()
+            .filter(|k| **k > rest && s[i] > 0.0)
+            .map(|k| ((k - rest).ln() + 0.5 * s[i] * s[i]) / s[i])
+            .collect()
     };
     match c.len() {
-        1 => add(1.0, 0.0),
-        2 => zs.iter().for_each(|z| add(w(*z), x(1, *z))),
-        3 => {
-            for z2 in &zs {
-                for z3 in &zs {
-                    add(w(*z2) * w(*z3), x(1, *z2) + x(2, *z3));
-                }
-            }
-        }
+        1 => inner(0.0),
+        2 => gauss_integral(&kinks(1, 0.0), |z| inner(x(1, z))),
+        3 => gauss_integral(&kinks(1, 0.0), |z2| {
+            let r = x(1, z2);
+            gauss_integral(&kinks(2, r), |z3| inner(r + x(2, z3)))
+        }),
         _ => unreachable!(),
     }
-    out
+}
+
+/// The direct integral against references (mpmath, 30 digits, adaptive tanh-sinh cut at the
+/// strikes; $t=3$: nested, 20 digits) to $10^{-10}$ of δ. (The uniform trapezoid rule it
+/// replaced was off by $1.4\cdot10^{-6}$ at t = 2, σ = 1, ε = 3.)
+#[test]
+fn the_direct_integral_matches_references() {
+    for (t, sigma, epsilon, reference) in [
+        (
+            2usize,
+            1.0,
+            0.5,
+            [0.14917752313552017226, 0.14268696582374320298],
+        ),
+        (
+            2,
+            1.0,
+            3.0,
+            [1.677027714117893335e-4, 1.5902650818727042964e-5],
+        ),
+        (
+            2,
+            1.0,
+            1.8,
+            [0.008412875378014073119, 0.0044248102710745164704],
+        ),
+        (
+            2,
+            0.7,
+            2.5,
+            [0.027267900783765986594, 0.013014674245684838549],
+        ),
+        (
+            2,
+            2.0,
+            0.3,
+            [0.048416583330649524195, 0.047520829734533818005],
+        ),
+        (
+            3,
+            1.2,
+            2.0,
+            [1.44346966076750747e-4, 1.13845687347079645e-5],
+        ),
+    ] {
+        let d = direct(sigma, &vec![1.0; t], epsilon);
+        for dir in 0..2 {
+            assert!(
+                (d[dir] - reference[dir]).abs() <= 1e-10 * reference[dir],
+                "t {t} sigma {sigma} eps {epsilon} dir {dir}: {} vs {}",
+                d[dir],
+                reference[dir]
+            );
+        }
+    }
 }
 
 fn opts() -> PldOptions {
