@@ -84,7 +84,11 @@
 //! $h$), a loss error of at most $th/S$; on $M=1$ at most $(th+2H)/S$ with $S>a$, and $H$ is the
 //! largest multiple of $h$ with $2H\le a\Delta_L$, so at most $th/a+\Delta_L$; plus $\Delta_L$
 //! from the loss grid. All are first order and add up over epochs; the default spacing is
-//! $h=4\Delta_L/t$.
+//! $h=4\Delta_L/t$. Not in these bounds: where the others' law is replaced (remove, $i$ plain),
+//! $S'$ moves further, by one more small plain term (mean below $1/t$) at the upper end and by
+//! the small shifted term taken as a plain one (mean below $e^{1/\sigma^2}/t$) at the lower, on
+//! events of mass at most $(t-1)p\le\sqrt{b/2}$: a loss error of order $1/(ta)$ resp.
+//! $e^{1/\sigma^2}/(ta)$ there, which at the default tail mass is far below the bracket's width.
 //!
 //! Tail budget: $b=t\tau$ per epoch and direction ($\tau$ = `tail_mass`): $b/8$ for the shifted
 //! term's truncation, $b/(8t)$ for each other term's, $b/4$ for $M\ge2$, $b/4$ for each side of
