@@ -25,37 +25,88 @@
 //!   coordinate 1) $W_1=\frac1te^{Z_1/\sigma+1/(2\sigma^2)}$ and $W_2,\dots,W_t$ are as above;
 //! - *add* ($Q$ against $P$, $y\sim Q$): $L=-\ln S$ with all $t$ terms unshifted.
 //!
-//! In both, the loss is a non-decreasing function of the lattice variable $U=\sum_iU_i$ with
-//! $U_i=W_i$ (remove) or $U_i=-W_i$ (add), a sum of independent terms.
+//! The loss is increasing in $S$ (remove) or decreasing (add), and $S$ is a sum of $t$
+//! independent terms: a bound $S'\ge S$ almost surely gives a pessimistic remove loss and an
+//! optimistic add loss, $S'\le S$ the other two.
+//!
+//! # Small and large terms (two lattices)
+//! The loss needs $S$ to a relative accuracy ($\ln(S+e)-\ln S\le e/S$), but a term is lognormal,
+//! $\ln(tW)$ with standard deviation $1/\sigma$: at small $\sigma$ a uniform lattice fine enough
+//! near the mean $\mathbb ES=1$ has to reach far into the tail (at $t=500$, $\sigma=0.8344$, a
+//! single lattice ran to $W\approx26$, 13000 times the term's mean $1/t$). So each term is split
+//! at a threshold $a$: *small* ($W\le a$: fine cells $((j-1)h,jh]$, $j=1..J$, $a=Jh$) or
+//! *large* ($W>a$: coarse cells $((k-1)H,kH]$, $k=J_H+1..N_H$, $H=Kh$, $J=J_HK$; above $N_HH$
+//! the truncated tail). With $p_i=P(W_i>a)$ ($p_s$ the shifted term's, $p$ a plain one's) and
+//! $M$ the number of large terms, the epoch is split into three events.
+//! - $M=0$: $S$ is a sum of small terms, on the fine lattice: an FFT power of one plain term's
+//!   small cells ([`Pld::compose_with`], Chernoff window): $G$ for $t-1$ terms and the $t$-fold
+//!   power (add); $F$, $G$ convolved with the shifted term's small cells ([`Pld::convolve`])
+//!   (remove). These are sub-probability measures of mass $P(M=0)$.
+//! - $M=1$, term $i$ large: $S=W_i+R_i$, the others $R_i$ all small. As $S>a$, a coarse
+//!   lattice is enough: $W_i$ on the cells of spacing $H$, $R_i$ rounded from the fine lattice
+//!   to $H$ (in the bound's direction). The law of $R_i$ (given its terms small) is replaced by
+//!   one ordered with it: under add, and under remove with $i$ the shifted term, $R_i$ is
+//!   $t-1$ small plain terms, $G$ itself; under remove with $i$ plain, $R_i$ is $t-2$ small plain
+//!   terms and the small shifted one, which is at most $F$ (one more independent small plain
+//!   term, $\ge0$: for $S'\ge S$) and at least $G$ (for $S'\le S$: the shifted term's density is
+//!   $tw$ times a plain one's, a monotone likelihood ratio, which conditioning on $W\le a$ and
+//!   monotone rounding keep, so the small shifted term is stochastically larger than a small
+//!   plain one). With $P(\text{only }i\text{ large})=p_i\prod_{j\ne i}(1-p_j)$ and $G$, $F$ of
+//!   masses $(1-p)^{t-1}$, $(1-p)^{t-1}(1-p_s)$, the measures are, with $L_s$, $L_p$ the large
+//!   cells' masses (totals $p_s$, $p$): $G\ast L_s+\frac{t-1}{1-p}F\ast L_p$ (remove, $S'\ge S$),
+//!   $G\ast\big(L_s+(t-1)\frac{1-p_s}{1-p}L_p\big)$ (remove, $S'\le S$; the factor is taken as
+//!   $(t-1)(1-p_s)$, smaller) and $tG\ast L_p$ (add), each convolution on the coarse lattice.
+//! - $M\ge2$: probability at most $\sum_{i<j}p_ip_j$: at loss $+\infty$ (pessimistic remove), at
+//!   loss $-\ln a$ (pessimistic add: $S>a$), dropped (optimistic).
+//!
+//! The threshold $a$ is the smallest (to the coarse lattice) with $\sum_ip_i\le\sqrt{2\cdot b/4}$,
+//! $b$ the tail budget below, so that $M\ge2$ costs at most $b/4$. At $t=500$, $\sigma=0.8344$ it
+//! is $a\approx1.6$; the composition's window ends near $S\approx4.7$ instead of 20, and the
+//! FFTs are 4 to 8 times shorter. At large $\sigma$, $a$ may be below the mean 1: nothing above
+//! assumes otherwise.
 //!
 //! # The bracket (a coupling, first order)
-//! Each $U_i$ is rounded to the lattice $jh$: up (pessimistic) or down (optimistic), so that
-//! $\bar U=\sum_i\bar U_i\ge U$ (resp. $\le U$) almost surely; its law is an FFT power of one term's
-//! lattice law ([`Pld::compose_with`], Chernoff window) convolved with the shifted term's
-//! ([`Pld::convolve`]). The loss of each lattice value is then rounded up (pessimistic) or
-//! down (optimistic) to the loss grid $\ell_k=k\Delta_L$. As $g(\ell)=\max(0,1-e^{\epsilon-\ell})$ is
-//! non-decreasing, a loss $L'\ge L$ almost surely gives $\mathbb E\thinspace g(L')\ge\mathbb E\thinspace g(L)$, and
-//! sums of independent such losses (epochs, other events of the same direction) keep the
-//! order, so the pessimistic PLD composes into an upper bound on every hockey-stick
-//! divergence and the optimistic one into a lower bound (the coupling argument of
-//! [`super::mechanism_pld`]). Terms beyond the truncation point $w_{\max}$ of one term (chosen
-//! with the tail mass) go to loss $+\infty$ (pessimistic remove), are clamped to the top lattice
-//! point (a smaller value: optimistic remove, pessimistic add) or dropped (loss $-\infty$:
-//! optimistic add). Mass outside the composition's window goes to $+\infty$ (pessimistic) or is
-//! subtracted (optimistic), as in [`Pld::compose_with`]. A lattice value $\le0$ under remove
-//! has loss $-\infty$ (dropped); a value $\ge0$ under add has loss $+\infty$.
+//! Every cell's value is rounded up ($S'\ge S$) or down ($S'\le S$) and every substitution above
+//! is an order between laws, so there is a coupling with $S'\ge S$ (resp. $S'\le S$) almost
+//! surely, and so a loss $L'\ge L$ (pessimistic) or $L'\le L$ (optimistic). The loss of each
+//! lattice value is rounded up (pessimistic) or down (optimistic) to the loss grid
+//! $\ell_k=k\Delta_L$. As $g(\ell)=\max(0,1-e^{\epsilon-\ell})$ is non-decreasing, a loss $L'\ge L$
+//! almost surely gives $\mathbb E\thinspace g(L')\ge\mathbb E\thinspace g(L)$, and sums of
+//! independent such losses (epochs, other events of the same direction) keep the order, so the
+//! pessimistic PLD composes into an upper bound on every hockey-stick divergence and the
+//! optimistic one into a lower bound (the coupling argument of [`super::mechanism_pld`]). The
+//! tail above $N_HH$ is $S'=+\infty$ when $S'\ge S$ (remove: loss $+\infty$; add: loss $-\infty$,
+//! dropped) and clamped to $N_HH$ when $S'\le S$. A lattice value $S'=0$ has loss $-\infty$
+//! (remove: dropped) or $+\infty$ (add). The terms rounded up serve the pessimistic remove and
+//! the optimistic add PLD, rounded down the other two (the two halves run side by side).
 //!
-//! Error per epoch: at most $th$ in $S$ (each of the $t$ terms moves by less than $h$), i.e. a
-//! loss error of at most $th/S$, plus $\Delta_L$ from the loss grid; both are first order and
-//! add up over epochs, so the default spacing is $h=4\Delta_L/t$.
+//! Error per epoch: on $M=0$ at most $th$ in $S$ (each of the $t$ terms moves by less than
+//! $h$), a loss error of at most $th/S$; on $M=1$ at most $(th+2H)/S$ with $S>a$, and $H$ is the
+//! largest multiple of $h$ with $2H\le a\Delta_L$, so at most $th/a+\Delta_L$; plus $\Delta_L$
+//! from the loss grid. All are first order and add up over epochs; the default spacing is
+//! $h=4\Delta_L/t$. Not in these bounds: where the others' law is replaced (remove, $i$ plain),
+//! $S'$ moves further, by one more small plain term (mean below $1/t$) at the upper end and by
+//! the small shifted term taken as a plain one (mean below $e^{1/\sigma^2}/t$) at the lower, on
+//! events of mass at most $(t-1)p\le\sqrt{b/2}$: a loss error of order $1/(ta)$ resp.
+//! $e^{1/\sigma^2}/(ta)$ there, which at the default tail mass is far below the bracket's width.
 //!
-//! Floating point: each lattice cell's mass $\Phi(z_b)-\Phi(z_a)$ is computed from the smaller
-//! side of $\Phi$ with an error bound (`erfc` to $8u$ plus $2z^2u$ for the rounding of its
-//! argument); the sum of the bounds is the input envelope of the composition, which
-//! [`Pld::compose_with`] propagates with its own FFT error. The composed lattice law's envelope
-//! (relative $\rho$, absolute $a_s$) is moved to $+\infty$ (pessimistic: $\rho\sum_s\hat p_s+\sum_sa_s$,
-//! with $\sum_sa_s\le\sqrt n\lVert a\rVert_2$) or to the subtracted alias mass (optimistic): a
-//! measure that dominates the true one, and $g\le1$ at $+\infty$.
+//! Tail budget: $b=t\tau$ per epoch and direction ($\tau$ = `tail_mass`): $b/8$ for the shifted
+//! term's truncation, $b/(8t)$ for each other term's, $b/4$ for $M\ge2$, $b/4$ for each side of
+//! the composition's window. Mass outside the window goes to $+\infty$ (pessimistic) or is
+//! subtracted (optimistic), as in [`Pld::compose_with`]; the laws of $S$ are computed once for
+//! both uses, with that mass carried as `infinity_mass`, and each use moves it to its side.
+//!
+//! Floating point: each cell's mass $\Phi(z_b)-\Phi(z_a)$ is computed from the smaller side of
+//! $\Phi$ with an error bound (`erfc` to $8u$ plus $2z^2u$ for the rounding of its argument);
+//! the sum of the bounds is the input envelope of the composition, which [`Pld::compose_with`]
+//! propagates with its own FFT error. A composed law's envelope (relative $\rho$, absolute $a_s$)
+//! and its window mass are *misplaced mass*: moved to $+\infty$ (pessimistic:
+//! $\rho\sum_s\hat p_s+\sum_sa_s$, with $\sum_sa_s\le\sqrt n\lVert a\rVert_2$) or to the subtracted
+//! alias mass (optimistic): a measure that dominates the true one, and $g\le1$ at $+\infty$. On
+//! $M=1$, $\lvert RL-\hat R\hat L\rvert\le\lvert R-\hat R\rvert\thinspace\lvert L\rvert+\lvert\hat
+//! R\rvert\thinspace\lvert L-\hat L\rvert$ (total masses) is misplaced too, with the coarse
+//! convolution's own envelope. Each grid mass is a sum of non-negative masses, with relative
+//! error at most $(n+1)u$ for $n$ of them, also misplaced.
 //!
 //! # What is not covered
 //! $k>1$ (the paper splits $t$ into $k$ blocks for the upper end; not implemented) and
@@ -72,6 +123,9 @@ const U: f64 = f64::EPSILON / 2.0;
 
 /// The default lattice spacing of the sum is `SPACING / t` times the loss grid's.
 pub const SPACING: f64 = 4.0;
+
+/// The most cells of one term's fine (small) or coarse (large) part.
+const MAX_CELLS: u64 = 1 << 27;
 
 /// One epoch of random allocation ($k=1$) of the Gaussian mechanism under add/remove.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -107,48 +161,56 @@ impl RandomAllocation {
     }
 
     /// [`RandomAllocation::epoch`] with the lattice spacing `h` of the sum given. The tail
-    /// mass is `t * opts.tail_mass` per epoch and side: a quarter each to the shifted term's
-    /// truncation, the other terms' truncations (together) and each side of the window.
+    /// mass is `t * opts.tail_mass` per epoch and direction: an eighth each to the truncation
+    /// of the shifted term and of the other terms (together), a quarter to two or more large
+    /// terms, a quarter to each side of the composition's window (see the module
+    /// documentation).
     pub fn epoch_with(&self, opts: &PldOptions, h: f64) -> Result<[PldPair; 2], ParamError> {
         opts.check()?;
         positive("sum_spacing", h)?;
         let t = self.num_steps;
         let budget = opts.tail_mass * t as f64;
         let c = 0.5 / (self.sigma * self.sigma);
-        let shifted = Cells::new(self.sigma, c, t, h, 0.25 * budget)?;
-        let plain = Cells::new(self.sigma, -c, t, h, 0.25 * budget / t as f64)?;
+        let split = Split::new(self.sigma, c, t, h, opts.interval, budget)?;
+        self.epoch_on(split, opts)
+    }
+
+    /// [`RandomAllocation::epoch_with`] on a given split (threshold, coarse spacing and
+    /// truncation; the tests choose them), with the composition's window at a quarter of the
+    /// tail budget per side.
+    fn epoch_on(&self, split: Split, opts: &PldOptions) -> Result<[PldPair; 2], ParamError> {
+        let t = self.num_steps;
+        let budget = opts.tail_mass * t as f64;
+        let c = 0.5 / (self.sigma * self.sigma);
+        let epoch = Epoch {
+            t,
+            shifted: Term::new(self.sigma, c, t, &split)?,
+            plain: Term::new(self.sigma, -c, t, &split)?,
+            split,
+            interval: opts.interval,
+        };
         let lattice_opts = PldOptions {
             tail_mass: 0.25 * budget,
             ..*opts
         };
-        let mut planner = FftPlanner::new();
-        let mut one = |remove: bool, rounding: Rounding| -> Result<Pld, ParamError> {
-            let lattice = Lattice { remove, rounding };
-            let terms = plain.pld(lattice, h);
-            // Remove: t - 1 plain terms and the shifted one; add: t plain terms.
-            let count = if remove { t - 1 } else { t };
-            let many = match count {
-                0 => None,
-                1 => Some(terms),
-                _ => Some(terms.compose_with(count, &lattice_opts, 0.0, &mut planner)?),
-            };
-            let sum = match (many, remove) {
-                (Some(m), true) => m.convolve(&shifted.pld(lattice, h), 0.0)?,
-                (None, true) => shifted.pld(lattice, h),
-                (Some(m), false) => m,
-                (None, false) => unreachable!("t >= 1"),
-            };
-            to_loss(&sum, lattice, opts.interval)
+        // Each term rounded up serves the pessimistic remove and the optimistic add PLD;
+        // rounded down, the other two. The two halves run side by side.
+        let half = |up: bool| -> Result<(Pld, Pld), ParamError> {
+            let sums = epoch.sums(up, &lattice_opts)?;
+            Ok((epoch.remove(&sums, up)?, epoch.add(&sums, up)?))
         };
-        let mut pair = |remove: bool| -> Result<PldPair, ParamError> {
-            Ok(PldPair {
-                pessimistic: one(remove, Rounding::Pessimistic)?,
-                optimistic: one(remove, Rounding::Optimistic)?,
-            })
-        };
-        let remove = pair(true)?;
-        let add = pair(false)?;
-        Ok([remove, add])
+        let (up, down) = rayon::join(|| half(true), || half(false));
+        let ((remove_pess, add_opt), (remove_opt, add_pess)) = (up?, down?);
+        Ok([
+            PldPair {
+                pessimistic: remove_pess,
+                optimistic: remove_opt,
+            },
+            PldPair {
+                pessimistic: add_pess,
+                optimistic: add_opt,
+            },
+        ])
     }
 }
 
@@ -193,13 +255,6 @@ pub fn composed(
     Ok(dirs)
 }
 
-/// Which lattice variable and rounding: $U_i=W_i$ (remove) or $-W_i$ (add), up or down.
-#[derive(Debug, Clone, Copy)]
-struct Lattice {
-    remove: bool,
-    rounding: Rounding,
-}
-
 /// A bound on the relative error of [`norm_cdf`] at `z` (`erfc` to $8u$, and the rounding of
 /// its argument $z/\sqrt2$, relative $2u$, moves $\ln\operatorname{erfc}$ by at most $2z^2u$
 /// more for $|z|\ge1$).
@@ -207,109 +262,545 @@ fn cdf_error(z: f64) -> f64 {
     (10.0 + 2.0 * z * z) * U
 }
 
-/// The cells $((j-1)h,jh]$, $j=1..n$, of one term $W=\frac1te^{Z/\sigma+c}$: their masses, the
-/// mass above $nh$, and a bound on the sum of the masses' absolute errors.
-struct Cells {
-    masses: Vec<f64>,
-    above: f64,
-    error: f64,
+/// The smallest $z\ge0$ (to $2^{-74}$) with $\Phi(-z)\le$ `tail`.
+fn z_of_tail(tail: f64) -> f64 {
+    let ln_tail = tail.ln();
+    let (mut lo, mut hi) = (0.0f64, 40.0f64);
+    for _ in 0..80 {
+        let mid = 0.5 * (lo + hi);
+        if log_norm_cdf(-mid) <= ln_tail {
+            hi = mid
+        } else {
+            lo = mid
+        }
+    }
+    hi
 }
 
-impl Cells {
-    fn new(sigma: f64, c: f64, t: u64, h: f64, tail: f64) -> Result<Self, ParamError> {
+/// The two lattices of a term (see the module documentation): the fine cells
+/// $((j-1)h,jh]$, $j=1..J$, below the threshold $a=Jh$, and the coarse cells
+/// $((k-1)H,kH]$, $k=J_H+1..N_H$, above it, $H=Kh$, $J=J_HK$; above $N_HH$ the truncated tail.
+#[derive(Debug, Clone, Copy)]
+struct Split {
+    h: f64,
+    /// $K$ and $H=Kh$.
+    k: u64,
+    coarse: f64,
+    /// $J_H$ ($J=J_HK$) and $N_H$.
+    j_coarse: u64,
+    n_coarse: u64,
+}
+
+impl Split {
+    /// The threshold $a$: the smallest (to the bisection) with
+    /// $(t-1)P(W>a)+P(W_1>a)\le\sqrt{2\cdot\text{budget}/4}$ (then two or more large terms have
+    /// probability at most budget/4), rounded up to the coarse lattice; $H$ the largest multiple of
+    /// $h$ with $2H\le a\Delta_L$; $N_H$ from the truncations, budget/8 for the shifted term
+    /// and budget/$(8t)$ for each other.
+    fn new(
+        sigma: f64,
+        c: f64,
+        t: u64,
+        h: f64,
+        interval: f64,
+        budget: f64,
+    ) -> Result<Self, ParamError> {
         let tf = t as f64;
-        // Smallest z with Phi(-z) <= tail (bisection on ln Phi), then n with nh >= w(z).
-        let ln_tail = tail.ln();
-        let (mut lo, mut hi) = (0.0f64, 40.0f64);
-        for _ in 0..80 {
+        // ln sum_i P(W_i > e^x / t): the shifted term and t - 1 plain ones.
+        let ln_large = |x: f64| {
+            let s = log_norm_cdf(-sigma * (x - c));
+            if t == 1 {
+                return s;
+            }
+            let p = (tf - 1.0).ln() + log_norm_cdf(-sigma * (x + c));
+            let m = s.max(p);
+            m + ((s - m).exp() + (p - m).exp()).ln()
+        };
+        let ln_target = (0.5 * budget).sqrt().ln();
+        let (mut lo, mut hi) = (-c - 40.0 / sigma, c + 40.0 / sigma);
+        for _ in 0..200 {
             let mid = 0.5 * (lo + hi);
-            if log_norm_cdf(-mid) <= ln_tail {
+            if ln_large(mid) <= ln_target {
                 hi = mid
             } else {
                 lo = mid
             }
         }
-        let w_max = (hi / sigma + c).exp() / tf;
-        let n_f = (w_max / h).ceil();
-        if !(n_f < (1u64 << 27) as f64) {
+        let a = hi.exp() / tf;
+        let w_max = |c_term: f64, tail: f64| (z_of_tail(tail) / sigma + c_term).exp() / tf;
+        let top = w_max(c, 0.125 * budget).max(w_max(-c, 0.125 * budget / tf));
+        let k = (a * interval / (2.0 * h))
+            .floor()
+            .clamp(1.0, (1u64 << 40) as f64) as u64;
+        let coarse = k as f64 * h;
+        let j_coarse = (a / coarse).ceil().max(1.0);
+        let n_coarse = (top / coarse).ceil().max(j_coarse);
+        let fine = j_coarse * k as f64;
+        if !(fine <= MAX_CELLS as f64 && n_coarse - j_coarse <= MAX_CELLS as f64) {
             return Err(ParamError::too_fine(
-                h,
+                interval,
                 format_args!(
-                    "one term of the random allocation sum needs {n_f} lattice points, more than 2^27"
+                    "one term of the random allocation sum needs {fine} fine and {} coarse \
+                     lattice points, more than 2^27",
+                    n_coarse - j_coarse
                 ),
             ));
         }
-        let n = (n_f as usize).max(1);
-        // z of the lattice value w: sigma (ln(t w) - c); -inf at w = 0.
-        let z = |j: usize| {
-            if j == 0 {
-                f64::NEG_INFINITY
-            } else {
-                sigma * ((tf * j as f64 * h).ln() - c)
-            }
-        };
-        // Phi(z) and Phi(-z), each with an error bound, on the side where it is accurate.
-        let mut masses = Vec::with_capacity(n);
-        let mut error = 0.0;
-        let mut za = z(0);
-        for j in 1..=n {
-            if j % (1 << 16) == 0 {
-                crate::cancel::check()?;
-            }
-            let zb = z(j);
-            let (m, e) = cell(za, zb);
-            masses.push(m);
-            error += e;
-            za = zb;
-        }
-        let above = norm_cdf(-za);
-        error += above * cdf_error(za) + masses.len() as f64 * 2.0 * f64::MIN_POSITIVE;
         Ok(Self {
-            masses,
-            above,
-            error: error * (1.0 + 1e-6),
+            h,
+            k,
+            coarse,
+            j_coarse: j_coarse as u64,
+            n_coarse: n_coarse as u64,
         })
     }
 
-    /// The lattice law of $U_i$ (see the module documentation), carrying the mass error as its
-    /// envelope.
-    fn pld(&self, lattice: Lattice, h: f64) -> Pld {
-        let n = self.masses.len();
-        let (offset, mut pmf, infinity) = match (lattice.remove, lattice.rounding) {
-            // W up: cell j at j; above at +inf.
-            (true, Rounding::Pessimistic) => (1i64, self.masses.clone(), self.above),
-            // W down: cell j at j - 1; above clamped to n.
-            (true, Rounding::Optimistic) => {
-                let mut p = self.masses.clone();
-                p.push(self.above);
-                (0, p, 0.0)
-            }
-            // U = -W up (W down): cell j at -(j - 1); above clamped to -n (index 0).
-            (false, Rounding::Pessimistic) => {
-                let mut p: Vec<f64> = self.masses.iter().rev().copied().collect();
-                p.insert(0, 0.0);
-                p[0] += self.above;
-                (-(n as i64), p, 0.0)
-            }
-            // U = -W down (W up): cell j at -j; above dropped.
-            (false, Rounding::Optimistic) => {
-                let p: Vec<f64> = self.masses.iter().rev().copied().collect();
-                (-(n as i64), p, 0.0)
+    /// $J$, the number of fine cells.
+    fn j_fine(&self) -> u64 {
+        self.j_coarse * self.k
+    }
+
+    /// The threshold $a=Jh$ (the number the cells use).
+    fn threshold(&self) -> f64 {
+        self.j_fine() as f64 * self.h
+    }
+}
+
+/// One term $W=\frac1te^{Z/\sigma+c}$ on its two lattices: the masses of its fine cells below the
+/// threshold, of its coarse cells above it, of the tail above the coarse lattice, and bounds on
+/// the sums of their absolute errors.
+struct Term {
+    small: Vec<f64>,
+    small_error: f64,
+    large: Vec<f64>,
+    above: f64,
+    large_error: f64,
+    /// An upper bound on $P(W>a)$.
+    p_large: f64,
+}
+
+impl Term {
+    fn new(sigma: f64, c: f64, t: u64, split: &Split) -> Result<Self, ParamError> {
+        let tf = t as f64;
+        // z of the lattice value w: sigma (ln(t w) - c); -inf at w = 0.
+        let z = |w: f64| {
+            if w <= 0.0 {
+                f64::NEG_INFINITY
+            } else {
+                sigma * ((tf * w).ln() - c)
             }
         };
-        // (An empty edge would only widen the window.)
-        if pmf.is_empty() {
-            pmf.push(0.0);
-        }
-        let mut pld = Pld::exact(h, offset, pmf, infinity, lattice.rounding);
-        if self.error > 0.0 {
+        let h = split.h;
+        let k = split.k;
+        let (small, small_error, _) = cells(0, split.j_fine(), |j| z(j as f64 * h))?;
+        // The coarse boundaries (k' K) h: the first is the fine lattice's last, bit for bit.
+        let (large, large_error, z_top) =
+            cells(split.j_coarse, split.n_coarse, |i| z((i * k) as f64 * h))?;
+        let above = norm_cdf(-z_top);
+        let large_error = large_error + above * cdf_error(z_top);
+        let n = large.len() as f64 + 1.0;
+        let p_large =
+            (large.iter().sum::<f64>() + above) * (1.0 + (n + 2.0) * U) + large_error * 1.01;
+        Ok(Self {
+            small,
+            small_error,
+            large,
+            above,
+            large_error,
+            p_large: p_large.min(1.0),
+        })
+    }
+
+    /// The law of the term on the event $W\le a$ (a sub-probability measure) on the fine lattice,
+    /// each cell at its top (`up`) or bottom, carrying the mass error as its envelope.
+    fn small_law(&self, up: bool, h: f64) -> Pld {
+        let mut pld = Pld::exact(
+            h,
+            i64::from(up),
+            self.small.clone(),
+            0.0,
+            Rounding::Pessimistic,
+        );
+        if self.small_error > 0.0 {
             pld.roundoff = super::pld::RoundOff {
                 relative: 0.0,
-                ln_scale: self.error.ln(),
+                ln_scale: self.small_error.ln(),
                 tilt: 0.0,
             };
         }
         pld
+    }
+
+    /// The coarse cells of $W>a$ as (offset, masses) on the coarse lattice: at their tops
+    /// (`up`; the tail above is left out) or at their bottoms (the tail clamped to the top
+    /// point $N_H$).
+    fn large_law(&self, up: bool, split: &Split) -> (i64, Vec<f64>) {
+        if up {
+            (split.j_coarse as i64 + 1, self.large.clone())
+        } else {
+            let mut p = self.large.clone();
+            p.push(self.above);
+            (split.j_coarse as i64, p)
+        }
+    }
+}
+
+/// The masses of the cells $(b_{j-1},b_j]$, $j=$ `from`$+1..=$ `to`, given $z(b_j)$ (`z_at`),
+/// a bound on the sum of their absolute errors, and $z(b_{\text{to}})$.
+fn cells(
+    from: u64,
+    to: u64,
+    z_at: impl Fn(u64) -> f64,
+) -> Result<(Vec<f64>, f64, f64), ParamError> {
+    let mut masses = Vec::with_capacity((to - from) as usize);
+    let mut error = 0.0;
+    let mut za = z_at(from);
+    for j in from + 1..=to {
+        if j % (1 << 16) == 0 {
+            crate::cancel::check()?;
+        }
+        let zb = z_at(j);
+        let (m, e) = cell(za, zb);
+        masses.push(m);
+        error += e;
+        za = zb;
+    }
+    error += masses.len() as f64 * 2.0 * f64::MIN_POSITIVE;
+    Ok((masses, error * (1.0 + 1e-6), za))
+}
+
+/// What one epoch's four PLDs are built from.
+struct Epoch {
+    t: u64,
+    split: Split,
+    shifted: Term,
+    plain: Term,
+    interval: f64,
+}
+
+/// The fine-lattice laws, each term rounded the same way, on the event that every term is
+/// small: $G$ ($t-1$ plain terms), $F$ ($G$ and the shifted term: remove) and the $t$ plain
+/// terms (add). Window tails are carried as `infinity_mass` (pessimistic bookkeeping for both
+/// uses: see [`Losses`]).
+struct Sums {
+    g: Pld,
+    remove: Pld,
+    add: Pld,
+}
+
+impl Epoch {
+    fn sums(&self, up: bool, opts: &PldOptions) -> Result<Sums, ParamError> {
+        let h = self.split.h;
+        let plain = self.plain.small_law(up, h);
+        let shifted = self.shifted.small_law(up, h);
+        let mut planner = FftPlanner::new();
+        let g = match self.t - 1 {
+            0 => Pld::exact(h, 0, vec![1.0], 0.0, Rounding::Pessimistic),
+            1 => plain.clone(),
+            n => plain.compose_with(n, opts, 0.0, &mut planner)?,
+        };
+        // The convolution's FFT is held to the point budget too.
+        let points = (g.pmf.len() + shifted.pmf.len() - 1).next_power_of_two();
+        if points > opts.max_points {
+            return Err(ParamError::too_fine(
+                opts.interval,
+                format_args!(
+                    "the composition needs {points} points, more than {}",
+                    opts.max_points
+                ),
+            ));
+        }
+        let remove = g.convolve(&shifted, 0.0)?;
+        let add = plain.compose_with(self.t, opts, 0.0, &mut planner)?;
+        Ok(Sums { g, remove, add })
+    }
+
+    /// The remove PLD: pessimistic from the terms rounded up, optimistic from them rounded down.
+    fn remove(&self, sums: &Sums, up: bool) -> Result<Pld, ParamError> {
+        let mut acc = Losses::new(self.interval, true, up);
+        // No large term.
+        acc.add(&sums.remove, 1.0)?;
+        // One large term: the shifted one (the others are G), or one of the t - 1 plain ones.
+        let tm1 = (self.t - 1) as f64;
+        let (ls, lp) = (&self.shifted, &self.plain);
+        if up {
+            // The others rounded up are at most F (one more, independent, small plain term).
+            let (offset, masses) = ls.large_law(true, &self.split);
+            acc.one_large(
+                &sums.g,
+                offset,
+                &masses,
+                ls.large_error,
+                1.0,
+                &self.split,
+                true,
+            )?;
+            acc.infinity += ls.above + ls.large_error;
+            if self.t > 1 {
+                let w = tm1 / (1.0 - lp.p_large) * (1.0 + 4.0 * U);
+                let (offset, masses) = lp.large_law(true, &self.split);
+                acc.one_large(
+                    &sums.remove,
+                    offset,
+                    &masses,
+                    lp.large_error,
+                    w,
+                    &self.split,
+                    true,
+                )?;
+                acc.infinity += w * (lp.above + lp.large_error);
+            }
+            // Two or more large terms: at most sum_{i<j} p_i p_j.
+            let (p, ps) = (lp.p_large, ls.p_large);
+            acc.infinity += (0.5 * tm1 * (tm1 - 1.0) * p * p + tm1 * p * ps) * (1.0 + 8.0 * U);
+        } else {
+            // The others rounded down are at least G (the shifted term, small, is
+            // stochastically larger than a plain one): the two cases share G.
+            let w = tm1 * (1.0 - ls.p_large) * (1.0 - 4.0 * U);
+            let (offset, s) = ls.large_law(false, &self.split);
+            let (_, p) = lp.large_law(false, &self.split);
+            let masses: Vec<f64> = s.iter().zip(&p).map(|(a, b)| a + w * b).collect();
+            let total: f64 = masses.iter().sum();
+            let error = ls.large_error + w * lp.large_error + 4.0 * U * total;
+            acc.one_large(&sums.g, offset, &masses, error, 1.0, &self.split, false)?;
+        }
+        Ok(acc.finish())
+    }
+
+    /// The add PLD: optimistic from the terms rounded up, pessimistic from them rounded down.
+    fn add(&self, sums: &Sums, up: bool) -> Result<Pld, ParamError> {
+        let pess = !up;
+        let mut acc = Losses::new(self.interval, false, pess);
+        // No large term.
+        acc.add(&sums.add, 1.0)?;
+        // One large term, one of t: the others are G.
+        let tf = self.t as f64;
+        let lp = &self.plain;
+        let (offset, masses) = lp.large_law(up, &self.split);
+        acc.one_large(
+            &sums.g,
+            offset,
+            &masses,
+            lp.large_error,
+            tf,
+            &self.split,
+            up,
+        )?;
+        if pess {
+            // Two or more (at most C(t, 2) p^2): S > a, loss below -ln a (optimistic: dropped,
+            // as is the tail above the coarse lattice, S = +inf).
+            let p = lp.p_large;
+            acc.atom(
+                -self.split.threshold().ln(),
+                0.5 * tf * (tf - 1.0) * p * p * (1.0 + 8.0 * U),
+            );
+        }
+        Ok(acc.finish())
+    }
+}
+
+/// The sum of the absolute errors of a computed lattice law with tilt-0 envelope `roundoff`
+/// (relative $\rho$, absolute $a_s$): $\rho\sum_s\hat p_s+\sqrt n\lVert a\rVert_2$.
+fn envelope(law: &Pld, total: f64) -> f64 {
+    let r = &law.roundoff;
+    r.relative * total * (1.0 + 1e-9)
+        + if r.ln_scale == f64::NEG_INFINITY {
+            0.0
+        } else {
+            debug_assert_eq!(r.tilt, 0.0);
+            (law.pmf.len() as f64).sqrt() * r.ln_scale.exp() * (1.0 + 1e-9)
+        }
+}
+
+/// A loss PLD under construction from lattice laws of $S$ (see the module documentation):
+/// each lattice value $v$ has loss $\ln v$ (remove) or $-\ln v$ (add), rounded to the grid
+/// $k\Delta_L$ up (pessimistic) or down (optimistic) with a margin for the rounding of $v$ and
+/// of $\ln$. The laws' misplaced mass (window tails, envelopes: `uncertain`) goes to $+\infty$
+/// (pessimistic) or is subtracted as alias mass (optimistic).
+struct Losses {
+    interval: f64,
+    remove: bool,
+    pess: bool,
+    /// (grid index, mass, number of masses added into it), runs of one index merged.
+    bins: Vec<(i64, f64, u64)>,
+    infinity: f64,
+    uncertain: f64,
+}
+
+impl Losses {
+    fn new(interval: f64, remove: bool, pess: bool) -> Self {
+        Self {
+            interval,
+            remove,
+            pess,
+            bins: Vec::with_capacity(1 << 16),
+            infinity: 0.0,
+            uncertain: 0.0,
+        }
+    }
+
+    /// The grid index of loss `l`, rounded in this PLD's direction.
+    fn index(&self, l: f64) -> i64 {
+        let margin = 4.0 * U * (1.0 + l.abs());
+        if self.pess {
+            let target = l + margin;
+            let mut k = (target / self.interval).ceil() as i64;
+            while (k as f64) * self.interval < target {
+                k += 1;
+            }
+            k
+        } else {
+            let target = l - margin;
+            let mut k = (target / self.interval).floor() as i64;
+            while (k as f64) * self.interval > target {
+                k -= 1;
+            }
+            k
+        }
+    }
+
+    fn push(&mut self, k: i64, m: f64) {
+        match self.bins.last_mut() {
+            Some((last, q, n)) if *last == k => {
+                *q += m;
+                *n += 1;
+            }
+            _ => self.bins.push((k, m, 1)),
+        }
+    }
+
+    /// `weight` times the lattice law `law` of $S$.
+    fn add(&mut self, law: &Pld, weight: f64) -> Result<(), ParamError> {
+        crate::cancel::check()?;
+        let total: f64 = law.pmf.iter().sum();
+        self.uncertain += weight
+            * (law.infinity_mass
+                + law.alias_mass
+                + envelope(law, total)
+                + if weight == 1.0 { 0.0 } else { 4.0 * U * total });
+        for (i, p) in law.pmf.iter().enumerate() {
+            if *p <= 0.0 {
+                continue;
+            }
+            let m = weight * p;
+            let v = (law.offset + i as i64) as f64 * law.interval;
+            if v <= 0.0 {
+                // S = 0: loss -inf (remove, dropped) or +inf (add).
+                if !self.remove && self.pess {
+                    self.infinity += m;
+                }
+                continue;
+            }
+            let l = if self.remove { v.ln() } else { -v.ln() };
+            let k = self.index(l);
+            self.push(k, m);
+        }
+        Ok(())
+    }
+
+    /// Mass `m` at loss `l` (rounded in this PLD's direction).
+    fn atom(&mut self, l: f64, m: f64) {
+        let k = self.index(l);
+        self.push(k, m);
+    }
+
+    /// `weight` times the law of $S$ on the events with one large term: the others' fine law
+    /// `others` (rounded to the coarse lattice, `up` or down) convolved with the large term's
+    /// coarse masses (`offset`, `masses`, whose absolute errors sum to at most `error`).
+    #[allow(clippy::too_many_arguments)]
+    fn one_large(
+        &mut self,
+        others: &Pld,
+        offset: i64,
+        masses: &[f64],
+        error: f64,
+        weight: f64,
+        split: &Split,
+        up: bool,
+    ) -> Result<(), ParamError> {
+        if masses.iter().all(|m| *m <= 0.0) {
+            return Ok(());
+        }
+        let k = split.k as i64;
+        let to_coarse = |j: i64| {
+            if up {
+                (j + k - 1).div_euclid(k)
+            } else {
+                j.div_euclid(k)
+            }
+        };
+        let n = others.pmf.len();
+        let lo = to_coarse(others.offset);
+        let hi = to_coarse(others.offset + n as i64 - 1);
+        let mut pmf = vec![0.0; (hi - lo + 1) as usize];
+        for (i, p) in others.pmf.iter().enumerate() {
+            pmf[(to_coarse(others.offset + i as i64) - lo) as usize] += p;
+        }
+        let total: f64 = others.pmf.iter().sum::<f64>() * (1.0 + (n as f64 + 2.0) * U);
+        // Each coarse mass is a sum of at most K + 1 fine ones (relative error (K + 1) u).
+        let misplaced = others.infinity_mass
+            + others.alias_mass
+            + envelope(others, total)
+            + total * (split.k as f64 + 2.0) * U;
+        let large_total =
+            masses.iter().sum::<f64>() * (1.0 + (masses.len() as f64 + 2.0) * U) + error;
+        let coarse_others = Pld::exact(split.coarse, lo, pmf, 0.0, Rounding::Pessimistic);
+        let large = Pld::exact(
+            split.coarse,
+            offset,
+            masses.to_vec(),
+            0.0,
+            Rounding::Pessimistic,
+        );
+        let sum = coarse_others.convolve(&large, 0.0)?;
+        // |O L - Ô L̂| <= |O - Ô| |L| + |Ô| |L - L̂|.
+        self.uncertain += weight * (misplaced * large_total + total * error);
+        self.add(&sum, weight)
+    }
+
+    fn finish(self) -> Pld {
+        let (k_lo, k_hi) = self
+            .bins
+            .iter()
+            .fold((i64::MAX, i64::MIN), |(a, b), (k, _, _)| {
+                (a.min(*k), b.max(*k))
+            });
+        // Every grid mass is a sum of non-negative masses: relative error at most (count - 1) u
+        // (counts added over the runs that land on one index; the sum's own rounding 2u more).
+        let mut counts = vec![
+            0u64;
+            if self.bins.is_empty() {
+                1
+            } else {
+                (k_hi - k_lo + 1) as usize
+            }
+        ];
+        let (offset, pmf) = if self.bins.is_empty() {
+            (0, vec![0.0])
+        } else {
+            let mut pmf = vec![0.0; (k_hi - k_lo + 1) as usize];
+            for (k, p, n) in &self.bins {
+                pmf[(k - k_lo) as usize] += p;
+                counts[(k - k_lo) as usize] += n;
+            }
+            (k_lo, pmf)
+        };
+        let summation: f64 = pmf
+            .iter()
+            .zip(&counts)
+            .map(|(p, n)| p * (*n as f64 + 2.0) * U)
+            .sum::<f64>()
+            * 1.01;
+        let uncertain = self.uncertain + summation;
+        if self.pess {
+            let mut out = Pld::exact(self.interval, offset, pmf, 0.0, Rounding::Pessimistic);
+            out.infinity_mass = (self.infinity + uncertain).min(1.0);
+            out
+        } else {
+            let mut out = Pld::exact(self.interval, offset, pmf, 0.0, Rounding::Optimistic);
+            out.alias_mass = uncertain;
+            out
+        }
     }
 }
 
@@ -365,83 +856,6 @@ fn cell(za: f64, zb: f64) -> (f64, f64) {
     };
     let m = b - a;
     (m.max(0.0), ea + eb + U * b)
-}
-
-/// The loss law of a composed lattice law (see the module documentation): each lattice value
-/// $v$ has loss $\ln v$ (remove) or $-\ln(-v)$ (add), rounded to the grid $k\Delta_L$ up
-/// (pessimistic) or down (optimistic) with a margin for the rounding of $v$ and of $\ln$.
-fn to_loss(sum: &Pld, lattice: Lattice, interval: f64) -> Result<Pld, ParamError> {
-    crate::cancel::check()?;
-    let pess = lattice.rounding == Rounding::Pessimistic;
-    let h = sum.interval;
-    // The composed envelope, as a mass (tilt 0: sum_s a_s <= sqrt(n) ||a||_2).
-    let r = &sum.roundoff;
-    let total: f64 = sum.pmf.iter().sum();
-    let envelope = r.relative * total * (1.0 + 1e-9)
-        + if r.ln_scale == f64::NEG_INFINITY {
-            0.0
-        } else {
-            debug_assert_eq!(r.tilt, 0.0);
-            (sum.pmf.len() as f64).sqrt() * r.ln_scale.exp() * (1.0 + 1e-9)
-        };
-    let mut infinity = sum.infinity_mass;
-    let mut placed: Vec<(i64, f64)> = Vec::with_capacity(1 << 16);
-    for (i, p) in sum.pmf.iter().enumerate() {
-        if *p <= 0.0 {
-            continue;
-        }
-        let v = (sum.offset + i as i64) as f64 * h;
-        let l = if lattice.remove {
-            if v <= 0.0 {
-                continue; // loss -inf
-            }
-            v.ln()
-        } else {
-            if v >= 0.0 {
-                if pess {
-                    infinity += p;
-                }
-                continue;
-            }
-            -(-v).ln()
-        };
-        let margin = 4.0 * U * (1.0 + l.abs());
-        let k = if pess {
-            let target = l + margin;
-            let mut k = (target / interval).ceil() as i64;
-            while (k as f64) * interval < target {
-                k += 1;
-            }
-            k
-        } else {
-            let target = l - margin;
-            let mut k = (target / interval).floor() as i64;
-            while (k as f64) * interval > target {
-                k -= 1;
-            }
-            k
-        };
-        placed.push((k, *p));
-    }
-    let (k_lo, k_hi) = placed.iter().fold((i64::MAX, i64::MIN), |(a, b), (k, _)| {
-        (a.min(*k), b.max(*k))
-    });
-    let (offset, pmf) = if placed.is_empty() {
-        (0, vec![0.0])
-    } else {
-        let mut pmf = vec![0.0; (k_hi - k_lo + 1) as usize];
-        for (k, p) in placed {
-            pmf[(k - k_lo) as usize] += p;
-        }
-        (k_lo, pmf)
-    };
-    let mut out = Pld::exact(interval, offset, pmf, 0.0, lattice.rounding);
-    if pess {
-        out.infinity_mass = (infinity + envelope).min(1.0);
-    } else {
-        out.alias_mass = sum.alias_mass + envelope;
-    }
-    Ok(out)
 }
 
 #[cfg(test)]
