@@ -325,7 +325,101 @@ static MAIN_MONOTONE: StepClaim = StepClaim {
     },
 };
 
+// ---------------------------------------------------------------------------------------------
+// Appendix A: eps_T(delta) is the monotone inversion of eq. (5)
+// ---------------------------------------------------------------------------------------------
+
+const EPS_HALVED: Mutant = Mutant {
+    name: "epsilon-halved",
+    description: "measurement side: eps_T(delta)/2 in place of theorems::contraction::epsilon_t's value (not feasible: delta_T above delta)",
+};
+
+const EPS_DOUBLED: Mutant = Mutant {
+    name: "epsilon-doubled",
+    description: "measurement side: 2 eps_T(delta) in place of theorems::contraction::epsilon_t's value (feasible but not the infimum)",
+};
+
+/// The grid of the inversion claim: $(q,\bar r)$ and the horizons ($T=\infty$ as `None`).
+const INVERSION_Q: [f64; 3] = [0.01, 0.1, 1.0];
+const INVERSION_R: [f64; 4] = [0.5, 1.0, 2.0, 4.0];
+const INVERSION_T: [Option<u64>; 3] = [Some(1), Some(10), None];
+
+/// How far below $\hat\varepsilon$ the infimum is checked: $\delta_T(\hat\varepsilon(1-\rho))>\delta$.
+const INVERSION_RHO: f64 = 1e-4;
+
+/// An enclosure of eq. (5)'s $\delta_T(\varepsilon)=g_T(\theta_\varepsilon(\bar r))$, computed
+/// independently of `theorems` (its $\Phi$ from `erfc` in interval arithmetic, rounded outward,
+/// [`dpclaims_core::interval`]): $\theta=\Phi(\frac r2-\frac\varepsilon r)-e^\varepsilon\Phi(-\frac r2-\frac\varepsilon r)$,
+/// $g_T(x)=qx\frac{1-a^T}{1-a}$, $a=(1-q)x$ ($\frac{qx}{1-a}$ at $T=\infty$).
+fn delta_t_enclosure(eps: f64, steps: Option<u64>, q: f64, r: f64) -> dpclaims_core::interval::I {
+    use dpclaims_core::interval::{I, Real};
+    let (e, r, q) = (I::point(eps), I::point(r), I::point(q));
+    let one = I::point(1.0);
+    let a = r / I::point(2.0) - e / r;
+    let b = -(r / I::point(2.0)) - e / r;
+    let x = a.phi() - e.exp() * b.phi();
+    let x = I::new(x.lo.max(0.0), x.hi);
+    let rate = (one - q) * x;
+    match steps {
+        Some(t) => q * x * (one - rate.powi(t as u32)) / (one - rate),
+        None => q * x / (one - rate),
+    }
+}
+
+static APPA_INVERSION: StepClaim = StepClaim {
+    info: ClaimInfo {
+        id: "contraction.appA.step.inversion",
+        paper: PAPER,
+        result: "Appendix A [reconstructed]: eps_T(delta) = inf{eps : delta_T(eps) <= delta}, by monotone inversion of eq. (5) (delta_T(eps) = g_T(theta_eps(r_bar)) decreases in eps); theorems::contraction::epsilon_t bisects on eps",
+        statement: "over q in {0.01, 0.1, 1}, r_bar in {0.5, 1, 2, 4}, T in {1, 10, inf}, with eps^ = epsilon_t(delta, T, q, r_bar) and delta_T enclosed independently (interval Phi from erfc): (feasible) the largest upper end of delta_T(eps^)/delta <= 1 + 1e-6 (the bisection runs on theorems' theta, accurate to 1e-8 relative, which g_T's elasticity, at most 1/q = 100 here, amplifies), and (infimum) the smallest lower end of delta_T(eps^ (1 - 1e-4))/delta >= 1 (points with eps^ = 0 have nothing below)",
+        mutants: &[EPS_HALVED, EPS_DOUBLED],
+        known_false: false,
+        tautologies: &[],
+        perturbation: None,
+    },
+    cases: || {
+        [1e-5, 1e-3, 0.1]
+            .iter()
+            .map(|d| params! { "delta" => *d, "tolerance" => 1e-6 })
+            .collect()
+    },
+    measure: |case, run| {
+        let delta = error::open_interval("delta", case.f64("delta")?, 0.0, 1.0)?;
+        let tolerance = error::open_interval("tolerance", case.f64("tolerance")?, 0.0, 1e-3)?;
+        let scale = if is(run, &EPS_HALVED) {
+            0.5
+        } else if is(run, &EPS_DOUBLED) {
+            2.0
+        } else {
+            1.0
+        };
+        let (mut feasible, mut infimum) = (f64::NEG_INFINITY, f64::INFINITY);
+        for &q in &INVERSION_Q {
+            for &r in &INVERSION_R {
+                for &t in &INVERSION_T {
+                    let eps = scale * bounds::epsilon_t(delta, t, q, r)?;
+                    let at = delta_t_enclosure(eps, t, q, r);
+                    feasible = feasible.max(at.hi / delta);
+                    if eps > 0.0 {
+                        let below = delta_t_enclosure(eps * (1.0 - INVERSION_RHO), t, q, r);
+                        infimum = infimum.min(below.lo / delta);
+                    }
+                }
+            }
+        }
+        // The ends are rigorous enclosures; the division by delta rounds by half an ulp.
+        let m = |bound, relation, value: f64| {
+            computed(case.clone(), bound, relation, value, 1.0, value)
+        };
+        let mut out = vec![m(1.0 + tolerance, Relation::AtMost, feasible)];
+        if infimum.is_finite() {
+            out.push(m(1.0, Relation::AtLeast, infimum));
+        }
+        Ok(out)
+    },
+};
+
 /// The step claims of seed 001, in registry order.
 pub fn claims() -> Vec<&'static dyn dpclaims_core::claim::Claim> {
-    vec![&LCV, &PROP4_TV, &MAIN_MONOTONE]
+    vec![&LCV, &PROP4_TV, &MAIN_MONOTONE, &APPA_INVERSION]
 }
