@@ -311,6 +311,7 @@ claim_tests! {
     contraction_gauss_kernel_step_monotone => "contraction.gauss_kernel.step.monotone",
     contraction_thm3_step_unroll => "contraction.thm3.step.unroll",
     contraction_app_a_step_inversion => "contraction.appA.step.inversion",
+    contraction_gauss_kernel_step_hockey_stick => "contraction.gauss_kernel.step.hockey_stick",
     renyi_discretization_thm12_step_proportional => "renyi_discretization.thm12.step.proportional",
     renyi_discretization_lemma13_step_brownian => "renyi_discretization.lemma13.step.brownian",
 }

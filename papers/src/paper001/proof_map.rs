@@ -39,9 +39,9 @@ pub static MAPS: [ProofMap; 9] = [
         hypotheses: "W subset R^d with dia(W) < infinity, sigma > 0",
         statement_claims: &["contraction.sdpi"],
         steps: &[
-            none(
+            claim(
                 "E_eps(N(x1, sigma^2 I) || N(x2, sigma^2 I)) = theta_eps(||x1 - x2||/sigma)",
-                "rotation invariance reduces to one dimension, and the one-dimensional hockey-stick between shifted Gaussians is the Gaussian mechanism's delta (Balle and Wang 2018), validated against high-precision references in theorems::contraction's tests",
+                "contraction.gauss_kernel.step.hockey_stick",
             ),
             claim(
                 "theta_eps(r) increases in r, so the supremum over W is attained at distance dia(W)",

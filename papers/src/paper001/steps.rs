@@ -419,7 +419,115 @@ static APPA_INVERSION: StepClaim = StepClaim {
     },
 };
 
+// ---------------------------------------------------------------------------------------------
+// Sec. II: the hockey-stick divergence between two Gaussians of the kernel is theta
+// ---------------------------------------------------------------------------------------------
+
+const THETA_EXP_MINUS: Mutant = Mutant {
+    name: "theta-exp-minus-eps",
+    description: "bound side: Phi(a) - e^{-eps} Phi(b) for theta_eps",
+};
+
+const OVER_SIGMA_SQUARED: Mutant = Mutant {
+    name: "distance-over-sigma-squared",
+    description: "bound side: theta_eps(||x1 - x2||/sigma^2) for theta_eps(||x1 - x2||/sigma)",
+};
+
+/// Cells per axis of the hockey-stick quadrature.
+const HOCKEY_CELLS: usize = 1200;
+
+/// $\mathsf E_\varepsilon(\mathcal N(x_2,\sigma^2I_2)\Vert\mathcal N(x_1,\sigma^2I_2))=\int(p-e^\varepsilon q)_+$
+/// in two dimensions by the midpoint rule on a square of half-width
+/// $\Vert x_2-x_1\Vert/2+9\sigma$ around the two means' midpoint (`cells` per axis): from the
+/// definition, with no reduction to one dimension.
+fn hockey_stick_2d(eps: f64, sigma: f64, dx: f64, dy: f64, cells: usize) -> f64 {
+    let half = 0.5 * dx.hypot(dy) + 9.0 * sigma;
+    let h = 2.0 * half / cells as f64;
+    let norm = 1.0 / (2.0 * std::f64::consts::PI * sigma * sigma);
+    let (two_var, ee) = (2.0 * sigma * sigma, eps.exp());
+    let mut total = 0.0;
+    for i in 0..cells {
+        let x = 0.5 * dx - half + (i as f64 + 0.5) * h;
+        let mut row = 0.0;
+        for j in 0..cells {
+            let y = 0.5 * dy - half + (j as f64 + 0.5) * h;
+            let q = (-(x * x + y * y) / two_var).exp();
+            let p = (-((x - dx) * (x - dx) + (y - dy) * (y - dy)) / two_var).exp();
+            row += (p - ee * q).max(0.0);
+        }
+        total += row;
+    }
+    total * norm * h * h
+}
+
+static HOCKEY_STICK: StepClaim = StepClaim {
+    info: ClaimInfo {
+        id: "contraction.gauss_kernel.step.hockey_stick",
+        paper: PAPER,
+        result: "Sec. II proposition (reconstructed): E_eps(N(x1, sigma^2 I) || N(x2, sigma^2 I)) = theta_eps(||x1 - x2||/sigma) (rotation invariance and the one-dimensional Gaussian mechanism's delta, Balle and Wang 2018) [proof step, checked at instances]",
+        statement: "in two dimensions, the integral of (p - e^eps q)_+ by the midpoint rule (1200^2 cells over +-(||x2 - x1||/2 + 9 sigma), no reduction to one dimension), at four (eps, sigma, x2 - x1) with x2 - x1 off the axes: |integral/theta_eps(||x2 - x1||/sigma) - 1| <= 1e-4 (the quadrature's error, measured against a grid twice as fine, is below 2e-5)",
+        mutants: &[THETA_EXP_MINUS, OVER_SIGMA_SQUARED],
+        known_false: false,
+        tautologies: &[],
+        perturbation: None,
+    },
+    cases: || {
+        [
+            (0.5, 1.0, 1.0, 0.5),
+            (1.0, 0.5, 0.3, -0.4),
+            (0.1, 2.0, 3.0, 4.0),
+            (2.0, 1.0, 2.0, 2.0),
+        ]
+        .iter()
+        .map(|&(e, s, dx, dy)| {
+            params! { "epsilon" => e, "sigma" => s, "dx" => dx, "dy" => dy, "tolerance" => 1e-4 }
+        })
+        .collect()
+    },
+    measure: |case, run| {
+        use dpclaims_core::interval::Real;
+        let eps = error::non_negative("epsilon", case.f64("epsilon")?)?;
+        let sigma = error::positive("sigma", case.f64("sigma")?)?;
+        let (dx, dy) = (case.f64("dx")?, case.f64("dy")?);
+        if !(dx.is_finite() && dy.is_finite() && dx.hypot(dy) > 0.0 && dx.hypot(dy) <= 50.0 * sigma)
+        {
+            return Err(ParamError::new(
+                "dx",
+                dx,
+                "x2 - x1 = (dx, dy) nonzero with norm at most 50 sigma",
+            ));
+        }
+        let tolerance = error::open_interval("tolerance", case.f64("tolerance")?, 0.0, 0.1)?;
+        let integral = hockey_stick_2d(eps, sigma, dx, dy, HOCKEY_CELLS);
+        let dist = dx.hypot(dy);
+        let theta = if is(run, &THETA_EXP_MINUS) {
+            let r = dist / sigma;
+            Real::phi(r / 2.0 - eps / r) - (-eps).exp() * Real::phi(-r / 2.0 - eps / r)
+        } else if is(run, &OVER_SIGMA_SQUARED) {
+            bounds::theta(eps, dist / (sigma * sigma))?
+        } else {
+            bounds::theta(eps, dist / sigma)?
+        };
+        let gap = (integral / theta - 1.0).abs();
+        let m = computed(
+            case.clone(),
+            tolerance,
+            Relation::AtMost,
+            gap,
+            (HOCKEY_CELLS * HOCKEY_CELLS) as f64,
+            1.0,
+        );
+        Ok(vec![plus_error(m, THETA_RELATIVE_ERROR)])
+    },
+};
+
 /// The step claims of seed 001, in registry order.
 pub fn claims() -> Vec<&'static dyn dpclaims_core::claim::Claim> {
-    vec![&LCV, &PROP4_TV, &MAIN_MONOTONE, &APPA_INVERSION]
+    vec![
+        &LCV,
+        &PROP4_TV,
+        &MAIN_MONOTONE,
+        &APPA_INVERSION,
+        &HOCKEY_STICK,
+    ]
 }
