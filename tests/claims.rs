@@ -308,6 +308,12 @@ claim_tests! {
     multipass_lemma4_step_exponent => "multipass.lemma4.step.exponent",
     last_iterate_prop4_step_factor_range => "last_iterate.prop4.step.factor_range",
     last_iterate_cor3_step_sum => "last_iterate.cor3.step.sum",
+    contraction_gauss_kernel_step_monotone => "contraction.gauss_kernel.step.monotone",
+    contraction_thm3_step_unroll => "contraction.thm3.step.unroll",
+    contraction_app_a_step_inversion => "contraction.appA.step.inversion",
+    contraction_gauss_kernel_step_hockey_stick => "contraction.gauss_kernel.step.hockey_stick",
+    renyi_discretization_thm12_step_proportional => "renyi_discretization.thm12.step.proportional",
+    renyi_discretization_lemma13_step_brownian => "renyi_discretization.lemma13.step.brownian",
 }
 
 /// Every entry of [`FAST`] names a registered claim, once, and mutants of it that take a cap

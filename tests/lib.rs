@@ -10,7 +10,7 @@
 //!
 //! - `claims`: every claim respected at its default size with a fixed seed, outcomes
 //!   snapshot-recorded; every mutant reported violated.
-//! - `contraction`: THEOREMS.md §4 grid reference values.
+//! - `contraction`: THEOREMS.md §4 grid reference values; theta's derivative in r.
 //! - `detection`: the committed detection thresholds cover every claim and recompute.
 //! - `cli`: exit codes, error messages, and byte-identical JSON for 1 and 2 threads.
 //! - `papers`: the built-in claims' registry and crate (its unit tests, kept here so that the

@@ -364,3 +364,31 @@ fn identity_steps_are_proved_exactly_and_their_mutants_refuted() {
     }
     assert!(n >= 21, "only {n} identity steps");
 }
+
+/// The closed-form steps of seed 004 (Theorem 12's closing remark, Lemma 13's intuition): proved
+/// on their whole box, and each mutant refuted at a point.
+#[test]
+fn closed_form_steps_of_seed_004_are_proved_on_their_box() {
+    use dpclaims::prove::{Budget, ProofVerdict, prove};
+    let all = registry();
+    let budget = Budget {
+        boxes: 200_000,
+        seconds: 60.0,
+    };
+    for id in [
+        "renyi_discretization.thm12.step.proportional",
+        "renyi_discretization.lemma13.step.brownian",
+    ] {
+        let c = *all.iter().find(|c| c.info().id == id).unwrap();
+        assert!(c.closed_form().is_some(), "{id}");
+        let r = prove(c, None, budget).unwrap();
+        assert_eq!(r.verdict, ProofVerdict::Proved, "{id}: {r:?}");
+        assert!(!c.info().mutants.is_empty(), "{id} has no mutant");
+        for m in c.info().mutants {
+            let r = prove(c, Some(m.name), budget).unwrap();
+            assert_eq!(r.verdict, ProofVerdict::Refuted, "{id} --mutant {}", m.name);
+            let x = r.counterexample.unwrap();
+            assert!(x.command.contains(m.name), "{}", x.command);
+        }
+    }
+}

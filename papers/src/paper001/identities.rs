@@ -242,7 +242,201 @@ static TWICE: IdentityClaim = IdentityClaim {
     },
 };
 
+// ---------------------------------------------------------------------------------------------
+
+/// A value and its derivative along one variable (forward differentiation over [`Alg`]), so that
+/// a derivative is computed from the printed expression by the sum, product and quotient rules,
+/// not written by hand.
+#[derive(Debug, Clone, Copy)]
+struct Dual<R> {
+    v: R,
+    d: R,
+}
+
+impl<R: Alg> Dual<R> {
+    fn cst(v: R) -> Self {
+        Dual { v, d: R::int(0) }
+    }
+    fn var(v: R) -> Self {
+        Dual { v, d: R::int(1) }
+    }
+}
+impl<R: Alg> std::ops::Add for Dual<R> {
+    type Output = Self;
+    fn add(self, o: Self) -> Self {
+        Dual {
+            v: self.v + o.v,
+            d: self.d + o.d,
+        }
+    }
+}
+impl<R: Alg> std::ops::Sub for Dual<R> {
+    type Output = Self;
+    fn sub(self, o: Self) -> Self {
+        Dual {
+            v: self.v - o.v,
+            d: self.d - o.d,
+        }
+    }
+}
+impl<R: Alg> std::ops::Mul for Dual<R> {
+    type Output = Self;
+    fn mul(self, o: Self) -> Self {
+        Dual {
+            v: self.v * o.v,
+            d: self.d * o.v + self.v * o.d,
+        }
+    }
+}
+impl<R: Alg> std::ops::Div for Dual<R> {
+    type Output = Self;
+    fn div(self, o: Self) -> Self {
+        Dual {
+            v: self.v / o.v,
+            d: (self.d * o.v - self.v * o.d) / (o.v * o.v),
+        }
+    }
+}
+impl<R: Alg> std::ops::Neg for Dual<R> {
+    type Output = Self;
+    fn neg(self) -> Self {
+        Dual {
+            v: -self.v,
+            d: -self.d,
+        }
+    }
+}
+impl<R: Alg> Alg for Dual<R> {
+    fn ratio(n: i64, d: i64) -> Self {
+        Dual::cst(R::ratio(n, d))
+    }
+}
+
+const EXP_MINUS_EPS: Mutant = Mutant {
+    name: "exp-minus-eps",
+    description: "theta_eps(r) = Phi(a) - e^{-eps} Phi(b): the factor e^{-eps} for e^eps",
+};
+
+const SECOND_SIGN: Mutant = Mutant {
+    name: "second-argument-plus-eps-over-r",
+    description: "theta_eps(r) = Phi(a) - e^eps Phi(-r/2 + eps/r): the sign of eps/r in the second argument flipped",
+};
+
+/// The Gaussian kernel's $\theta_\varepsilon(r)=\Phi(a)-e^\varepsilon\Phi(b)$, $a=\frac r2-\frac\varepsilon r$,
+/// $b=-\frac r2-\frac\varepsilon r$, increases in $r$. By the chain rule
+/// $\partial_r\theta=\varphi(a)a'-e^\varepsilon\varphi(b)b'=\varphi(a)\thinspace(a'-Eb')$ with
+/// $E=e^\varepsilon\varphi(b)/\varphi(a)=\exp(\varepsilon+\frac{a^2}2-\frac{b^2}2)$; the certificate is
+/// the two identities $\varepsilon+\frac{a^2}2-\frac{b^2}2=0$ (so $E=1$) and $a'-b'=1$, the
+/// derivatives $a'=\partial_ra$, $b'=\partial_rb$ computed from $a$ and $b$ by forward
+/// differentiation ([`Dual`]): hence $\partial_r\theta_\varepsilon(r)=\varphi(\frac r2-\frac\varepsilon r)>0$
+/// for $r>0$, and $\theta_\varepsilon(r_1)\le\theta_\varepsilon(r_2)$ for $0<r_1\le r_2$ (mean
+/// value theorem). The two identities at once in $z$ ([`both`]).
+fn gauss_monotone<R: Alg>(x: &[R], m: Option<&str>) -> (R, R) {
+    let (eps, r, z) = (x[0], x[1], x[2]);
+    let (e, rr) = (Dual::cst(eps), Dual::var(r));
+    let half = Dual::ratio(1, 2);
+    let a = half * rr - e / rr;
+    let b = if pick(m, &SECOND_SIGN) {
+        -(half * rr) + e / rr
+    } else {
+        -(half * rr) - e / rr
+    };
+    // theta = Phi(a) - e^k Phi(b): E = exp(k + a^2/2 - b^2/2).
+    let k = if pick(m, &EXP_MINUS_EPS) { -eps } else { eps };
+    let two = R::int(2);
+    both(
+        z,
+        (k + a.v.sqr() / two - b.v.sqr() / two, R::int(0)),
+        (a.d - b.d, R::int(1)),
+    )
+}
+
+static GAUSS_MONOTONE: IdentityClaim = IdentityClaim {
+    info: info(
+        "contraction.gauss_kernel.step.monotone",
+        "Sec. II proposition (reconstructed): 'theta_eps(r) increases in r, so the supremum over W is attained at distance dia(W)' [proof step, certificate identity of the derivative]",
+        "theta_eps(r) = Phi(a) - e^eps Phi(b), a = r/2 - eps/r, b = -r/2 - eps/r: d theta/dr = phi(a) a' - e^eps phi(b) b' = phi(a) (a' - E b'), E = exp(eps + a^2/2 - b^2/2); exactly eps + a^2/2 - b^2/2 = 0 and a' - b' = 1 (a', b' by forward differentiation), so d theta/dr = phi(r/2 - eps/r) > 0",
+        &[EXP_MINUS_EPS, SECOND_SIGN],
+    ),
+    identity: Identity {
+        vars: &["epsilon", "r", "z"],
+        exact: gauss_monotone::<Frac>,
+        degree: gauss_monotone::<Deg>,
+    },
+    cases: || {
+        vec![
+            params! { "epsilon" => 0.5, "r" => 2.0, "z" => 1.0 },
+            params! { "epsilon" => 3.0, "r" => 0.25, "z" => 3.0 },
+        ]
+    },
+};
+
+// ---------------------------------------------------------------------------------------------
+
+const PRODUCT_BEFORE: Mutant = Mutant {
+    name: "product-over-earlier-steps",
+    description: "the sum with prod_{s<t} (1-q) theta_s (the steps before t) in place of prod_{s>t}",
+};
+
+/// The horizon of [`thm3_unroll`].
+const THM3_T: usize = 5;
+
+/// Theorem 3's iteration with time-varying $\theta_t=\theta_\varepsilon(\rho_t)$: from
+/// $e_0=0$, the coupled DPI $e_t=(1-q)\theta_te_{t-1}+q\theta_t$ for $t=1..T$ gives
+/// $e_T=\sum_{t\le T}q\theta_t\prod_{t<s\le T}(1-q)\theta_s$, at $T=5$ in the six variables
+/// $q,\theta_1,\dots,\theta_5$ (the recursion iterated on the left, the printed sum on the right).
+fn thm3_unroll<R: Alg>(x: &[R], m: Option<&str>) -> (R, R) {
+    let (q, theta) = (x[0], &x[1..=THM3_T]);
+    let one = R::int(1);
+    let mut e = R::int(0);
+    for &t in theta {
+        e = (one - q) * t * e + q * t;
+    }
+    let mut sum = R::int(0);
+    for t in 0..THM3_T {
+        let later = if pick(m, &PRODUCT_BEFORE) {
+            0..t
+        } else {
+            t + 1..THM3_T
+        };
+        let mut term = q * theta[t];
+        for s in later {
+            term = term * (one - q) * theta[s];
+        }
+        sum = sum + term;
+    }
+    (e, sum)
+}
+
+static THM3_UNROLL: IdentityClaim = IdentityClaim {
+    info: info(
+        "contraction.thm3.step.unroll",
+        "Theorem 3's proof: 'Iterate from E_eps(delta_0 || delta_0) = 0': E_eps(P || P') <= sum_t q theta_eps(rho_t) prod_{s>t} (1-q) theta_eps(rho_s), the recursion of the coupled DPI with time-varying theta [proof step, identity]",
+        "e_0 = 0, e_t = (1-q) theta_t e_{t-1} + q theta_t (t = 1..5) equals sum_{t<=5} q theta_t prod_{t<s<=5} (1-q) theta_s, exactly, in q, theta_1, ..., theta_5",
+        &[PRODUCT_BEFORE],
+    ),
+    identity: Identity {
+        vars: &["q", "theta1", "theta2", "theta3", "theta4", "theta5"],
+        exact: thm3_unroll::<Frac>,
+        degree: thm3_unroll::<Deg>,
+    },
+    cases: || {
+        vec![
+            params! { "q" => 0.25, "theta1" => 0.5, "theta2" => 0.75, "theta3" => 0.125, "theta4" => 1.0, "theta5" => 0.375 },
+            params! { "q" => 0.5, "theta1" => 0.75, "theta2" => 0.25, "theta3" => 0.5, "theta4" => 0.125, "theta5" => 1.0 },
+        ]
+    },
+};
+
 /// The identity steps of seed 001.
 pub fn claims() -> Vec<&'static dyn Claim> {
-    vec![&BATCH_WEIGHT, &UNROLL, &BELOW_ONE, &X_INF, &TWICE]
+    vec![
+        &BATCH_WEIGHT,
+        &UNROLL,
+        &BELOW_ONE,
+        &X_INF,
+        &TWICE,
+        &GAUSS_MONOTONE,
+        &THM3_UNROLL,
+    ]
 }

@@ -39,13 +39,13 @@ pub static MAPS: [ProofMap; 9] = [
         hypotheses: "W subset R^d with dia(W) < infinity, sigma > 0",
         statement_claims: &["contraction.sdpi"],
         steps: &[
-            none(
+            claim(
                 "E_eps(N(x1, sigma^2 I) || N(x2, sigma^2 I)) = theta_eps(||x1 - x2||/sigma)",
-                "rotation invariance reduces to one dimension, and the one-dimensional hockey-stick between shifted Gaussians is the Gaussian mechanism's delta (Balle and Wang 2018), validated against high-precision references in theorems::contraction's tests",
+                "contraction.gauss_kernel.step.hockey_stick",
             ),
-            none(
+            claim(
                 "theta_eps(r) increases in r, so the supremum over W is attained at distance dia(W)",
-                "monotonicity of the Gaussian mechanism's delta in its sensitivity (post-processing: a larger shift dominates a smaller one), derived in THEOREMS.md",
+                "contraction.gauss_kernel.step.monotone",
             ),
             claim(
                 "Hence eta_eps(K_G^sigma) = theta_eps(dia(W)/sigma) (with ADC23, Thm 2): attained on the extremal pairs, never exceeded on random pairs",
@@ -159,9 +159,9 @@ pub static MAPS: [ProofMap; 9] = [
         hypotheses: "eq. (5); g_T(x) = q x sum_{k<T} ((1-q) x)^k increasing on [0, 1]; eps -> theta_eps(r_bar) continuous and decreasing",
         statement_claims: &[],
         steps: &[
-            none(
+            claim(
                 "eps_T(delta) = inf{eps : delta_T(eps) <= delta} solves theta_eps(r_bar) = x_T, g_T(x_T) = delta (0 if theta_0(r_bar) <= x_T)",
-                "monotone inversion (by hand); theorems::contraction::epsilon_t bisects on eps and reproduces THEOREMS.md's table to 1e-6",
+                "contraction.appA.step.inversion",
             ),
             claim(
                 "x_inf = delta/(q + (1-q) delta), solving q x/(1 - (1-q) x) = delta",
@@ -217,9 +217,9 @@ pub static MAPS: [ProofMap; 9] = [
                 "Proposition 5: on B(r_{t-1}), psi~_B maps into B(c r_{t-1} + eta C), so the coupled DPI holds with theta_eps(rho_t), rho_t = 2(c r_{t-1} + eta C)/sigma",
                 "Proposition 3's argument on a set of diameter 2(c r_{t-1} + eta C) (Lemma 1 with the regulariser; by hand)",
             ),
-            none(
+            claim(
                 "Iterate from E_eps(delta_0 || delta_0) = 0: E_eps(P || P') <= sum_t q theta_eps(rho_t) prod_{s>t} (1-q) theta_eps(rho_s)",
-                "the recursion of contraction.main with time-varying theta (algebra)",
+                "contraction.thm3.step.unroll",
             ),
             statement(
                 "Hence (21): delta(kappa) = (1 + e^eps) tau_T(kappa) + sum_t q theta_eps(rho_t) prod_{s>t} (1-q) theta_eps(rho_s), for every kappa (optimised numerically)",

@@ -325,7 +325,215 @@ static MAIN_MONOTONE: StepClaim = StepClaim {
     },
 };
 
+// ---------------------------------------------------------------------------------------------
+// Appendix A: eps_T(delta) is the monotone inversion of eq. (5)
+// ---------------------------------------------------------------------------------------------
+
+const EPS_HALVED: Mutant = Mutant {
+    name: "epsilon-halved",
+    description: "measurement side: eps_T(delta)/2 in place of theorems::contraction::epsilon_t's value (not feasible: delta_T above delta)",
+};
+
+const EPS_DOUBLED: Mutant = Mutant {
+    name: "epsilon-doubled",
+    description: "measurement side: 2 eps_T(delta) in place of theorems::contraction::epsilon_t's value (feasible but not the infimum)",
+};
+
+/// The grid of the inversion claim: $(q,\bar r)$ and the horizons ($T=\infty$ as `None`).
+const INVERSION_Q: [f64; 3] = [0.01, 0.1, 1.0];
+const INVERSION_R: [f64; 4] = [0.5, 1.0, 2.0, 4.0];
+const INVERSION_T: [Option<u64>; 3] = [Some(1), Some(10), None];
+
+/// How far below $\hat\varepsilon$ the infimum is checked: $\delta_T(\hat\varepsilon(1-\rho))>\delta$.
+const INVERSION_RHO: f64 = 1e-4;
+
+/// An enclosure of eq. (5)'s $\delta_T(\varepsilon)=g_T(\theta_\varepsilon(\bar r))$, computed
+/// independently of `theorems` (its $\Phi$ from `erfc` in interval arithmetic, rounded outward,
+/// [`dpclaims_core::interval`]): $\theta=\Phi(\frac r2-\frac\varepsilon r)-e^\varepsilon\Phi(-\frac r2-\frac\varepsilon r)$,
+/// $g_T(x)=qx\frac{1-a^T}{1-a}$, $a=(1-q)x$ ($\frac{qx}{1-a}$ at $T=\infty$).
+fn delta_t_enclosure(eps: f64, steps: Option<u64>, q: f64, r: f64) -> dpclaims_core::interval::I {
+    use dpclaims_core::interval::{I, Real};
+    let (e, r, q) = (I::point(eps), I::point(r), I::point(q));
+    let one = I::point(1.0);
+    let a = r / I::point(2.0) - e / r;
+    let b = -(r / I::point(2.0)) - e / r;
+    let x = a.phi() - e.exp() * b.phi();
+    let x = I::new(x.lo.max(0.0), x.hi);
+    let rate = (one - q) * x;
+    match steps {
+        Some(t) => q * x * (one - rate.powi(t as u32)) / (one - rate),
+        None => q * x / (one - rate),
+    }
+}
+
+static APPA_INVERSION: StepClaim = StepClaim {
+    info: ClaimInfo {
+        id: "contraction.appA.step.inversion",
+        paper: PAPER,
+        result: "Appendix A [reconstructed]: eps_T(delta) = inf{eps : delta_T(eps) <= delta}, by monotone inversion of eq. (5) (delta_T(eps) = g_T(theta_eps(r_bar)) decreases in eps); theorems::contraction::epsilon_t bisects on eps",
+        statement: "over q in {0.01, 0.1, 1}, r_bar in {0.5, 1, 2, 4}, T in {1, 10, inf}, with eps^ = epsilon_t(delta, T, q, r_bar) and delta_T enclosed independently (interval Phi from erfc): (feasible) the largest upper end of delta_T(eps^)/delta <= 1 + 1e-6 (the bisection runs on theorems' theta, accurate to 1e-8 relative, which g_T's elasticity, at most 1/q = 100 here, amplifies), and (infimum) the smallest lower end of delta_T(eps^ (1 - 1e-4))/delta >= 1 (points with eps^ = 0 have nothing below)",
+        mutants: &[EPS_HALVED, EPS_DOUBLED],
+        known_false: false,
+        tautologies: &[],
+        perturbation: None,
+    },
+    cases: || {
+        [1e-5, 1e-3, 0.1]
+            .iter()
+            .map(|d| params! { "delta" => *d, "tolerance" => 1e-6 })
+            .collect()
+    },
+    measure: |case, run| {
+        let delta = error::open_interval("delta", case.f64("delta")?, 0.0, 1.0)?;
+        let tolerance = error::open_interval("tolerance", case.f64("tolerance")?, 0.0, 1e-3)?;
+        let scale = if is(run, &EPS_HALVED) {
+            0.5
+        } else if is(run, &EPS_DOUBLED) {
+            2.0
+        } else {
+            1.0
+        };
+        let (mut feasible, mut infimum) = (f64::NEG_INFINITY, f64::INFINITY);
+        for &q in &INVERSION_Q {
+            for &r in &INVERSION_R {
+                for &t in &INVERSION_T {
+                    let eps = scale * bounds::epsilon_t(delta, t, q, r)?;
+                    let at = delta_t_enclosure(eps, t, q, r);
+                    feasible = feasible.max(at.hi / delta);
+                    if eps > 0.0 {
+                        let below = delta_t_enclosure(eps * (1.0 - INVERSION_RHO), t, q, r);
+                        infimum = infimum.min(below.lo / delta);
+                    }
+                }
+            }
+        }
+        // The ends are rigorous enclosures; the division by delta rounds by half an ulp.
+        let m = |bound, relation, value: f64| {
+            computed(case.clone(), bound, relation, value, 1.0, value)
+        };
+        let mut out = vec![m(1.0 + tolerance, Relation::AtMost, feasible)];
+        if infimum.is_finite() {
+            out.push(m(1.0, Relation::AtLeast, infimum));
+        }
+        Ok(out)
+    },
+};
+
+// ---------------------------------------------------------------------------------------------
+// Sec. II: the hockey-stick divergence between two Gaussians of the kernel is theta
+// ---------------------------------------------------------------------------------------------
+
+const THETA_EXP_MINUS: Mutant = Mutant {
+    name: "theta-exp-minus-eps",
+    description: "bound side: Phi(a) - e^{-eps} Phi(b) for theta_eps",
+};
+
+const OVER_SIGMA_SQUARED: Mutant = Mutant {
+    name: "distance-over-sigma-squared",
+    description: "bound side: theta_eps(||x1 - x2||/sigma^2) for theta_eps(||x1 - x2||/sigma)",
+};
+
+/// Cells per axis of the hockey-stick quadrature.
+const HOCKEY_CELLS: usize = 1200;
+
+/// $\mathsf E_\varepsilon(\mathcal N(x_2,\sigma^2I_2)\Vert\mathcal N(x_1,\sigma^2I_2))=\int(p-e^\varepsilon q)_+$
+/// in two dimensions by the midpoint rule on a square of half-width
+/// $\Vert x_2-x_1\Vert/2+9\sigma$ around the two means' midpoint (`cells` per axis): from the
+/// definition, with no reduction to one dimension.
+fn hockey_stick_2d(eps: f64, sigma: f64, dx: f64, dy: f64, cells: usize) -> f64 {
+    let half = 0.5 * dx.hypot(dy) + 9.0 * sigma;
+    let h = 2.0 * half / cells as f64;
+    let norm = 1.0 / (2.0 * std::f64::consts::PI * sigma * sigma);
+    let (two_var, ee) = (2.0 * sigma * sigma, eps.exp());
+    let mut total = 0.0;
+    for i in 0..cells {
+        let x = 0.5 * dx - half + (i as f64 + 0.5) * h;
+        let mut row = 0.0;
+        for j in 0..cells {
+            let y = 0.5 * dy - half + (j as f64 + 0.5) * h;
+            let q = (-(x * x + y * y) / two_var).exp();
+            let p = (-((x - dx) * (x - dx) + (y - dy) * (y - dy)) / two_var).exp();
+            row += (p - ee * q).max(0.0);
+        }
+        total += row;
+    }
+    total * norm * h * h
+}
+
+static HOCKEY_STICK: StepClaim = StepClaim {
+    info: ClaimInfo {
+        id: "contraction.gauss_kernel.step.hockey_stick",
+        paper: PAPER,
+        result: "Sec. II proposition (reconstructed): E_eps(N(x1, sigma^2 I) || N(x2, sigma^2 I)) = theta_eps(||x1 - x2||/sigma) (rotation invariance and the one-dimensional Gaussian mechanism's delta, Balle and Wang 2018) [proof step, checked at instances]",
+        statement: "in two dimensions, the integral of (p - e^eps q)_+ by the midpoint rule (1200^2 cells over +-(||x2 - x1||/2 + 9 sigma), no reduction to one dimension), at four (eps, sigma, x2 - x1) with x2 - x1 off the axes: 1 - 1e-4 <= integral/theta_eps(||x2 - x1||/sigma) <= 1 + 1e-4 (the quadrature's error, measured against a grid twice as fine, is below 2e-5)",
+        mutants: &[THETA_EXP_MINUS, OVER_SIGMA_SQUARED],
+        known_false: false,
+        tautologies: &[],
+        perturbation: None,
+    },
+    cases: || {
+        [
+            (0.5, 1.0, 1.0, 0.5),
+            (1.0, 0.5, 0.3, -0.4),
+            (0.1, 2.0, 3.0, 4.0),
+            (2.0, 1.0, 2.0, 2.0),
+        ]
+        .iter()
+        .map(|&(e, s, dx, dy)| {
+            params! { "epsilon" => e, "sigma" => s, "dx" => dx, "dy" => dy, "tolerance" => 1e-4 }
+        })
+        .collect()
+    },
+    measure: |case, run| {
+        use dpclaims_core::interval::Real;
+        let eps = error::non_negative("epsilon", case.f64("epsilon")?)?;
+        let sigma = error::positive("sigma", case.f64("sigma")?)?;
+        let (dx, dy) = (case.f64("dx")?, case.f64("dy")?);
+        if !(dx.is_finite() && dy.is_finite() && dx.hypot(dy) > 0.0 && dx.hypot(dy) <= 50.0 * sigma)
+        {
+            return Err(ParamError::new(
+                "dx",
+                dx,
+                "x2 - x1 = (dx, dy) nonzero with norm at most 50 sigma",
+            ));
+        }
+        let tolerance = error::open_interval("tolerance", case.f64("tolerance")?, 0.0, 0.1)?;
+        let integral = hockey_stick_2d(eps, sigma, dx, dy, HOCKEY_CELLS);
+        let dist = dx.hypot(dy);
+        let theta = if is(run, &THETA_EXP_MINUS) {
+            let r = dist / sigma;
+            Real::phi(r / 2.0 - eps / r) - (-eps).exp() * Real::phi(-r / 2.0 - eps / r)
+        } else if is(run, &OVER_SIGMA_SQUARED) {
+            bounds::theta(eps, dist / (sigma * sigma))?
+        } else {
+            bounds::theta(eps, dist / sigma)?
+        };
+        let ratio = integral / theta;
+        let m = |bound, relation| {
+            let m = computed(
+                case.clone(),
+                bound,
+                relation,
+                ratio,
+                (HOCKEY_CELLS * HOCKEY_CELLS) as f64,
+                ratio,
+            );
+            plus_error(m, THETA_RELATIVE_ERROR * ratio)
+        };
+        Ok(vec![
+            m(1.0 + tolerance, Relation::AtMost),
+            m(1.0 - tolerance, Relation::AtLeast),
+        ])
+    },
+};
+
 /// The step claims of seed 001, in registry order.
 pub fn claims() -> Vec<&'static dyn dpclaims_core::claim::Claim> {
-    vec![&LCV, &PROP4_TV, &MAIN_MONOTONE]
+    vec![
+        &LCV,
+        &PROP4_TV,
+        &MAIN_MONOTONE,
+        &APPA_INVERSION,
+        &HOCKEY_STICK,
+    ]
 }

@@ -46,9 +46,9 @@ pub static MAPS: [ProofMap; 3] = [
                 "'By taking the limit as k goes to infinity and applying Fact 4': psi' gives the stopped diffusion",
                 "a limit argument (weak convergence and lower semicontinuity of D_alpha, not stated in our copy)",
             ),
-            none(
+            claim(
                 "'r will end up being roughly proportional to sqrt(eta), so the above bound is then roughly proportional to eta' (T = tau/eta)",
-                "with Lemma 13's radius r^2 = Theta(eta (d + ln(tau/(eta delta)))) the bound is Theta(alpha L^2 tau eta (d + ln(tau/(eta delta)))): proportional to eta up to the logarithm (by hand)",
+                "renyi_discretization.thm12.step.proportional",
             ),
         ],
     },
@@ -59,9 +59,9 @@ pub static MAPS: [ProofMap; 3] = [
         hypotheses: "f L-smooth and m-strongly convex; the Langevin process started from N(x*, I/L); T steps of size eta; failure probability delta",
         statement_claims: &["renyi_discretization.lemma13"],
         steps: &[
-            none(
+            claim(
                 "'the sqrt(eta) accounts for movement due to Brownian motion, which dominates the movement due to the gradient'",
-                "an order comparison as eta -> 0 (eta G = o(sqrt(eta))), no constant stated",
+                "renyi_discretization.lemma13.step.brownian",
             ),
             fixed(
                 "'cL(sqrt(d) + sqrt(ln(T/delta))) is a tail bound on norm of the gradient by smoothness'",

@@ -9,8 +9,11 @@
 
 use super::renyi_exact::{Instance, divergence, g_instances};
 use dpclaims_core::claim::{ClaimInfo, Mutant};
+use dpclaims_core::interval::{I, Real};
 use dpclaims_core::params;
 use dpclaims_core::params::Params;
+use dpclaims_core::prove::{ClosedForm, FormClaim};
+use dpclaims_core::space::Axis;
 use dpclaims_core::step::{StepClaim, computed, is, plus_error};
 use dpclaims_core::verdict::Relation;
 use dpclaims_theorems::contraction::chi2_sf;
@@ -332,6 +335,135 @@ static VW19: StepClaim = StepClaim {
     },
 };
 
+// ---------------------------------------------------------------------------------------------
+// Theorem 12's closing remark and Lemma 13's intuition, with Lemma 13's radius: closed forms
+// proved on their box
+// ---------------------------------------------------------------------------------------------
+
+/// The box of the two radius claims: $u=\eta L^2/m\le1$ (small steps), the dimension $d$, and
+/// $T/\delta=\tau/(\eta\delta)\ge1$.
+const RADIUS_BOX: &[Axis] = &[
+    Axis::log("eta_L2_over_m", 1e-12, 1.0),
+    Axis::int("d", 1, 1_000_000),
+    Axis::log("T_over_delta", 1.0, 1e30),
+];
+
+fn radius_cases() -> Vec<Params> {
+    [
+        (1.0, 1u64, 1.0),
+        (1e-4, 10, 1e7),
+        (1e-8, 1000, 1e20),
+        (1e-6, 1, 1e30),
+    ]
+    .iter()
+    .map(|&(u, d, t)| params! { "eta_L2_over_m" => u, "d" => d, "T_over_delta" => t })
+    .collect()
+}
+
+/// Lemma 13's radius $r=\eta G+\sqrt{2\eta}\thinspace(2\sqrt d+\sqrt{2\ell})$, $\ell=\ln(2T/\delta)$,
+/// with the pipeline's $G=L(\sqrt d+\sqrt{2\ell})/\sqrt m$ ([`bounds::iteration_complexity`]),
+/// per unit $\sqrt\eta$: the gradient part $\eta G/\sqrt\eta=\sqrt u\thinspace(\sqrt d+\sqrt{2\ell})$,
+/// $u=\eta L^2/m$, and the Brownian part $\sqrt2\thinspace(2\sqrt d+\sqrt{2\ell})$; and
+/// $\Lambda=\ln(T/\delta)=\ln(\tau/(\eta\delta))$ at $T=\tau/\eta$.
+fn radius_parts<R: Real>(x: &[R]) -> (R, R, R) {
+    let (u, d, t_over_delta) = (x[0], x[1], x[2]);
+    let two = R::cst(2.0);
+    let root = (two * (two * t_over_delta).ln()).sqrt();
+    let gradient = u.sqrt() * (d.sqrt() + root);
+    let brownian = two.sqrt() * (two * d.sqrt() + root);
+    (gradient, brownian, t_over_delta.ln())
+}
+
+const WITHOUT_LOG: Mutant = Mutant {
+    name: "without-logarithm",
+    description: "the bound divided by alpha L^2 tau eta d (exactly proportional to eta, the logarithm dropped): unbounded as tau/(eta delta) grows",
+};
+
+/// Theorem 12's closing remark: with $T=\tau/\eta$ the bound $B=\alpha L^2r^2T\eta/4$ at Lemma
+/// 13's radius, divided by $\alpha L^2\tau\eta\thinspace(d+\Lambda)$, is
+/// $\rho=\frac{(r/\sqrt\eta)^2}{4(d+\Lambda)}$, and $1\le\rho\le c$ with
+/// $c=\frac{(1+\ln2)((1+2\sqrt2)^2+2(1+\sqrt2)^2)}4\approx11.14$: the lower end from
+/// $(r/\sqrt\eta)^2\ge2(4d+2\ell)\ge4(d+\Lambda)$, the upper from Cauchy–Schwarz,
+/// $(x\sqrt d+y\sqrt{2\ell})^2\le(x^2+2y^2)(d+\ell)$ with $x=\sqrt u+2\sqrt2$, $y=\sqrt u+\sqrt2$,
+/// $u\le1$, and $d+\ell\le(1+\ln2)(d+\Lambda)$ for $d\ge1$. Both ends at once:
+/// $\min(\rho,\ 1+c-\rho)\ge1$.
+fn proportional<R: Real>(x: &[R], m: Option<&str>) -> (R, R) {
+    let (gradient, brownian, lambda) = radius_parts(x);
+    let d = x[1];
+    let per = if m == Some(WITHOUT_LOG.name) {
+        d
+    } else {
+        d + lambda
+    };
+    let rho = (gradient + brownian).sqr() / (R::cst(4.0) * per);
+    let (one, two) = (R::cst(1.0), R::cst(2.0));
+    let s = two.sqrt();
+    let c = (one + two.ln()) * ((one + two * s).sqr() + two * (one + s).sqr()) / R::cst(4.0);
+    (rho.min(one + c - rho), one)
+}
+
+static PROPORTIONAL: FormClaim = FormClaim {
+    info: ClaimInfo {
+        id: "renyi_discretization.thm12.step.proportional",
+        paper: PAPER,
+        result: "Theorem 12, after the proof [as printed, prose]: 'if we are running the process for continuous time tau, then T = tau/eta. r will end up being roughly proportional to sqrt(eta), so the above bound is then roughly proportional to eta' [proof step, closed form]",
+        statement: "with T = tau/eta and Lemma 13's radius r = eta G + sqrt(2 eta)(2 sqrt d + sqrt(2 ln(2T/delta))), G = L(sqrt d + sqrt(2 ln(2T/delta)))/sqrt m (the pipeline's): rho = (alpha L^2 r^2 T eta/4)/(alpha L^2 tau eta (d + ln(tau/(eta delta)))) = (r/sqrt eta)^2/(4 (d + ln(T/delta))) satisfies 1 <= rho <= c = (1 + ln 2)((1 + 2 sqrt 2)^2 + 2 (1 + sqrt 2)^2)/4 = 11.14 (both at once: min(rho, 1 + c - rho) >= 1) on eta L^2/m in [1e-12, 1], d in [1, 10^6], T/delta in [1, 1e30]: proportional to eta up to the logarithm, with these constants",
+        mutants: &[WITHOUT_LOG],
+        known_false: false,
+        tautologies: &[],
+        perturbation: None,
+    },
+    form: ClosedForm {
+        axes: RADIUS_BOX,
+        relation: Relation::AtLeast,
+        interval: proportional::<I>,
+        point: proportional::<f64>,
+        admits: None,
+    },
+    cases: radius_cases,
+};
+
+const GRADIENT_SHARE_LINEAR: Mutant = Mutant {
+    name: "gradient-share-linear",
+    description: "bound side: the gradient's share u/sqrt 2 (shrinking like eta) in place of sqrt(u/2) (like sqrt(eta)), u = eta L^2/m",
+};
+
+/// Lemma 13's intuition: the gradient's movement $\eta G$ is at most $\sqrt{u/2}$ times the
+/// Brownian movement $\sqrt{2\eta}(2\sqrt d+\sqrt{2\ell})$, $u=\eta L^2/m$, since
+/// $\sqrt d+\sqrt{2\ell}\le2\sqrt d+\sqrt{2\ell}$: a share that vanishes like $\sqrt\eta$ (the Brownian
+/// part dominates once $\eta<2m/L^2$). Both sides per unit $\sqrt\eta$.
+fn brownian_dominates<R: Real>(x: &[R], m: Option<&str>) -> (R, R) {
+    let (gradient, brownian, _) = radius_parts(x);
+    let u = x[0];
+    let share = if m == Some(GRADIENT_SHARE_LINEAR.name) {
+        u / R::cst(2.0).sqrt()
+    } else {
+        (u / R::cst(2.0)).sqrt()
+    };
+    (gradient, share * brownian)
+}
+
+static BROWNIAN_DOMINATES: FormClaim = FormClaim {
+    info: ClaimInfo {
+        id: "renyi_discretization.lemma13.step.brownian",
+        paper: PAPER,
+        result: "Lemma 13's intuition [as printed, prose]: 'the sqrt(eta) accounts for movement due to Brownian motion, which dominates the movement due to the gradient' [proof step, closed form; with the derived G]",
+        statement: "eta G <= sqrt(eta L^2/(2m)) sqrt(2 eta)(2 sqrt d + sqrt(2 ln(2T/delta))) with G = L(sqrt d + sqrt(2 ln(2T/delta)))/sqrt m (the pipeline's), on eta L^2/m in [1e-12, 1], d in [1, 10^6], T/delta in [1, 1e30]: the gradient's share of the radius vanishes like sqrt(eta)",
+        mutants: &[GRADIENT_SHARE_LINEAR],
+        known_false: false,
+        tautologies: &[],
+        perturbation: None,
+    },
+    form: ClosedForm {
+        axes: RADIUS_BOX,
+        relation: Relation::AtMost,
+        interval: brownian_dominates::<I>,
+        point: brownian_dominates::<f64>,
+        admits: None,
+    },
+    cases: radius_cases,
+};
+
 /// The step claims of seed 004, in registry order.
 pub fn claims() -> Vec<&'static dyn dpclaims_core::claim::Claim> {
     vec![
@@ -340,5 +472,7 @@ pub fn claims() -> Vec<&'static dyn dpclaims_core::claim::Claim> {
         &GRADIENT_TAIL_CORRECTED,
         &WEAK_TRIANGLE,
         &VW19,
+        &PROPORTIONAL,
+        &BROWNIAN_DOMINATES,
     ]
 }
