@@ -52,7 +52,7 @@ const FAST: &[Sizes] = &[
 ];
 
 /// The fast tier's sizes of claim `id`: the cap on its cases' trials and its mutants' caps.
-fn fast_sizes(id: &str) -> (Option<u64>, &'static [(&'static str, u64)]) {
+pub(crate) fn fast_sizes(id: &str) -> (Option<u64>, &'static [(&'static str, u64)]) {
     FAST.iter()
         .find(|(c, _, _)| *c == id)
         .map(|&(_, cases, mutants)| (cases, mutants))

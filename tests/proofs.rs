@@ -122,6 +122,17 @@ fn maps_refer_to_registered_claims_and_cover_seed_000() {
     assert!(proofs::select(&maps, &["nothing.*".to_string()]).is_err());
 }
 
+/// The statement claims' size: in the fast tier the cap its claim test runs it with
+/// (`tests/claims.rs`, FAST), under `DPCLAIMS_FULL=1` its default size (what `dpclaims proofs`
+/// runs).
+fn statement_cap(id: &str) -> Option<u64> {
+    if dpclaims::testing::full_tier() {
+        None
+    } else {
+        crate::claims::fast_sizes(id).0
+    }
+}
+
 #[test]
 fn steps_fail_exactly_where_known_false_and_corrections_hold() {
     let all = registry();
@@ -131,7 +142,7 @@ fn steps_fail_exactly_where_known_false_and_corrections_hold() {
         max_trials: Some(200),
         ..CheckOptions::default()
     };
-    let results = proofs::run(&all, &maps, &opts).unwrap();
+    let results = proofs::run_sized(&all, &maps, &opts, &statement_cap).unwrap();
     // One record per paper: seed 000's snapshot stays as it was when the other papers joined.
     let mut records: std::collections::BTreeMap<&str, serde_json::Map<String, serde_json::Value>> =
         Default::default();
@@ -300,7 +311,7 @@ fn proof_maps_decide_closed_form_steps_on_their_box() {
         max_trials: Some(50),
         ..CheckOptions::default()
     };
-    let mut results = proofs::run(&all, &maps, &opts).unwrap();
+    let mut results = proofs::run_sized(&all, &maps, &opts, &statement_cap).unwrap();
     let budget = Budget {
         boxes: 5_000,
         seconds: 30.0,

@@ -364,10 +364,10 @@ fn at_sigma(req: &Request, sigma: f64) -> Request {
 
 /// dpclaims' own calibration: a σ whose *pessimistic* ε at the request's δ (on the grid of
 /// `opts`) is at most `target`, within a factor 1.001 of the least such σ on that grid: from
-/// the placeholder σ (or 1) it doubles σ until the target is met, halves it until it is not,
-/// then bisects in $\ln\sigma$. The pessimistic ε only grows as σ falls, so what it returns
-/// meets the target by dpclaims' upper end — the `calibration` check of `--self` holds by
-/// construction. `None`: not even [`MAX_SIGMA`] meets it. Each trial σ is bracketed within
+/// the placeholder σ (or 1) it doubles σ until the target is met, divides it (by 2, then by
+/// growing factors far under the start) until it is not, then bisects in $\ln\sigma$. The
+/// pessimistic ε only grows as σ falls, so what it returns meets the target by dpclaims' upper
+/// end — the `calibration` check of `--self` holds by construction. `None`: not even [`MAX_SIGMA`] meets it. Each trial σ is bracketed within
 /// [`REFINED_MAX_POINTS`], on a coarser grid where it needs more.
 pub fn calibrated_sigma(
     req: &Request,
@@ -399,9 +399,17 @@ pub fn calibrated_sigma(
         }
     }
     let mut lo = hi / 1.01;
+    let mut factor = 2.0;
     while meets(lo)? {
         hi = lo;
-        lo /= 2.0;
+        lo /= factor;
+        // Far under the start (a target every small σ meets, such as ε = 0 at a δ above all
+        // the event can spend) the steps grow, ÷2, ÷2, ÷4, ÷16, ÷256: the floor is reached in
+        // a few brackets (each costly at a tiny σ) instead of twenty. The bisection below
+        // takes the wider last step back to within the factor 1.001.
+        if hi < start / 2.0 {
+            factor *= factor;
+        }
         if lo < 1e-6 {
             return Ok(Some(hi));
         }

@@ -463,6 +463,18 @@ pub fn run(
     maps: &[&ProofMap],
     opts: &CheckOptions,
 ) -> Result<Vec<MapResult>, crate::Error> {
+    run_sized(claims, maps, opts, &|_| None)
+}
+
+/// As [`run`], with statement claim `id` capped at `statement_cap(id)` trials a case (`None`:
+/// its default size): the fast test tier runs them at the sizes its claim tests use. The
+/// statement claims still share one Bonferroni correction, whatever their sizes.
+pub fn run_sized(
+    claims: &[&dyn Claim],
+    maps: &[&ProofMap],
+    opts: &CheckOptions,
+    statement_cap: &dyn Fn(&str) -> Option<u64>,
+) -> Result<Vec<MapResult>, crate::Error> {
     let statements = statement_ids(maps);
     let steps: Vec<&str> = claim_ids(maps)
         .into_iter()
@@ -490,12 +502,22 @@ pub fn run(
         outcomes.extend(harness::check(&steps, &base)?);
     }
     if !statements.is_empty() {
-        let opts = CheckOptions {
-            max_trials: None,
-            trials: None,
-            ..base
-        };
-        outcomes.extend(harness::check(&statements, &opts)?);
+        let mut measured = Vec::new();
+        for c in &statements {
+            let opts = CheckOptions {
+                max_trials: statement_cap(c.info().id),
+                trials: None,
+                ..base.clone()
+            };
+            measured.extend(harness::measure(&[*c], &opts)?);
+        }
+        outcomes.extend(harness::outcomes(
+            &statements,
+            measured,
+            base.seed,
+            base.confidence,
+            None,
+        )?);
     }
     Ok(judge(maps, &outcomes))
 }
