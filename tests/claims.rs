@@ -69,6 +69,8 @@ fn claim(id: &str) -> &'static dyn Claim {
 fn options() -> TestOptions {
     TestOptions {
         seed: crate::SEED,
+        // The registry's claims; the proof maps' tests run the statement claims at these sizes.
+        remember: true,
         ..TestOptions::default()
     }
 }

@@ -140,6 +140,9 @@ fn steps_fail_exactly_where_known_false_and_corrections_hold() {
     let opts = CheckOptions {
         seed: crate::SEED,
         max_trials: Some(200),
+        // The statement claims' measurements of their claim tests (tests/claims.rs), when
+        // those ran first: the same claims, cases and seed.
+        remember: true,
         ..CheckOptions::default()
     };
     let results = proofs::run_sized(&all, &maps, &opts, &statement_cap).unwrap();
@@ -309,6 +312,7 @@ fn proof_maps_decide_closed_form_steps_on_their_box() {
     let opts = CheckOptions {
         seed: crate::SEED,
         max_trials: Some(50),
+        remember: true,
         ..CheckOptions::default()
     };
     let mut results = proofs::run_sized(&all, &maps, &opts, &statement_cap).unwrap();

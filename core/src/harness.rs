@@ -43,6 +43,13 @@ pub struct CheckOptions {
     /// Relative error injected into every selected claim's algorithm ([`RunSpec::perturbation`];
     /// 0: none).
     pub perturbation: f64,
+    /// Remember each case's measurement for the process, by claim id, case and run (seed,
+    /// mutant, shard, perturbation), and answer a repeat from memory. A measurement is a
+    /// deterministic function of these, so no number changes — provided a claim id names one
+    /// implementation in the process (the registry's claims; not a test's wrapper that keeps
+    /// the id of the claim it wraps). The test tiers set it: a claim's test and the proof maps
+    /// run the same statement claims at the same sizes.
+    pub remember: bool,
 }
 
 impl Default for CheckOptions {
@@ -59,8 +66,17 @@ impl Default for CheckOptions {
             progress: false,
             shard: None,
             perturbation: 0.0,
+            remember: false,
         }
     }
+}
+
+/// The measurements [`CheckOptions::remember`] keeps, by claim id, case and run.
+fn remembered() -> &'static std::sync::Mutex<std::collections::HashMap<String, Vec<Measurement>>> {
+    static MEMO: std::sync::OnceLock<
+        std::sync::Mutex<std::collections::HashMap<String, Vec<Measurement>>>,
+    > = std::sync::OnceLock::new();
+    MEMO.get_or_init(Default::default)
 }
 
 /// The cases of `claim` with `--set` and `--trials` applied to every case that has the key.
@@ -298,10 +314,32 @@ pub fn measure(claims: &[&dyn Claim], opts: &CheckOptions) -> Result<Vec<Measure
             perturbation: opts.perturbation,
         };
         for case in cases {
-            let ms = claim.measure(&case, run).map_err(|source| Error::Param {
-                claim: id.to_string(),
-                source,
-            })?;
+            let key = opts.remember.then(|| {
+                format!(
+                    "{id}|{}|{}|{:?}|{:?}|{}",
+                    serde_json::to_string(&case).unwrap_or_default(),
+                    run.seed,
+                    run.mutant,
+                    run.shard,
+                    run.perturbation
+                )
+            });
+            let known = key
+                .as_ref()
+                .and_then(|k| remembered().lock().ok()?.get(k).cloned());
+            let ms = match known {
+                Some(ms) => ms,
+                None => {
+                    let ms = claim.measure(&case, run).map_err(|source| Error::Param {
+                        claim: id.to_string(),
+                        source,
+                    })?;
+                    if let (Some(k), Ok(mut memo)) = (key, remembered().lock()) {
+                        memo.insert(k, ms.clone());
+                    }
+                    ms
+                }
+            };
             measured.extend(ms.into_iter().map(|m| Measured {
                 claim: id.to_string(),
                 measurement: m,

@@ -287,6 +287,9 @@ pub struct TestOptions {
     /// tier's sizes, [`fewest_mutant_trials`]); a threshold mutant still runs at the size it
     /// declares.
     pub mutant_caps: Vec<(String, u64)>,
+    /// Answer a case already measured in this process from memory
+    /// ([`CheckOptions::remember`]): only for claims whose id names one implementation.
+    pub remember: bool,
 }
 
 impl Default for TestOptions {
@@ -297,6 +300,7 @@ impl Default for TestOptions {
             max_trials: None,
             mutant_trials: Some(MUTANT_TRIALS),
             mutant_caps: Vec::new(),
+            remember: false,
         }
     }
 }
@@ -338,6 +342,7 @@ fn run(
         confidence: opts.confidence,
         mutant: mutant.map(str::to_string),
         max_trials: cap,
+        remember: opts.remember,
         ..CheckOptions::default()
     };
     match check(&[claim], &check_opts) {

@@ -143,6 +143,7 @@ impl ClaimRunArgs {
             progress: !self.quiet && std::io::stderr().is_terminal(),
             shard,
             perturbation: self.perturb,
+            remember: false,
         })
     }
 }
