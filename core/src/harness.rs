@@ -672,6 +672,93 @@ fn auto_shard(shards: Option<u64>, env: &dyn Fn(&str) -> Option<String>) -> Resu
 mod tests {
     use super::*;
 
+    /// `remember`: a repeat (same id, case and run) is answered from memory with the same
+    /// measurement; another seed, mutant or size is measured; without `remember` every run
+    /// measures.
+    #[test]
+    fn remembered_measurements_are_reused_only_for_the_same_case_and_run() {
+        use crate::claim::{ClaimInfo, Mutant};
+        use crate::verdict::Relation;
+        use dpclaims_accounting::ParamError;
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static CALLS: AtomicUsize = AtomicUsize::new(0);
+        const M: Mutant = Mutant {
+            name: "m",
+            description: "a mutant",
+        };
+        struct Counted;
+        static INFO: ClaimInfo = ClaimInfo {
+            id: "harness.memo_test",
+            paper: "none",
+            result: "none",
+            statement: "value <= 1",
+            mutants: &[M],
+            known_false: false,
+            tautologies: &[],
+            perturbation: None,
+        };
+        impl Claim for Counted {
+            fn info(&self) -> &ClaimInfo {
+                &INFO
+            }
+            fn cases(&self) -> Vec<Params> {
+                vec![crate::params! { "trials" => 100 }]
+            }
+            fn measure(
+                &self,
+                case: &Params,
+                run: RunSpec<'_>,
+            ) -> Result<Vec<Measurement>, ParamError> {
+                CALLS.fetch_add(1, Ordering::SeqCst);
+                Ok(vec![Measurement {
+                    params: case.clone(),
+                    bound: 1.0,
+                    relation: Relation::AtMost,
+                    statistic: Statistic::Exact {
+                        value: (run.seed + case.u64("trials")?) as f64
+                            + if run.mutant.is_some() { 1000.0 } else { 0.0 },
+                    },
+                }])
+            }
+        }
+        let run = |opts: &CheckOptions| measure(&[&Counted], opts).unwrap();
+        let calls = || CALLS.load(Ordering::SeqCst);
+        let base = CheckOptions {
+            seed: 3,
+            remember: true,
+            ..CheckOptions::default()
+        };
+        let first = run(&base);
+        assert_eq!(calls(), 1);
+        assert_eq!(run(&base), first);
+        assert_eq!(calls(), 1, "a repeat is answered from memory");
+        for other in [
+            CheckOptions {
+                seed: 4,
+                ..base.clone()
+            },
+            CheckOptions {
+                max_trials: Some(50),
+                ..base.clone()
+            },
+            CheckOptions {
+                mutant: Some("m".into()),
+                ..base.clone()
+            },
+        ] {
+            let before = calls();
+            assert_ne!(run(&other), first);
+            assert_eq!(calls(), before + 1, "{other:?}");
+        }
+        let before = calls();
+        let forget = CheckOptions {
+            remember: false,
+            ..base
+        };
+        assert_eq!(run(&forget), first);
+        assert_eq!(calls(), before + 1);
+    }
+
     fn env<'a>(vars: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
         move |k| {
             vars.iter()
