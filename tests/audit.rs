@@ -265,8 +265,13 @@ fn shuffled_batches_refute_a_poisson_epsilon_by_monte_carlo() {
 /// Issue 15: by Monte Carlo alone (--no-reference), the TF-Privacy tutorial run (q = 256/60000,
 /// sigma = 1.1, T = 14063, delta = 1e-5, true eps 2.3818): eps claimed 10% low (2.1436, where
 /// delta is about 4.9e-5) is unsound within the default budget; the true eps + 2% is not.
+/// Full tier only (DPCLAIMS_FULL=1; 17 s of Monte Carlo): in the fast tier the Monte Carlo's
+/// power is checked by `monte_carlo_alone_refutes_ten_percent_low_across_the_grid`'s row.
 #[test]
 fn monte_carlo_alone_refutes_an_epsilon_ten_percent_low() {
+    if !crate::full() {
+        return;
+    }
     let opts = AuditOptions {
         seed: crate::SEED,
         no_reference: true,
