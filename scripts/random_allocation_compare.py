@@ -4,14 +4,19 @@ epsilon bracket side by side with PLD_accounting 2.0 (`gaussian_allocation_epsil
 upper and lower) and opake-accounting 0.16.1 (`random_allocation_gaussian_pld`, upper only), with
 wall-clock seconds. Not a test: a measurement (issue #30, item 2).
 
-Measured (2 shared cores, `--only dpclaims,pld --point 100,10,1.4262,1e-5`): dpclaims
-[0.940399, 0.945092] in 2.8 s, PLD_accounting [0.922802, 0.964719] in 75 s (27x); the brackets
-overlap (dpclaims' inside PLD_accounting's). opake 0.16.1 did not import here, on Python 3.11.7
-nor 3.12.1 (a dataclass `weakref_slot` TypeError): the script reports that and goes on.
+Measured (2 cores, 2026-12-03; the table in docs/accounting.md): t = 100, E = 10, sigma = 1.4262:
+dpclaims [0.940412, 0.945080] in 0.5 s, PLD_accounting [0.922802, 0.964719] in 75-115 s,
+opake 0.962511 in 22.9 s; t = 500, sigma = 0.8344: dpclaims [1.012807, 1.018336] in 5.1 s,
+opake 1.057696 in 35.5 s, PLD_accounting not finished in 20 minutes. opake 0.16.1 imports on
+Python 3.13 only (3.11.7 and 3.12.1: a dataclass `weakref_slot` TypeError; the script reports
+that and goes on).
 
-Usage (a venv of your own):
-    python3.12 -m venv /work/venvs/ra12
-    /work/venvs/ra12/bin/pip install pld-accounting==2.0 opake-accounting==0.16.1 numpy scipy
+Usage (venvs of your own; measured with PLD_accounting on 3.11 and opake on 3.13, each run
+with `--only` naming the libraries its venv has):
+    python3.13 -m venv /work/venvs/ra13
+    /work/venvs/ra13/bin/pip install opake-accounting==0.16.1 numpy scipy
+    python3.11 -m venv /work/venvs/ra
+    /work/venvs/ra/bin/pip install pld-accounting==2.0 numpy scipy
     cargo build --release --locked --bin dpclaims
     /work/venvs/ra12/bin/python scripts/random_allocation_compare.py [--timeout 1200] \
         [--only dpclaims,opake,pld] [--point 100,10,1.4262,1e-5 ...]
