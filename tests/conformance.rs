@@ -303,6 +303,8 @@ fn scratch(name: &str) -> std::path::PathBuf {
 }
 
 /// `dpclaims answer` (interval 1e-3) behind a shell pipe `filter` that rewrites its output.
+/// (A filter that buffers its output, as `sed` without `-u` does, answers nothing before it has
+/// every question: it gets them all at once after the line protocol's patience.)
 fn answer_through(filter: &str) -> String {
     format!(
         "{} answer --interval 1e-3 | {filter}",
@@ -355,7 +357,7 @@ fn stray_lines_do_not_shift_the_answers() {
         ),
         (
             // The id anywhere in the object (first in `{"id":..,"noise_multiplier":..}`).
-            r#"sed -E 's/"id":[0-9]+//; s/\{,/{/; s/,,/,/; s/,\}/}/'"#,
+            r#"sed -u -E 's/"id":[0-9]+//; s/\{,/{/; s/,,/,/; s/,\}/}/'"#,
             "answer(s) without an id taken in order",
         ),
     ] {
@@ -375,7 +377,7 @@ fn stray_lines_do_not_shift_the_answers() {
 /// not shifted onto the next one), the others are right.
 #[test]
 fn a_wrong_id_is_reported_and_costs_its_question_only() {
-    let cmd = answer_through(r#"sed 's/"id":0}/"id":99999}/'"#);
+    let cmd = answer_through(r#"sed -u 's/"id":0}/"id":99999}/'"#);
     let o = dpclaims(&[
         "conformance",
         "--command",
@@ -391,7 +393,10 @@ fn a_wrong_id_is_reported_and_costs_its_question_only() {
         text.contains("ignored an answer for id 99999, which was not asked"),
         "{text}"
     );
-    assert!(text.contains("without an answer with id 0"), "{text}");
+    assert!(
+        text.contains("answered the question with id 0 with an answer for id 99999"),
+        "{text}"
+    );
     let (all, _, _) = run_json(&[
         "conformance",
         "--command",

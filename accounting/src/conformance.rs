@@ -811,8 +811,15 @@ impl CommandAccountant {
     pub fn ask(&mut self, ids: &[usize], requests: &[Request]) -> Vec<Reply> {
         let lines: Vec<String> = requests.iter().zip(ids).map(|(r, &i)| r.line(i)).collect();
         let ids: Vec<u64> = ids.iter().map(|&i| i as u64).collect();
-        let x =
-            line_protocol::exchange(&self.command, &ids, &lines, self.timeout, false, answer_tag);
+        let x = line_protocol::exchange(
+            &self.command,
+            &ids,
+            &lines,
+            self.timeout,
+            false,
+            self.notes.at_once,
+            answer_tag,
+        );
         self.notes.extend(x.notes);
         x.answers
             .into_iter()
@@ -2162,12 +2169,17 @@ pub fn render_notes(outcomes: &[Outcome], report: &Report, markdown: bool) -> St
     let n = &report.notes;
     if !n.is_empty() {
         s += &format!(
-            "\nprotocol: {} line(s) that are not answers skipped, {} answer(s) with an id not awaited skipped, {} answer(s) without an id taken in order{}\n",
+            "\nprotocol: {} line(s) that are not answers skipped, {} answer(s) with an id not awaited skipped, {} answer(s) without an id taken in order{}{}\n",
             n.stray,
             n.misdirected,
             n.in_order,
             if n.in_order > 0 {
                 " (an accountant of the old protocol: answers carry the query's id since 2026-12)"
+            } else {
+                ""
+            },
+            if n.at_once {
+                "; questions sent all at once (the accountant answered nothing before it had them all)"
             } else {
                 ""
             }

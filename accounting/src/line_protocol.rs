@@ -16,12 +16,20 @@
 //! questions still unanswered after it. After [`MAX_RESTARTS`] restarts the remaining
 //! questions are not asked.
 //!
-//! The command's stderr is read beside its stdout: the bytes written while it answered a
-//! question (at most the last [`STDERR_TAIL`] of them) come with that answer
-//! ([`Answer::stderr`]): a traceback is shown with the error it explains. Stderr is read before
-//! stdout whenever both are ready, so what a command writes to stderr before it writes its
-//! answer goes with that answer (two pipes keep no order between them: what a command writes
-//! for its next question before this answer is read may come with this one).
+//! Questions go one at a time: the next is written once this one is answered. Two pipes keep
+//! no order between them, so this is what lets the command's stderr be read beside its stdout
+//! exactly: the bytes written while it answered a question (at most the last [`STDERR_TAIL`]
+//! of them) come with that answer ([`Answer::stderr`]), and a traceback is shown with the
+//! error it explains. (Stderr is drained whenever stdout is readable, before stdout is read:
+//! what a command wrote there before its answer is in its pipe by then. What it writes after
+//! its answer goes with the next question's.) One question at a time also tells which
+//! question a wrong answer was for: an answer carrying an id the command was not asked (or none,
+//! after answers with ids) is an error for the question it was asked, at once, not a wait for
+//! the timeout. A command that keeps silent for
+//! [`LOCKSTEP_PATIENCE`] after its first question, before answering anything, is taken for one
+//! that reads all its input before answering: it gets every remaining question at once, and
+//! its stderr goes with the answer read after it (a fast command's next traceback may then
+//! come with this answer).
 //!
 //! While a command runs, SIGINT (Ctrl-C) kills its process group and exits with code 130
 //! (the process group of the command is not the terminal's, so Ctrl-C does not reach it by
@@ -39,6 +47,11 @@ use std::time::{Duration, Instant};
 /// How many times a command that hung or crashed is started again.
 pub const MAX_RESTARTS: usize = 20;
 
+/// How long a command may keep silent after its first question before it is taken for one
+/// that reads all its input before answering (and gets every question): at most this, and a
+/// quarter of the per-question timeout.
+pub const LOCKSTEP_PATIENCE: Duration = Duration::from_secs(5);
+
 /// How much of the command's stderr is kept per answer: the last this many bytes.
 pub const STDERR_TAIL: usize = 4096;
 
@@ -55,9 +68,15 @@ pub fn ask_lines(
     show_stderr: bool,
 ) -> Vec<Result<String, String>> {
     let ids: Vec<u64> = (0..questions.len() as u64).collect();
-    exchange(command, &ids, questions, timeout, show_stderr, |_| {
-        Tag::Answer(None)
-    })
+    exchange(
+        command,
+        &ids,
+        questions,
+        timeout,
+        show_stderr,
+        false,
+        |_| Tag::Answer(None),
+    )
     .answers
     .into_iter()
     .map(|a| a.line)
@@ -94,6 +113,10 @@ pub struct Notes {
     pub misdirected: usize,
     /// Answers without an id, taken in order (the old protocol).
     pub in_order: usize,
+    /// Whether the command kept silent after its first question until it had them all (it
+    /// reads all its input, or buffers its output, before answering) and so got them all at
+    /// once: its stderr may then come with a neighbouring answer.
+    pub at_once: bool,
     /// The first [`MAX_NOTES`] notes, in words.
     pub lines: Vec<String>,
 }
@@ -110,14 +133,15 @@ impl Notes {
         self.stray += other.stray;
         self.misdirected += other.misdirected;
         self.in_order += other.in_order;
+        self.at_once |= other.at_once;
         for l in other.lines {
             self.note(l);
         }
     }
 
-    /// Whether any line was skipped or taken without an id.
+    /// Whether any line was skipped or taken without an id, or the questions went at once.
     pub fn is_empty(&self) -> bool {
-        self.stray == 0 && self.misdirected == 0 && self.in_order == 0
+        self.stray == 0 && self.misdirected == 0 && self.in_order == 0 && !self.at_once
     }
 }
 
@@ -146,13 +170,16 @@ fn quote(line: &str) -> String {
 /// Asks `sh -c command` the questions (one line each; `ids[i]` is the id of `questions[i]`,
 /// the one its answer must carry) and sorts the lines of its stdout with `tag` (module
 /// documentation): every question gets an answer line or why it has none, in the order of
-/// the questions.
+/// the questions. With `at_once` the questions go all at once from the start (the command
+/// is known to read all its input before answering: [`Notes::at_once`] of an earlier
+/// exchange).
 pub fn exchange(
     command: &str,
     ids: &[u64],
     questions: &[String],
     timeout: Duration,
     show_stderr: bool,
+    at_once: bool,
     tag: impl Fn(&str) -> Tag,
 ) -> Exchange {
     assert_eq!(ids.len(), questions.len(), "one id per question");
@@ -164,6 +191,10 @@ pub fn exchange(
     // Whether an answer with an id was taken: from then on answers without one are skipped.
     let mut ids_seen = false;
     let mut restarts = 0;
+    // Whether a run of the command kept silent until it had every question (it reads all its
+    // input first): the runs after it get every question at once.
+    let mut reads_ahead = at_once;
+    let patience = timeout.mul_f64(0.25).min(LOCKSTEP_PATIENCE);
     loop {
         let pending: Vec<usize> = (0..n).filter(|&i| answers[i].is_none()).collect();
         if pending.is_empty() {
@@ -192,23 +223,64 @@ pub fn exchange(
                 break;
             }
         };
-        let input: String = pending
-            .iter()
-            .map(|&i| questions[i].clone() + "\n")
-            .collect();
-        run.write_all(input);
+        // Questions one at a time (the next once this one is answered) while `lockstep`;
+        // all that are left at once (and stdin closed) otherwise.
+        let mut sent = 0;
+        let ask = |run: &mut Run, upto: usize, sent: &mut usize| {
+            let upto = upto.min(pending.len());
+            if upto > *sent {
+                let input: String = pending[*sent..upto]
+                    .iter()
+                    .map(|&i| questions[i].clone() + "\n")
+                    .collect();
+                run.send(input);
+                *sent = upto;
+            }
+            if *sent == pending.len() {
+                run.close();
+            }
+        };
+        let mut lockstep = !reads_ahead;
+        ask(
+            &mut run,
+            if lockstep { 1 } else { pending.len() },
+            &mut sent,
+        );
+        let mut asked_at = Instant::now();
+        let mut answered_in_run = false;
         // Stderr read with lines that were not answers goes with the next answer.
         let mut carried = String::new();
         let mut skipped = 0;
         let mut last = Instant::now();
         let mut failed = false;
-        let in_run = |i: usize, answers: &[Option<Answer>]| {
-            answers[i].is_none() && pending.binary_search(&i).is_ok()
+        let in_run = |i: usize, answers: &[Option<Answer>], sent: usize| {
+            answers[i].is_none() && pending[..sent].binary_search(&i).is_ok()
         };
         while let Some(&waiting) = pending.iter().find(|&&i| answers[i].is_none()) {
             let left = timeout.saturating_sub(last.elapsed());
-            let (line, stderr) = match run.rx.recv_timeout(left) {
+            // Before its first answer, a command that keeps silent for `patience` may be
+            // waiting for the end of its input: it gets every question.
+            let patient = lockstep && !answered_in_run;
+            let wait = if patient {
+                left.min(patience.saturating_sub(asked_at.elapsed()))
+            } else {
+                left
+            };
+            let (line, stderr) = match run.rx.recv_timeout(wait) {
                 Ok(Msg::Line(line, stderr)) => (line, stderr),
+                Err(mpsc::RecvTimeoutError::Timeout) if patient && wait < left => {
+                    lockstep = false;
+                    reads_ahead = true;
+                    if !notes.at_once {
+                        notes.at_once = true;
+                        notes.note(format!(
+                            "no answer to the first question within {patience:?}: the command got every question at once (it reads all its input, or buffers its stdout, before answering; its stderr may come with a neighbouring answer: flush stdout after each answer)"
+                        ));
+                    }
+                    ask(&mut run, pending.len(), &mut sent);
+                    asked_at = Instant::now();
+                    continue;
+                }
                 Ok(Msg::Eof(stderr)) => {
                     let why = if skipped > 0 {
                         format!(
@@ -235,6 +307,9 @@ pub fn exchange(
                     break;
                 }
             };
+            // In lockstep one question is outstanding (`waiting`): an answer for an id it was
+            // not asked, or without an id after answers with ids, answers that one, wrongly.
+            let mut wrong = None;
             let target = match tag(&line) {
                 Tag::Stray(why) => {
                     notes.stray += 1;
@@ -251,6 +326,9 @@ pub fn exchange(
                         "skipped an answer without an id after answers with ids: {}",
                         quote(&line)
                     ));
+                    if lockstep {
+                        wrong = Some("an answer without an id (after answers with ids)".into());
+                    }
                     None
                 }
                 Tag::Answer(None) => {
@@ -258,11 +336,11 @@ pub fn exchange(
                     Some(waiting)
                 }
                 Tag::Answer(Some(id)) => match index.get(&id) {
-                    Some(&i) if in_run(i, &answers) => {
+                    Some(&i) if in_run(i, &answers, sent) => {
                         ids_seen = true;
                         Some(i)
                     }
-                    Some(_) => {
+                    Some(&i) if answers[i].is_some() => {
                         notes.misdirected += 1;
                         notes.note(format!(
                             "skipped an answer for id {id}, not awaited (answered or given up before): {}",
@@ -270,23 +348,42 @@ pub fn exchange(
                         ));
                         None
                     }
-                    None => {
+                    _ => {
                         notes.misdirected += 1;
                         notes.note(format!(
                             "ignored an answer for id {id}, which was not asked: {}",
                             quote(&line)
                         ));
+                        if lockstep {
+                            wrong = Some(format!("an answer for id {id}"));
+                        }
                         None
                     }
                 },
             };
-            match target {
-                Some(i) => {
+            let taken = match (target, wrong) {
+                (Some(i), _) => Some((i, Ok(line))),
+                (None, Some(what)) => Some((
+                    waiting,
+                    Err(format!(
+                        "the command answered the question with id {} with {what}, not its id (see the protocol notes)",
+                        ids[waiting]
+                    )),
+                )),
+                (None, None) => None,
+            };
+            match taken {
+                Some((i, line)) => {
                     answers[i] = Some(Answer {
-                        line: Ok(line),
+                        line,
                         stderr: tail(std::mem::take(&mut carried) + &stderr),
                     });
                     last = Instant::now();
+                    answered_in_run = true;
+                    if lockstep && pending[..sent].iter().all(|&j| answers[j].is_some()) {
+                        ask(&mut run, sent + 1, &mut sent);
+                        asked_at = Instant::now();
+                    }
                 }
                 None => {
                     carried += &stderr;
@@ -330,7 +427,7 @@ fn tail(s: String) -> String {
 /// killed). Its stderr is discarded. Used for `CMD --supports`.
 pub fn run_once(command: &str, timeout: Duration) -> Result<String, String> {
     let mut run = Run::start(command, false).map_err(|e| format!("cannot run `{command}`: {e}"))?;
-    run.write_all(String::new());
+    run.close();
     let mut out = String::new();
     let started = Instant::now();
     let result = loop {
@@ -396,7 +493,7 @@ impl Tail {
 /// channel of its lines, and the stderr not yet given out.
 struct Run {
     child: Child,
-    stdin: Option<std::process::ChildStdin>,
+    stdin: Option<mpsc::Sender<String>>,
     rx: mpsc::Receiver<Msg>,
     tail: Arc<Mutex<Tail>>,
     stop: Arc<AtomicBool>,
@@ -415,6 +512,7 @@ impl Run {
             .process_group(0)
             .spawn()?;
         let registered = spawning.registered(child.id());
+        let stdin = child.stdin.take().expect("piped stdin");
         let stdout = child.stdout.take().expect("piped stdout");
         let stderr = child.stderr.take().expect("piped stderr");
         let tail = Arc::new(Mutex::new(Tail::default()));
@@ -424,8 +522,19 @@ impl Run {
             let (tail, stop) = (tail.clone(), stop.clone());
             std::thread::spawn(move || read(stdout, stderr, &tail, show_stderr, &tx, &stop));
         }
+        // Written from a thread, so that a command that does not read cannot block us; the
+        // pipe closes when the sender is dropped.
+        let (to_stdin, lines) = mpsc::channel::<String>();
+        std::thread::spawn(move || {
+            let mut stdin = stdin;
+            for line in lines {
+                if stdin.write_all(line.as_bytes()).is_err() {
+                    return;
+                }
+            }
+        });
         Ok(Run {
-            stdin: child.stdin.take(),
+            stdin: Some(to_stdin),
             child,
             rx,
             tail,
@@ -434,13 +543,16 @@ impl Run {
         })
     }
 
-    /// Writes `input` and closes stdin, from a thread so that a command answering as it reads
-    /// cannot deadlock us.
-    fn write_all(&mut self, input: String) {
-        let mut stdin = self.stdin.take().expect("stdin written once");
-        std::thread::spawn(move || {
-            let _ = stdin.write_all(input.as_bytes());
-        });
+    /// Writes `input` to the command's stdin (without waiting for the command to read it).
+    fn send(&self, input: String) {
+        if let Some(stdin) = &self.stdin {
+            let _ = stdin.send(input);
+        }
+    }
+
+    /// Closes the command's stdin once what was sent is written: the command reads its end.
+    fn close(&mut self) {
+        self.stdin = None;
     }
 
     /// Kills the child's whole process group (its pid is the group's id), reaps the child,
@@ -532,8 +644,9 @@ fn read(
         if ready <= 0 {
             continue; // timeout, or EINTR
         }
-        // Stderr first: what the command wrote there before its answer goes with the answer.
-        if fds[1].revents != 0 {
+        // Stderr first: what the command wrote there before its answer goes with the answer
+        // (written before stdout, it is in its pipe once stdout is readable).
+        if fds[1].revents != 0 || fds[0].revents != 0 {
             drain_stderr(&mut err_open, 0);
         }
         if fds[0].revents == 0 {
@@ -807,7 +920,7 @@ mod tests {
         // duplicate, and 12, 13.
         let cmd = "cat >/dev/null; echo 'warning: something'; echo 11:b; echo 10:a; \
                    echo 99:z; echo 10:again; echo 12:c; echo 13:d";
-        let x = exchange(cmd, &ids, &qs, Duration::from_secs(5), false, tag);
+        let x = exchange(cmd, &ids, &qs, Duration::from_secs(2), false, false, tag);
         let got: Vec<_> = x.answers.iter().map(|a| a.line.clone()).collect();
         assert_eq!(
             got,
@@ -820,6 +933,10 @@ mod tests {
             x.notes
         );
         let text = x.notes.lines.join("\n");
+        assert!(
+            x.notes.at_once && text.contains("every question at once"),
+            "{text}"
+        );
         assert!(text.contains("warning: something"), "{text}");
         assert!(text.contains("id 99, which was not asked"), "{text}");
         assert!(text.contains("id 10, not awaited"), "{text}");
@@ -834,7 +951,8 @@ mod tests {
             "cat >/dev/null; echo -:a; echo -:b; echo -:c",
             &[0, 1, 2],
             &qs,
-            Duration::from_secs(5),
+            Duration::from_secs(2),
+            false,
             false,
             tag,
         );
@@ -844,7 +962,8 @@ mod tests {
             "cat >/dev/null; echo 0:a; echo -:b; echo 2:c",
             &[0, 1, 2],
             &qs,
-            Duration::from_secs(5),
+            Duration::from_secs(2),
+            false,
             false,
             tag,
         );
@@ -859,9 +978,7 @@ mod tests {
     /// a crash's last words come with the question it crashed on.
     #[test]
     fn stderr_goes_with_the_answer_it_was_written_for() {
-        // (A pause per question: what a command writes for its next question while the one
-        // before is not yet read cannot be told apart.)
-        let cmd = "while read x; do sleep 0.2; \
+        let cmd = "while read x; do \
                    if [ \"$x\" = 2 ]; then echo 'Traceback: boom' >&2; exit 1; fi; \
                    echo \"note $x\" >&2; echo \"-:$x\"; done";
         let x = exchange(
@@ -869,6 +986,7 @@ mod tests {
             &[0, 1, 2, 3],
             &questions(4),
             Duration::from_secs(5),
+            false,
             false,
             tag,
         );
@@ -879,7 +997,15 @@ mod tests {
         assert_eq!(x.answers[3].stderr, "note 3\n");
         // Bounded: the last STDERR_TAIL bytes.
         let cmd = "read x; head -c 100000 /dev/zero | tr '\\0' x >&2; echo end >&2; echo -:a";
-        let x = exchange(cmd, &[0], &questions(1), Duration::from_secs(5), false, tag);
+        let x = exchange(
+            cmd,
+            &[0],
+            &questions(1),
+            Duration::from_secs(5),
+            false,
+            false,
+            tag,
+        );
         let s = &x.answers[0].stderr;
         assert!(
             s.len() < STDERR_TAIL + 64 && s.ends_with("xxend\n"),
@@ -887,6 +1013,57 @@ mod tests {
             s.len()
         );
         assert!(s.starts_with("[... "), "{}", &s[..40]);
+    }
+
+    /// A command that answers at once, its stderr line just before each answer, gets each
+    /// stderr line with its own answer: questions go one at a time (two pipes keep no order,
+    /// so with every question asked at once a fast command's next traceback could be read
+    /// before this answer). (Commands that read all their input before answering are the
+    /// tests above that start with `cat >/dev/null`.)
+    #[test]
+    fn stderr_of_a_fast_command_goes_with_its_own_answer() {
+        let n = 300;
+        let cmd = "while read x; do echo \"tb $x\" >&2; echo \"$x:a\"; done";
+        let ids: Vec<u64> = (0..n as u64).collect();
+        let x = exchange(
+            cmd,
+            &ids,
+            &questions(n),
+            Duration::from_secs(5),
+            false,
+            false,
+            tag,
+        );
+        for (i, a) in x.answers.iter().enumerate() {
+            assert_eq!(a.line.as_deref(), Ok(format!("{i}:a").as_str()));
+            assert_eq!(a.stderr, format!("tb {i}\n"), "answer {i}");
+        }
+        assert!(x.notes.is_empty(), "{:?}", x.notes);
+    }
+
+    /// With one question asked at a time, an answer with an id it was not asked answers it
+    /// wrongly: an error for that question at once (not a wait for the timeout), and the next
+    /// question goes on.
+    #[test]
+    fn a_wrong_id_answers_the_question_asked_wrongly() {
+        let cmd =
+            "while read x; do if [ \"$x\" = 1 ]; then echo 99:z; else echo \"$x:a\"; fi; done";
+        let t = Instant::now();
+        let x = exchange(
+            cmd,
+            &[0, 1, 2],
+            &questions(3),
+            Duration::from_secs(20),
+            false,
+            false,
+            tag,
+        );
+        assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+        assert_eq!(x.answers[0].line.as_deref(), Ok("0:a"));
+        let why = x.answers[1].line.as_ref().unwrap_err();
+        assert!(why.contains("id 1 with an answer for id 99"), "{why}");
+        assert_eq!(x.answers[2].line.as_deref(), Ok("2:a"));
+        assert_eq!(x.notes.misdirected, 1);
     }
 
     #[test]
