@@ -343,7 +343,12 @@ pub fn run_event(
         Query::Epsilon { delta } => event_pld::epsilon(doc, delta, o),
         Query::Delta { epsilon } => event_pld::delta(doc, epsilon, o),
     })?;
-    let note = join_notes(note, weak_bracket_note(query, &b));
+    let two_hops = event_pld::replace_one_by_two_hops(doc).is_some();
+    // (Two hops: the gap is the method's, not the grid's; the note below says so.)
+    let note = match two_hops {
+        true => note,
+        false => join_notes(note, weak_bracket_note(query, &b)),
+    };
     let note = match event_pld::exact_gaussian_mu(doc) {
         Some((mu, _)) => join_notes(
             Some(format!(
@@ -354,6 +359,20 @@ pub fn run_event(
             note,
         ),
         None => note,
+    };
+    let note = match two_hops {
+        true => join_notes(
+            Some(
+                "replace-one with random allocation: the upper end goes through the record's \
+                 absence (remove, then add: two add/remove hops, certified but loose; or the \
+                 record's steps revealed, if smaller), the lower end is the add/remove value \
+                 (a record with gradient 0 realises it); no replace-one worst pair is proved, so \
+                 the gap is the method's, not the grid's"
+                    .into(),
+            ),
+            note,
+        ),
+        false => note,
     };
     let (epsilon, delta) = match query {
         Query::Epsilon { .. } => (Some(b.pessimistic), None),

@@ -331,17 +331,11 @@ fn schedule_accountant(run: &RunArgs, query: Query) -> Result<u8, Error> {
 /// each epoch ($k=1$), as the event document it is
 /// (`SelfComposed(RandomAllocation(Gaussian, 1, t), E)`), answered by the PLD accountant. $t$ is
 /// `--steps-per-epoch` or $1/q$ (an integer), $E$ is `--epochs` or `--steps`$/t$ (a whole
-/// number); what is not covered (replace-one, the RDP accountants) is an error naming the flag.
+/// number); what is not covered (the RDP accountants) is an error naming the flag. Under
+/// replace-one the bracket is [`event_pld::replace_one_by_two_hops`]'s.
 fn random_allocation(run: &RunArgs, query: Query) -> Result<u8, Error> {
     const FLAG: &str = "--sampling random-allocation";
     let input = |why: String| Err(Error::Input(format!("{FLAG}: {why}")));
-    if run.relation == Neighbouring::ReplaceOne {
-        return input(
-            "--relation replace-one is not covered (no worst-case pair of random allocation \
-             under replace-one is derived in dpclaims yet); use --relation add-remove"
-                .into(),
-        );
-    }
     if !matches!(run.accountant, AccountantArg::Pld | AccountantArg::All) {
         return input(
             "answered by the PLD accountant only (--accountant pld or all): the RDP accountants \
@@ -407,7 +401,10 @@ fn random_allocation(run: &RunArgs, query: Query) -> Result<u8, Error> {
     }
     // k = 1 and t within range, as the walker checks them (an error names the field).
     crate::privacy::random_allocation::RandomAllocation::new(sigma, 1, t)?;
-    let doc = accounting::random_allocation_doc(sigma, t, epochs);
+    let doc = crate::privacy::event::EventDoc {
+        neighbouring: run.relation,
+        ..accounting::random_allocation_doc(sigma, t, epochs)
+    };
     answer_event(&doc, run, query)
 }
 

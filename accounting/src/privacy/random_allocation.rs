@@ -109,8 +109,10 @@
 //! error at most $(n+1)u$ for $n$ of them, also misplaced.
 //!
 //! # What is not covered
-//! $k>1$ (the paper splits $t$ into $k$ blocks for the upper end; not implemented) and
-//! replace-one (no worst pair proved here): both are refused with an error naming the field.
+//! $k>1$ (the paper splits $t$ into $k$ blocks for the upper end; not implemented) is refused
+//! with an error naming the field. Replace-one has no worst pair proved here: its PLD is not
+//! composed, and a whole event document under replace-one is bracketed through the record's
+//! absence ([`super::event_pld::replace_one_by_two_hops`]).
 
 use super::mechanism_pld::PldPair;
 use super::pld::{Focus, Pld, PldBracket, PldOptions, Rounding};
