@@ -5,7 +5,7 @@ use dpclaims::audit::{
     Audit, AuditOptions, AuditVerdict, Format, Row, audit, parse, references, validate,
 };
 use dpclaims_theorems::privacy::pld::{self, Pair, Pld, PldOptions, Rounding};
-use dpclaims_theorems::privacy::{DpSgd, Neighbouring, Sampling};
+use dpclaims_theorems::privacy::{DpSgd, Neighbouring, Sampling, gaussian};
 use std::process::Command;
 
 fn rows(text: &str) -> Vec<Row> {
@@ -826,6 +826,36 @@ fn random_allocation_rows_are_bracketed_and_audited() {
         1.0,
     ));
     assert_eq!(r, (Some(b.optimistic), Some(bracket(4).pessimistic)));
+    // Replace-one: the add/remove lower end, an upper end between the add/remove one and the
+    // step revealed (two hops through the record's absence), and the Monte Carlo of the
+    // antipodal pair under the upper reference's delta at a claim just above it.
+    let replace = |eps: f64| {
+        row(
+            "random-allocation",
+            r#""steps_per_epoch": 10, "epochs": 3, "relation": "replace-one""#,
+            eps,
+        )
+    };
+    let r = references(&rows(&replace(1.0))[0], &opts).unwrap();
+    let revealed =
+        gaussian::epsilon_bracket(2.0 * 3f64.sqrt() / sigma, 2.0 * 3f64.sqrt() / sigma, delta)
+            .unwrap()
+            .1;
+    let upper = r.upper.unwrap();
+    assert_eq!(r.lower, Some(b.optimistic));
+    assert!(
+        b.pessimistic < upper && upper <= revealed,
+        "{upper} vs {b:?}, {revealed}"
+    );
+    let a = audit_one(&replace(0.9 * b.optimistic), &opts);
+    assert_eq!(a.verdict, AuditVerdict::Unsound, "{a:?}");
+    let high = 1.02 * upper;
+    let a = audit_one(&replace(high), &opts);
+    assert_ne!(a.verdict, AuditVerdict::Unsound, "{a:?}");
+    assert!(
+        a.monte_carlo.delta_lower <= (r.upper_delta.unwrap())(high),
+        "{a:?}"
+    );
     // Not covered: each its own error, naming what is wrong.
     for (how, needle) in [
         (r#""n": 1000, "batch": 300, "steps": 30"#, "not a multiple"),
@@ -836,10 +866,6 @@ fn random_allocation_rows_are_bracketed_and_audited() {
         (
             r#""q": 0.1, "steps_per_epoch": 20, "steps": 30"#,
             "disagree",
-        ),
-        (
-            r#""q": 0.1, "steps": 30, "relation": "replace-one""#,
-            "add-remove only",
         ),
         (r#""steps": 30"#, "missing `steps_per_epoch`"),
     ] {

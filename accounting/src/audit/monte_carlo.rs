@@ -6,9 +6,9 @@ use super::outcome::{AuditOptions, McPoint, MonteCarlo};
 use super::references::groups;
 use super::rows::Row;
 use crate::error::ParamError;
-use crate::privacy::Sampling;
 use crate::privacy::pld::Pair;
 use crate::privacy::shuffle::REPLACE_ONE_WORST;
+use crate::privacy::{Neighbouring, Sampling};
 use dpclaims_empirical::privacy_loss::{
     LossPair, Phase, ShuffledPair, Tilt, shuffled_weighted_loss,
 };
@@ -506,8 +506,18 @@ fn simulated_pairs(row: &Row) -> Result<Vec<(Simulated, String)>, ParamError> {
         // The realised pair of random allocation (module doc of
         // `crate::privacy::random_allocation`): the record's gradient +C in the one step of t
         // that draws it, the others 0; removal (1, 0) and addition (0, 1) are the shuffled
-        // epoch's loss with the record's step at `first` under P and `second` under Q.
-        return Ok([(1.0, 0.0, "remove"), (0.0, 1.0, "add")]
+        // epoch's loss with the record's step at `first` under P and `second` under Q. Under
+        // replace-one also the antipodal pair (+C against -C in the same step): realised, and
+        // presumably the worst (no worst pair is proved: `event_pld::replace_one_by_two_hops`).
+        let pairs: &[(f64, f64, &str)] = match row.relation {
+            Neighbouring::AddRemove => &[(1.0, 0.0, "remove"), (0.0, 1.0, "add")],
+            Neighbouring::ReplaceOne => &[
+                (1.0, 0.0, "remove"),
+                (0.0, 1.0, "add"),
+                (1.0, -1.0, "replace by its opposite"),
+            ],
+        };
+        return Ok(pairs
             .iter()
             .map(|&(first, second, name)| {
                 (
@@ -518,9 +528,15 @@ fn simulated_pairs(row: &Row) -> Result<Vec<(Simulated, String)>, ParamError> {
                         epochs: row.steps / t,
                         pair: ShuffledPair { first, second },
                     },
-                    format!(
-                        "random allocation, {name}: the record +C in one of {t} steps (others 0), at a random step"
-                    ),
+                    if second < 0.0 {
+                        format!(
+                            "random allocation, {name}: the record +C vs -C in one of {t} steps (others 0), at a random step"
+                        )
+                    } else {
+                        format!(
+                            "random allocation, {name}: the record +C in one of {t} steps (others 0), at a random step"
+                        )
+                    },
                 )
             })
             .collect());

@@ -6,9 +6,10 @@ use super::outcome::AuditOptions;
 use super::rows::Row;
 use crate::error::ParamError;
 use crate::privacy::dominating::Dominating;
+use crate::privacy::event_pld::{self, Directions};
 use crate::privacy::pld::{self, PldOptions};
 use crate::privacy::random_allocation::{self, RandomAllocation};
-use crate::privacy::{DpSgd, Sampling, gaussian, shuffle};
+use crate::privacy::{DpSgd, Neighbouring, Sampling, gaussian, shuffle};
 use crate::query::coarsening;
 use dpclaims_empirical::privacy_loss::Phase;
 
@@ -156,24 +157,59 @@ pub fn references(row: &Row, opts: &AuditOptions) -> Result<References, String> 
                 .iter()
                 .map(|p| p.optimistic.epsilon(row.delta))
                 .fold(0.0, f64::max);
-            upper_delta = Some(Box::new(move |e| {
-                up.iter()
-                    .map(|p| p.pessimistic.delta(e))
-                    .fold(0.0, f64::max)
-            }));
             lower_delta = Some(Box::new(move |e| {
                 lo.iter().map(|p| p.optimistic.delta(e)).fold(0.0, f64::max)
             }));
-            (
-                Some(upper),
-                Some(lower),
-                Some(
-                    "pld pessimistic of the dominating pair of one epoch (the record in one of t steps), both directions",
-                ),
-                Some(
-                    "pld optimistic of the realised pair (the record's gradient +C, the others 0), full epochs",
-                ),
-            )
+            let lower_method = Some(
+                "pld optimistic of the realised pair (the record's gradient +C, the others 0), full epochs",
+            );
+            if row.relation == Neighbouring::ReplaceOne {
+                // Two add/remove hops through the record's absence, or the record's step
+                // revealed (Gaussian, sensitivity 2C once per started epoch), the smaller
+                // (`event_pld::replace_one_by_two_hops`); the lower end as under add/remove
+                // (the record's gradient +C against a record's 0).
+                let dirs = Directions::Two((*up).clone());
+                let mu = 2.0 * (started as f64).sqrt() / row.sigma;
+                let revealed = gaussian::epsilon_bracket(mu, mu, row.delta)
+                    .map_err(|e| e.to_string())?
+                    .1;
+                let upper = event_pld::two_hops_epsilon(&dirs, row.delta)
+                    .map_err(|e| e.to_string())?
+                    .pessimistic
+                    .min(revealed);
+                upper_delta = Some(Box::new(move |e| {
+                    let hops =
+                        event_pld::two_hops_delta(&dirs, e).map_or(f64::NAN, |b| b.pessimistic);
+                    let revealed = gaussian::delta_bracket(mu, mu, e).map_or(f64::NAN, |b| b.1);
+                    hops.min(revealed)
+                }));
+                notes.push(
+                    "replace-one with random allocation: no worst pair is proved; the upper reference is two add/remove hops through the record's absence (or the step revealed), the lower the add/remove one (a record with gradient 0 in its place): a wide bracket"
+                        .into(),
+                );
+                (
+                    Some(upper),
+                    Some(lower),
+                    Some(
+                        "two add/remove hops through the record's absence (pld pessimistic of the balls-in-bins pair, remove then add), or the step revealed",
+                    ),
+                    lower_method,
+                )
+            } else {
+                upper_delta = Some(Box::new(move |e| {
+                    up.iter()
+                        .map(|p| p.pessimistic.delta(e))
+                        .fold(0.0, f64::max)
+                }));
+                (
+                    Some(upper),
+                    Some(lower),
+                    Some(
+                        "pld pessimistic of the dominating pair of one epoch (the record in one of t steps), both directions",
+                    ),
+                    lower_method,
+                )
+            }
         }
         _ => {
             let groups = groups(row).map_err(|e| e.to_string())?;

@@ -105,7 +105,6 @@ pub fn validate(
         None => return Err(err("missing `sampling`".into())),
     };
     let relation = match text("relation").as_deref() {
-        Some("replace-one") if sampling == Sampling::RandomAllocation => return Err(err("random allocation is bracketed under add-remove only (no worst pair under replace-one is derived); `relation` = replace-one is not covered".into())),
         Some("add-remove") | None if !matches!(sampling, Sampling::Shuffle | Sampling::WithoutReplacement) => Neighbouring::AddRemove,
         Some("add-remove") => return Err(err("fixed-size batches (shuffle, wor) are analysed under replace-one; `relation` = add-remove is not defined for them".into())),
         Some("replace-one") | None => Neighbouring::ReplaceOne,

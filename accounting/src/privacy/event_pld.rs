@@ -501,7 +501,7 @@ fn remove_add(dirs: &Directions) -> [&PldPair; 2] {
 
 /// $\epsilon(\delta)$ under replace-one from the add/remove directions
 /// ([`replace_one_by_two_hops`]).
-fn two_hops_epsilon(dirs: &Directions, delta: f64) -> Result<PldBracket, ParamError> {
+pub(crate) fn two_hops_epsilon(dirs: &Directions, delta: f64) -> Result<PldBracket, ParamError> {
     let lower = dirs.epsilon(delta)?.optimistic;
     let [rem, add] = remove_add(dirs);
     let mut upper = f64::INFINITY;
@@ -522,7 +522,7 @@ fn two_hops_epsilon(dirs: &Directions, delta: f64) -> Result<PldBracket, ParamEr
 
 /// $\delta(\epsilon)$ under replace-one from the add/remove directions
 /// ([`replace_one_by_two_hops`]).
-fn two_hops_delta(dirs: &Directions, epsilon: f64) -> Result<PldBracket, ParamError> {
+pub(crate) fn two_hops_delta(dirs: &Directions, epsilon: f64) -> Result<PldBracket, ParamError> {
     let lower = dirs.delta(epsilon)?.optimistic;
     let [rem, add] = remove_add(dirs);
     let mut upper: f64 = 1.0;
