@@ -491,6 +491,27 @@ fn revealed_upper(
     Ok(answer(&revealed)?.pessimistic)
 }
 
+/// The add/remove PLDs of a replace-one document's two hops; an event without add/remove PLDs
+/// is `Unsupported` under replace-one, with why.
+fn hops_plds(add_remove: &EventDoc, opts: &PldOptions) -> Result<Directions, EventPldError> {
+    plds(add_remove, opts).map_err(|e| match e {
+        EventPldError::Unsupported {
+            path,
+            event,
+            reason,
+            ..
+        } => EventPldError::Unsupported {
+            path,
+            event,
+            relation: "replace-one",
+            reason: format!(
+                "{reason} (a document holding a random allocation is answered under replace-one through two add/remove hops, and this event has no add/remove PLD)"
+            ),
+        },
+        other => other,
+    })
+}
+
 /// The `[remove, add]` PLD pairs of add/remove directions.
 fn remove_add(dirs: &Directions) -> [&PldPair; 2] {
     match dirs {
@@ -542,7 +563,7 @@ pub(crate) fn two_hops_delta(dirs: &Directions, epsilon: f64) -> Result<PldBrack
 pub fn epsilon(doc: &EventDoc, delta: f64, opts: &PldOptions) -> Result<PldBracket, EventPldError> {
     check_delta(delta).map_err(param(""))?;
     if let Some(ar) = replace_one_by_two_hops(doc) {
-        let dirs = plds(&ar, &opts.focused(Focus::Delta(delta)))?;
+        let dirs = hops_plds(&ar, &opts.focused(Focus::Delta(delta)))?;
         let b = two_hops_epsilon(&dirs, delta).map_err(param(""))?;
         let revealed = revealed_upper(doc, |d| epsilon(d, delta, opts))?;
         return PldBracket::checked(b.optimistic, b.pessimistic.min(revealed)).map_err(param(""));
@@ -572,7 +593,7 @@ pub fn delta(doc: &EventDoc, epsilon: f64, opts: &PldOptions) -> Result<PldBrack
         )));
     }
     if let Some(ar) = replace_one_by_two_hops(doc) {
-        let dirs = plds(&ar, &opts.focused(Focus::Epsilon(epsilon)))?;
+        let dirs = hops_plds(&ar, &opts.focused(Focus::Epsilon(epsilon)))?;
         let b = two_hops_delta(&dirs, epsilon).map_err(param(""))?;
         let revealed = revealed_upper(doc, |d| delta(d, epsilon, opts))?;
         return PldBracket::checked(b.optimistic, b.pessimistic.min(revealed)).map_err(param(""));
@@ -1639,6 +1660,34 @@ mod tests {
                 }
                 other => panic!("{d:?}: {:?}", other.map(|_| ())),
             }
+        }
+        // Under replace-one a random allocation is answered through add/remove hops: an event
+        // without add/remove PLDs beside it is unsupported under replace-one, saying why.
+        let ra = Event::RandomAllocation {
+            event: gaussian(1.0),
+            num_selected: 1,
+            num_steps: 4,
+        };
+        let d = doc(
+            Neighbouring::ReplaceOne,
+            Event::Composed {
+                events: vec![ra, *rr(0.5, 2)],
+            },
+        );
+        match epsilon(&d, 1e-5, &opts) {
+            Err(EventPldError::Unsupported {
+                path,
+                event,
+                relation,
+                reason,
+            }) => {
+                assert_eq!(
+                    (path.as_str(), event, relation),
+                    ("event.events[1]", "RandomizedResponse", "replace-one")
+                );
+                assert!(reason.contains("two add/remove hops"), "{reason}");
+            }
+            other => panic!("{:?}", other.map(|_| ())),
         }
     }
 
