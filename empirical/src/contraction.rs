@@ -110,6 +110,36 @@ pub fn hockey_stick(p: &[f64], q: &[f64], epsilon: f64) -> f64 {
     p.iter().zip(q).map(|(a, b)| (a - g * b).max(0.0)).sum()
 }
 
+/// Rényi divergence of order $\alpha\in(0,1)\cup(1,\infty)$ between two laws on the same finite
+/// set: $D_\alpha(P\Vert Q)=\frac1{\alpha-1}\ln\sum_xp(x)^\alpha q(x)^{1-\alpha}$ (log-sum-exp over the
+/// states with $p>0$); $+\infty$ for $\alpha>1$ when some $p(x)>0=q(x)$.
+pub fn renyi(p: &[f64], q: &[f64], alpha: f64) -> f64 {
+    let logs: Vec<f64> = p
+        .iter()
+        .zip(q)
+        .filter(|(a, _)| **a > 0.0)
+        .map(|(a, b)| alpha * a.ln() + (1.0 - alpha) * b.ln())
+        .collect();
+    if alpha > 1.0 && logs.iter().any(|l| *l == f64::INFINITY) {
+        return f64::INFINITY;
+    }
+    let max = logs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    if max == f64::NEG_INFINITY {
+        return f64::INFINITY; // (alpha < 1 and disjoint supports)
+    }
+    let sum: f64 = logs.iter().map(|l| (l - max).exp()).sum();
+    (max + sum.ln()) / (alpha - 1.0)
+}
+
+/// The law of $f(X)$, $X\sim P$, for a map `f` of the states to `0..outputs`.
+pub fn push_forward(p: &[f64], f: &[usize], outputs: usize) -> Vec<f64> {
+    let mut out = vec![0.0; outputs];
+    for (x, &y) in f.iter().enumerate() {
+        out[y] += p[x];
+    }
+    out
+}
+
 /// Both neighbouring processes' laws after every step $1..T$: $\max$ of the two orders of
 /// $\mathsf E_\varepsilon$ at each $t$ for each order in `epsilons`.
 pub fn propagate_pair(
@@ -359,5 +389,30 @@ mod tests {
         let before = w.clone();
         still.step(&mut w, &grad, &mut rng, &mut scratch);
         assert_eq!(w, before);
+    }
+}
+
+#[cfg(test)]
+mod divergence_tests {
+    use super::*;
+
+    /// Closed forms: two-point laws, and the Gaussian-free identities D_alpha(P||P) = 0.
+    #[test]
+    fn renyi_against_closed_forms() {
+        let (p, q) = ([0.25, 0.75], [0.5, 0.5]);
+        for alpha in [0.5, 2.0, 7.0] {
+            let exact = ((0.25f64.powf(alpha) * 0.5f64.powf(1.0 - alpha)
+                + 0.75f64.powf(alpha) * 0.5f64.powf(1.0 - alpha))
+            .ln())
+                / (alpha - 1.0);
+            assert!((renyi(&p, &q, alpha) - exact).abs() < 1e-14);
+            assert!(renyi(&p, &p, alpha).abs() < 1e-15);
+        }
+        assert_eq!(renyi(&[0.5, 0.5], &[1.0, 0.0], 2.0), f64::INFINITY);
+        assert!(renyi(&[0.5, 0.5], &[1.0, 0.0], 0.5).is_finite());
+        assert_eq!(
+            push_forward(&[0.1, 0.2, 0.7], &[1, 0, 1], 2),
+            vec![0.2, 0.8]
+        );
     }
 }

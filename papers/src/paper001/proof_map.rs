@@ -68,9 +68,9 @@ pub static MAPS: [ProofMap; 9] = [
                 "(b) ||psi_B(w) - psi'_B'(w')|| <= ||w - w'|| + 2M <= dia(W) + 2M, so the Gaussian's input set S has dia(S) <= dia(W) + 2M",
                 "triangle inequality with (a); attained on contraction.main's worst-case neighbours (gradients +-C at the ends of W = [0, D]); its mutant diameter-without-2M is violated there",
             ),
-            none(
+            claim(
                 "(c) ||psi_B(w) - psi'_B(w)|| <= 2 eta C/|B| if i* in B, and 0 otherwise",
-                "only the differing sample's clipped gradient changes (triangle inequality)",
+                "contraction.lemma1.step.differing_sample",
             ),
         ],
     },
@@ -89,13 +89,13 @@ pub static MAPS: [ProofMap; 9] = [
                 "Both datasets use the same batch mixture: batches containing the differing index i* have total weight q = b/n (C(n-1, b-1)/C(n, b) = b/n)",
                 "contraction.cdpi.step.batch_weight",
             ),
-            none(
+            claim(
                 "Joint convexity: E_eps((1-q) P1 + q P2 || (1-q) Q1 + q Q2) <= (1-q) E_eps(P1 || Q1) + q E_eps(P2 || Q2)",
-                "E_eps is a supremum of linear functionals of the pair (a theorem; its consequence is checked in the next step)",
+                "contraction.cdpi.step.joint_convexity",
             ),
-            none(
+            claim(
                 "DPI for the projection Pi",
-                "a projection is a deterministic map (post-processing)",
+                "contraction.cdpi.step.projection_dpi",
             ),
             claim(
                 "Per term, ADC23 Thm 2 on S (dia(S) <= dia(W) + 2M): i* not in B: psi_B = psi'_B and E_eps(K psi_B mu || K psi_B nu) <= theta E_eps(mu || nu); i* in B: <= theta, since E_eps <= 1; hence E_eps(K_t mu || K'_t nu) <= (1-q) theta E_eps(mu || nu) + q theta",

@@ -527,6 +527,247 @@ static HOCKEY_STICK: StepClaim = StepClaim {
     },
 };
 
+// ---------------------------------------------------------------------------------------------
+// Proposition 3's proof: joint convexity of E_eps and the data processing inequality of the
+// projection (general inequalities, checked on random sparse laws)
+// ---------------------------------------------------------------------------------------------
+
+const SECOND_TERM_ONLY: Mutant = Mutant {
+    name: "second-term-only",
+    description: "bound side: q E_eps(P2||Q2) only (the batches without the differing index dropped)",
+};
+
+/// The largest of `ratio(lhs, rhs)` over the pairs with `rhs` above a floor (below it the
+/// left side is 0 or numerically meaningless).
+fn worst_ratio(pairs: impl Iterator<Item = (f64, f64)>) -> f64 {
+    pairs
+        .filter(|(_, rhs)| *rhs > 1e-12)
+        .map(|(lhs, rhs)| lhs / rhs)
+        .fold(0.0, f64::max)
+}
+
+static JOINT_CONVEXITY: StepClaim = StepClaim {
+    info: ClaimInfo {
+        id: "contraction.cdpi.step.joint_convexity",
+        paper: PAPER,
+        result: "Proposition 3's proof 'relies on the joint-convexity of the hockey-stick divergence' [as printed, prose]: E_eps((1-q) P1 + q P2 || (1-q) Q1 + q Q2) <= (1-q) E_eps(P1 || Q1) + q E_eps(P2 || Q2)",
+        statement: "largest ratio of the left side to the right side <= 1 over random sparse quadruples (P1, P2, Q1, Q2) on 12 states (4 atoms each), to the relative tolerance 1e-9 (sums of 12 terms; equality when the pairs' likelihood ratios cross e^eps at the same states)",
+        mutants: &[SECOND_TERM_ONLY],
+        known_false: false,
+        tautologies: &[],
+        perturbation: None,
+    },
+    cases: || {
+        let mut v = Vec::new();
+        for epsilon in [0.0, 0.5, 2.0] {
+            for q in [0.1, 0.5] {
+                v.push(params! { "epsilon" => epsilon, "q" => q, "quadruples" => 300, "tolerance" => 1e-9 });
+            }
+        }
+        v
+    },
+    measure: |case, run| {
+        use dpclaims_empirical::contraction::{hockey_stick, random_sparse_law};
+        use dpclaims_empirical::rng::StreamKey;
+        let eps = error::non_negative("epsilon", case.f64("epsilon")?)?;
+        let q = error::open_interval("q", case.f64("q")?, 0.0, 1.0)?;
+        let n = case.u64("quadruples")?;
+        if n > 100_000 {
+            return Err(ParamError::new("quadruples", n, "at most 10^5 quadruples"));
+        }
+        let tolerance = error::open_interval("tolerance", case.f64("tolerance")?, 0.0, 1e-3)?;
+        let key = StreamKey::new(
+            run.seed,
+            &["contraction.cdpi.step.joint_convexity", "quadruples"],
+        );
+        let second_only = is(run, &SECOND_TERM_ONLY);
+        let worst = worst_ratio((0..n).map(|i| {
+            let mut rng = key.trial(i);
+            let mut law = || random_sparse_law(12, 4, &mut rng);
+            let (p1, p2, q1, q2) = (law(), law(), law(), law());
+            let mix = |a: &[f64], b: &[f64]| -> Vec<f64> {
+                a.iter()
+                    .zip(b)
+                    .map(|(x, y)| (1.0 - q) * x + q * y)
+                    .collect()
+            };
+            let lhs = hockey_stick(&mix(&p1, &p2), &mix(&q1, &q2), eps);
+            let first = if second_only {
+                0.0
+            } else {
+                (1.0 - q) * hockey_stick(&p1, &q1, eps)
+            };
+            (lhs, first + q * hockey_stick(&p2, &q2, eps))
+        }));
+        Ok(vec![computed(
+            case.clone(),
+            1.0 + tolerance,
+            Relation::AtMost,
+            worst,
+            64.0,
+            worst,
+        )])
+    },
+};
+
+const HALVED: Mutant = Mutant {
+    name: "halved",
+    description: "bound side: half the divergence before the map",
+};
+
+static PROJECTION_DPI: StepClaim = StepClaim {
+    info: ClaimInfo {
+        id: "contraction.cdpi.step.projection_dpi",
+        paper: PAPER,
+        result: "Proposition 3's proof: the data processing inequality for the projection Pi (a deterministic map): E_eps(Pi#P || Pi#Q) <= E_eps(P || Q)",
+        statement: "largest ratio E_eps(f#P || f#Q) / E_eps(P || Q) <= 1 over random sparse pairs on 12 states (4 atoms each) and maps f: the identity and random maps onto 2..6 states, to the relative tolerance 1e-9 (equality at the identity)",
+        mutants: &[HALVED],
+        known_false: false,
+        tautologies: &[],
+        perturbation: None,
+    },
+    cases: || {
+        [0.0, 0.5, 2.0]
+            .iter()
+            .map(|e| params! { "epsilon" => *e, "pairs" => 300, "tolerance" => 1e-9 })
+            .collect()
+    },
+    measure: |case, run| {
+        use dpclaims_empirical::contraction::{hockey_stick, push_forward, random_sparse_law};
+        use dpclaims_empirical::rng::StreamKey;
+        use rand::RngExt;
+        let eps = error::non_negative("epsilon", case.f64("epsilon")?)?;
+        let n = case.u64("pairs")?;
+        if n > 100_000 {
+            return Err(ParamError::new("pairs", n, "at most 10^5 pairs"));
+        }
+        let tolerance = error::open_interval("tolerance", case.f64("tolerance")?, 0.0, 1e-3)?;
+        let key = StreamKey::new(run.seed, &["contraction.cdpi.step.projection_dpi", "pairs"]);
+        let factor = if is(run, &HALVED) { 0.5 } else { 1.0 };
+        let worst = worst_ratio((0..n).map(|i| {
+            let mut rng = key.trial(i);
+            let (p, q) = (
+                random_sparse_law(12, 4, &mut rng),
+                random_sparse_law(12, 4, &mut rng),
+            );
+            // Every fifth map the identity, else onto k = 2..6 states.
+            let k = if i % 5 == 0 {
+                12
+            } else {
+                rng.random_range(2..=6)
+            };
+            let f: Vec<usize> = (0..12)
+                .map(|x| if k == 12 { x } else { rng.random_range(0..k) })
+                .collect();
+            let lhs = hockey_stick(&push_forward(&p, &f, k), &push_forward(&q, &f, k), eps);
+            (lhs, factor * hockey_stick(&p, &q, eps))
+        }));
+        Ok(vec![computed(
+            case.clone(),
+            1.0 + tolerance,
+            Relation::AtMost,
+            worst,
+            64.0,
+            worst,
+        )])
+    },
+};
+
+const WITHOUT_TWO: Mutant = Mutant {
+    name: "without-2",
+    description: "bound side: eta C/|B| (the differing gradients' clipped difference taken as at most C)",
+};
+
+/// A gradient clipped to norm at most $C$.
+fn clip(g: &[f64], c: f64) -> Vec<f64> {
+    let norm = g.iter().map(|x| x * x).sum::<f64>().sqrt();
+    let scale = if norm > c { c / norm } else { 1.0 };
+    g.iter().map(|x| x * scale).collect()
+}
+
+static LEMMA1_C: StepClaim = StepClaim {
+    info: ClaimInfo {
+        id: "contraction.lemma1.step.differing_sample",
+        paper: PAPER,
+        result: "Lemma 1 (c) [reconstructed]: ||psi_B(w) - psi'_B(w)|| <= 2 eta C/|B| when the differing index i* is in the batch B (psi_B(w) = w - eta (1/|B|) sum_{i in B} clip_C(g_i)): only the differing sample's clipped gradient changes",
+        statement: "largest ||psi_B(w) - psi'_B(w)|| / (2 eta C/|B|) <= 1 over random batches in R^3 (|B| = 4, C = 1, eta = 0.1; gradients N(0, s^2 I), s in {0.2, 1, 5}, the same others in both batches; every fifth pair antipodal, where it is attained), to the relative tolerance 1e-9",
+        mutants: &[WITHOUT_TWO],
+        known_false: false,
+        tautologies: &[],
+        perturbation: None,
+    },
+    cases: || {
+        [0.2, 1.0, 5.0]
+            .iter()
+            .map(|s| params! { "scale" => *s, "batches" => 300, "tolerance" => 1e-9 })
+            .collect()
+    },
+    measure: |case, run| {
+        use dpclaims_empirical::rand_distr::{Distribution, StandardNormal};
+        use dpclaims_empirical::rng::StreamKey;
+        let scale = error::positive("scale", case.f64("scale")?)?;
+        let n = case.u64("batches")?;
+        if n > 100_000 {
+            return Err(ParamError::new("batches", n, "at most 10^5 batches"));
+        }
+        let tolerance = error::open_interval("tolerance", case.f64("tolerance")?, 0.0, 1e-3)?;
+        let (c, eta, b) = (1.0, 0.1, 4usize);
+        let bound = if is(run, &WITHOUT_TWO) {
+            eta * c / b as f64
+        } else {
+            2.0 * eta * c / b as f64
+        };
+        let key = StreamKey::new(
+            run.seed,
+            &["contraction.lemma1.step.differing_sample", "batches"],
+        );
+        let mut worst: f64 = 0.0;
+        for i in 0..n {
+            let mut rng = key.trial(i);
+            let mut g = || -> Vec<f64> {
+                (0..3)
+                    .map(|_| {
+                        let z: f64 = StandardNormal.sample(&mut rng);
+                        scale * z
+                    })
+                    .collect::<Vec<f64>>()
+            };
+            let others: Vec<Vec<f64>> = (0..b - 1).map(|_| g()).collect();
+            let x = g();
+            let x_prime = if i % 5 == 0 {
+                x.iter().map(|v| -v).collect()
+            } else {
+                g()
+            };
+            let step = |differing: &[f64]| -> Vec<f64> {
+                let mut mean = clip(differing, c);
+                for o in &others {
+                    for (m, v) in mean.iter_mut().zip(clip(o, c)) {
+                        *m += v;
+                    }
+                }
+                mean.iter().map(|m| -eta * m / b as f64).collect()
+            };
+            let (s, s_prime) = (step(&x), step(&x_prime));
+            let gap = s
+                .iter()
+                .zip(&s_prime)
+                .map(|(a, b)| (a - b).powi(2))
+                .sum::<f64>()
+                .sqrt();
+            worst = worst.max(gap / bound);
+        }
+        Ok(vec![computed(
+            case.clone(),
+            1.0 + tolerance,
+            Relation::AtMost,
+            worst,
+            64.0,
+            worst,
+        )])
+    },
+};
+
 /// The step claims of seed 001, in registry order.
 pub fn claims() -> Vec<&'static dyn dpclaims_core::claim::Claim> {
     vec![
@@ -535,5 +776,8 @@ pub fn claims() -> Vec<&'static dyn dpclaims_core::claim::Claim> {
         &MAIN_MONOTONE,
         &APPA_INVERSION,
         &HOCKEY_STICK,
+        &JOINT_CONVEXITY,
+        &PROJECTION_DPI,
+        &LEMMA1_C,
     ]
 }

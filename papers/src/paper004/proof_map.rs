@@ -21,9 +21,9 @@ pub static MAPS: [ProofMap; 3] = [
                 "'If E_r does not hold at time t*, we will instead let x_t = bot for all t >= t*'",
                 "definition",
             ),
-            none(
+            claim(
                 "'By post-processing (Fact 4), it suffices to bound the divergence between X_{0:Tk} and X'_{0:Tk}'",
-                "Fact 4, the data processing inequality of Renyi divergence (cited; van Erven and Harremoes 2014)",
+                "renyi_discretization.thm12.step.dpi",
             ),
             definition(
                 "X_{0:Tk} = psi^{Tk}(X_0), X'_{0:Tk} = psi'^{Tk}(X_0): psi freezes the gradient at the step's anchor x_{floor(j/k) eta}, psi' uses x'_{j eta/k}; bot is absorbing",
@@ -33,9 +33,9 @@ pub static MAPS: [ProofMap; 3] = [
                 "On a history where E_r holds both kernels are N(., (2 eta/k) I) with means (eta/k)||grad f(x_anchor) - grad f(x_j)|| <= (eta/k) L r apart: one step costs <= alpha eta L^2 r^2/(4k)",
                 "renyi_discretization.thm12.step.per_step",
             ),
-            none(
-                "A history with bot contributes 0, and the bot replacement is the same map of the path for psi and psi'",
-                "post-processing (by hand); with the printed anchor floor((j+1)/k) eta the check at a block's last fine step is vacuous, and the next step's means coincide there (checked by hand)",
+            claim(
+                "A history with bot contributes 0, and the bot replacement is the same map of the path for psi and psi' (post-processing, Fact 4; with the printed anchor floor((j+1)/k) eta the check at a block's last fine step is vacuous, and the next step's means coincide there: checked by hand)",
+                "renyi_discretization.thm12.step.dpi",
             ),
             statement(
                 "'allowing us to use Fact 6': D_alpha(X_{0:Tk} || X'_{0:Tk}) <= Tk alpha eta L^2 r^2/(4k) = alpha L^2 r^2 T eta/4, independent of k",
@@ -93,9 +93,9 @@ pub static MAPS: [ProofMap; 3] = [
                 "'We apply Lemma 14 once for P and once for Q to remove the conditioning, giving a bound of about ln(alpha')/(alpha' - 1) ... if eta is sufficiently small'",
                 "Lemma 14's statement is not in our copy",
             ),
-            none(
+            claim(
                 "'Using Jensen's inequality, we can turn this into a bound of eps on the alpha-Renyi divergence between P, Q for any alpha if alpha' is large enough'",
-                "monotonicity of D_alpha in its order (van Erven and Harremoes 2014, Thm 3; cited)",
+                "renyi_discretization.main.step.monotone_order",
             ),
             claim(
                 "'The continuous process is known (Vempala and Wibisono 2019) to converge very quickly in Renyi divergence to the target': R_q(rho_t || pi) <= e^{-2mt/q} R_q(rho_0 || pi), from R_q(N(x*, I/L) || pi) <= (d/2) ln(L/m)",

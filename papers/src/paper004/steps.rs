@@ -464,6 +464,147 @@ static BROWNIAN_DOMINATES: FormClaim = FormClaim {
     cases: radius_cases,
 };
 
+// ---------------------------------------------------------------------------------------------
+// Cited facts about Rényi divergence (van Erven and Harremoës 2014), on random laws
+// ---------------------------------------------------------------------------------------------
+
+/// The largest ratio `lhs / rhs` over the pairs with `rhs` above a floor.
+fn worst_ratio(pairs: impl Iterator<Item = (f64, f64)>) -> f64 {
+    pairs
+        .filter(|(_, rhs)| *rhs > 1e-12)
+        .map(|(lhs, rhs)| lhs / rhs)
+        .fold(0.0, f64::max)
+}
+
+/// A random pair on 12 states: $P$ on 4 atoms, $Q$ of full support (so $D_\alpha(P\Vert Q)$ is
+/// finite), drawn from `rng`.
+fn random_pair<R: rand::Rng + ?Sized>(rng: &mut R) -> (Vec<f64>, Vec<f64>) {
+    use dpclaims_empirical::contraction::random_sparse_law;
+    (
+        random_sparse_law(12, 4, rng),
+        random_sparse_law(12, 12, rng),
+    )
+}
+
+const DPI_HALVED: Mutant = Mutant {
+    name: "halved",
+    description: "bound side: half the divergence before the map",
+};
+
+static RENYI_DPI: StepClaim = StepClaim {
+    info: ClaimInfo {
+        id: "renyi_discretization.thm12.step.dpi",
+        paper: PAPER,
+        result: "Fact 4 (cited, van Erven and Harremoes 2014), used twice in Theorem 12's proof ('by post-processing'; the bot replacement, a map of the path): D_alpha(f#P || f#Q) <= D_alpha(P || Q) for a deterministic map f",
+        statement: "largest ratio D_alpha(f#P || f#Q) / D_alpha(P || Q) <= 1 over random pairs on 12 states (P on 4 atoms, Q of full support) and maps f: the identity and random maps onto 2..6 states, to the relative tolerance 1e-9 (equality at the identity)",
+        mutants: &[DPI_HALVED],
+        known_false: false,
+        tautologies: &[],
+        perturbation: None,
+    },
+    cases: || {
+        [0.5, 2.0, 8.0]
+            .iter()
+            .map(|a| params! { "alpha" => *a, "pairs" => 300, "tolerance" => 1e-9 })
+            .collect()
+    },
+    measure: |case, run| {
+        use dpclaims_empirical::contraction::{push_forward, renyi};
+        use dpclaims_empirical::rng::StreamKey;
+        use rand::RngExt;
+        let alpha = error::open_interval("alpha", case.f64("alpha")?, 0.0, 1e6)?;
+        if alpha == 1.0 {
+            return Err(ParamError::new("alpha", alpha, "an order other than 1"));
+        }
+        let n = case.u64("pairs")?;
+        if n > 100_000 {
+            return Err(ParamError::new("pairs", n, "at most 10^5 pairs"));
+        }
+        let tolerance = error::open_interval("tolerance", case.f64("tolerance")?, 0.0, 1e-3)?;
+        let key = StreamKey::new(run.seed, &["renyi_discretization.thm12.step.dpi", "pairs"]);
+        let factor = if is(run, &DPI_HALVED) { 0.5 } else { 1.0 };
+        let worst = worst_ratio((0..n).map(|i| {
+            let mut rng = key.trial(i);
+            let (p, q) = random_pair(&mut rng);
+            let k = if i % 5 == 0 {
+                12
+            } else {
+                rng.random_range(2..=6)
+            };
+            let f: Vec<usize> = (0..12)
+                .map(|x| if k == 12 { x } else { rng.random_range(0..k) })
+                .collect();
+            let lhs = renyi(&push_forward(&p, &f, k), &push_forward(&q, &f, k), alpha);
+            (lhs, factor * renyi(&p, &q, alpha))
+        }));
+        // Log-sum-exp of 12 terms with logs of size up to ~40: relative error far below 1e-9.
+        Ok(vec![computed(
+            case.clone(),
+            1.0 + tolerance,
+            Relation::AtMost,
+            worst,
+            64.0,
+            worst,
+        )])
+    },
+};
+
+const ORDER_REVERSED: Mutant = Mutant {
+    name: "reversed",
+    description: "the larger order's divergence on the left: D_beta <= D_alpha for alpha < beta",
+};
+
+static MONOTONE_ORDER: StepClaim = StepClaim {
+    info: ClaimInfo {
+        id: "renyi_discretization.main.step.monotone_order",
+        paper: PAPER,
+        result: "the final lemma's 'turn this into a bound on the alpha-Renyi divergence ... for any alpha if alpha' is large enough' rests on D_alpha being non-decreasing in its order (van Erven and Harremoes 2014, Thm 3; cited): D_alpha(P || Q) <= D_beta(P || Q) for alpha < beta",
+        statement: "largest ratio D_alpha(P || Q) / D_beta(P || Q) <= 1 over random pairs on 12 states (P on 4 atoms, Q of full support), to the relative tolerance 1e-9",
+        mutants: &[ORDER_REVERSED],
+        known_false: false,
+        tautologies: &[],
+        perturbation: None,
+    },
+    cases: || {
+        [(0.5, 2.0), (1.5, 2.0), (2.0, 8.0), (8.0, 64.0)]
+            .iter()
+            .map(|(a, b)| params! { "alpha" => *a, "beta" => *b, "pairs" => 300, "tolerance" => 1e-9 })
+            .collect()
+    },
+    measure: |case, run| {
+        use dpclaims_empirical::contraction::renyi;
+        use dpclaims_empirical::rng::StreamKey;
+        let alpha = error::open_interval("alpha", case.f64("alpha")?, 0.0, 1e6)?;
+        let beta = error::open_interval("beta", case.f64("beta")?, alpha, 1e6)?;
+        if alpha == 1.0 || beta == 1.0 {
+            return Err(ParamError::new("alpha", alpha, "orders other than 1"));
+        }
+        let n = case.u64("pairs")?;
+        if n > 100_000 {
+            return Err(ParamError::new("pairs", n, "at most 10^5 pairs"));
+        }
+        let tolerance = error::open_interval("tolerance", case.f64("tolerance")?, 0.0, 1e-3)?;
+        let key = StreamKey::new(
+            run.seed,
+            &["renyi_discretization.main.step.monotone_order", "pairs"],
+        );
+        let reversed = is(run, &ORDER_REVERSED);
+        let worst = worst_ratio((0..n).map(|i| {
+            let (p, q) = random_pair(&mut key.trial(i));
+            let (a, b) = (renyi(&p, &q, alpha), renyi(&p, &q, beta));
+            if reversed { (b, a) } else { (a, b) }
+        }));
+        Ok(vec![computed(
+            case.clone(),
+            1.0 + tolerance,
+            Relation::AtMost,
+            worst,
+            64.0,
+            worst,
+        )])
+    },
+};
+
 /// The step claims of seed 004, in registry order.
 pub fn claims() -> Vec<&'static dyn dpclaims_core::claim::Claim> {
     vec![
@@ -474,5 +615,7 @@ pub fn claims() -> Vec<&'static dyn dpclaims_core::claim::Claim> {
         &VW19,
         &PROPORTIONAL,
         &BROWNIAN_DOMINATES,
+        &RENYI_DPI,
+        &MONOTONE_ORDER,
     ]
 }
