@@ -308,6 +308,8 @@ claim_tests! {
     subspace_privacy_step_multiplier => "subspace.privacy.step.multiplier",
     subspace_thm1_step_rank_one => "subspace.thm1.step.rank_one",
     subspace_thm3_step_average => "subspace.thm3.step.average",
+    subspace_thm5_step_range => "subspace.thm5.step.range",
+    subspace_thm5_step_convexity => "subspace.thm5.step.convexity",
     subspace_thm3_step_plug_in => "subspace.thm3.step.plug_in",
     subspace_thm4_step_chain => "subspace.thm4.step.chain",
     subspace_thm5_step_expand => "subspace.thm5.step.expand",

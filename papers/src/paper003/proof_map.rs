@@ -157,17 +157,17 @@ pub static MAPS: [ProofMap; 7] = [
         hypotheses: "convex G-Lipschitz empirical loss; rank Sigma_t = k ('a special case of principal-component dominance with zero orthogonal gradient component'); constant eta; w-bar the average iterate",
         statement_claims: &["subspace.thm5.rank", "subspace.thm5.derived"],
         steps: &[
-            none(
+            claim(
                 "rank Sigma_t = rank M_t = k implies range M_t in range Sigma_t, hence P^_t = P_t",
-                "linear algebra; its statement claim subspace.thm5.rank is true by construction (marked tautology), so it checks nothing here",
+                "subspace.thm5.step.range",
             ),
             claim(
                 "||w_{t+1} - u||^2 = ||w_t - u||^2 - 2 eta <g~_t + P^ b_t, w_t - u> + eta^2 ||g~_t + P^ b_t||^2",
                 "subspace.thm5.step.expand",
             ),
-            none(
+            claim(
                 "Convexity: L(w_t) - L(u) <= <grad L(w_t), w_t - u> = <P^ grad L, w_t - u> + <(P - P^) grad L, w_t - u>",
-                "first-order convexity (hypothesis) and grad L in range P_t",
+                "subspace.thm5.step.convexity",
             ),
             statement(
                 "Telescope, divide by T, Jensen for w-bar: S5, E L(w-bar) - L(u) <= ||w_0 - u||^2/(2 eta T) + eta (G^2 + k sigma^2)/2 + (G/T) sum_t E[||P_t - P^_t|| ||w_t - u||]",

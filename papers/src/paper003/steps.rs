@@ -9,8 +9,10 @@
 use dpclaims_core::claim::{Claim, ClaimInfo, Mutant};
 use dpclaims_core::identity::{Alg, Deg, Frac, Identity, both};
 use dpclaims_core::params;
-use dpclaims_core::step::IdentityClaim;
 use dpclaims_core::step::exact_info;
+use dpclaims_core::step::{IdentityClaim, StepClaim, computed, is};
+use dpclaims_core::verdict::Relation;
+use dpclaims_theorems::ParamError;
 
 const PAPER: &str = "003_533141984a6e2a14.txt — Zhou, Wu, Banerjee (2021), arXiv 2007.03813";
 
@@ -282,6 +284,178 @@ static EXPAND: IdentityClaim = IdentityClaim {
     },
 };
 
+// ---------------------------------------------------------------------------------------------
+// Theorem 5's proof: the two steps that are linear algebra and convexity, at random instances
+// ---------------------------------------------------------------------------------------------
+
+/// A $p\times k$ matrix with orthonormal columns spanning a uniformly random subspace, and a
+/// sampler of standard normals, from `rng`.
+fn random_basis<R: rand::Rng + ?Sized>(p: usize, k: usize, rng: &mut R) -> nalgebra::DMatrix<f64> {
+    use dpclaims_empirical::rand_distr::{Distribution, StandardNormal};
+    let g = nalgebra::DMatrix::<f64>::from_fn(p, k, |_, _| StandardNormal.sample(rng));
+    g.qr().q().columns(0, k).into_owned()
+}
+
+/// The projection onto the span of the eigenvectors of the `k` largest eigenvalues of the
+/// symmetric `m`.
+fn top_projection(m: &nalgebra::DMatrix<f64>, k: usize) -> nalgebra::DMatrix<f64> {
+    let e = m.clone().symmetric_eigen();
+    let mut order: Vec<usize> = (0..m.nrows()).collect();
+    order.sort_by(|&i, &j| e.eigenvalues[j].total_cmp(&e.eigenvalues[i]));
+    let mut p = nalgebra::DMatrix::<f64>::zeros(m.nrows(), m.nrows());
+    for &i in order.iter().take(k) {
+        let v = e.eigenvectors.column(i);
+        p += &v * v.transpose();
+    }
+    p
+}
+
+const TOP_K_MINUS_ONE: Mutant = Mutant {
+    name: "top-k-minus-one",
+    description: "P^ from the top k - 1 eigenvectors of M_t instead of k",
+};
+
+static RANGE: StepClaim = StepClaim {
+    info: ClaimInfo {
+        id: "subspace.thm5.step.range",
+        paper: PAPER,
+        result: "Theorem 5's proof (Appendix C) [reconstructed]: rank Sigma_t = rank M_t = k implies range M_t = range Sigma_t, hence P^_t = P_t (the public gradients lie in range Sigma_t)",
+        statement: "largest Frobenius norm ||P^_t - P_t|| over 50 instances: Sigma_t of rank k with a uniformly random range in R^6, m public gradients U z (z standard normal, so rank M_t = k almost surely), P^_t the top-k eigenprojection of M_t = (1/m) sum g g^T; at most 1e-8 (the eigen-solver's error, far below any gap of a wrong subspace, which is >= 1 in this norm)",
+        mutants: &[TOP_K_MINUS_ONE],
+        known_false: false,
+        tautologies: &[],
+        perturbation: None,
+    },
+    cases: || {
+        [(1, 1), (2, 2), (3, 3), (3, 10)]
+            .iter()
+            .map(|(k, m)| params! { "k" => *k, "m" => *m, "instances" => 50 })
+            .collect()
+    },
+    measure: |case, run| {
+        use dpclaims_empirical::rand_distr::{Distribution, StandardNormal};
+        use dpclaims_empirical::rng::StreamKey;
+        let p = 6usize;
+        let k = case.u64("k")? as usize;
+        let m = case.u64("m")? as usize;
+        if !(1..p).contains(&k) || m < k || m > 10_000 {
+            return Err(ParamError::new(
+                "k",
+                k as f64,
+                "1 <= k < 6 and k <= m <= 10^4",
+            ));
+        }
+        let n = case.u64("instances")?;
+        if n > 10_000 {
+            return Err(ParamError::new("instances", n, "at most 10^4 instances"));
+        }
+        let kept = if is(run, &TOP_K_MINUS_ONE) { k - 1 } else { k };
+        let key = StreamKey::new(run.seed, &["subspace.thm5.step.range", "instances"]);
+        let mut worst: f64 = 0.0;
+        for i in 0..n {
+            let mut rng = key.trial(i);
+            let u = random_basis(p, k, &mut rng);
+            let mut second = nalgebra::DMatrix::<f64>::zeros(p, p);
+            for _ in 0..m {
+                let z =
+                    nalgebra::DVector::<f64>::from_fn(k, |_, _| StandardNormal.sample(&mut rng));
+                let g = &u * z;
+                second += &g * g.transpose() / m as f64;
+            }
+            let population = &u * u.transpose();
+            worst = worst.max((top_projection(&second, kept) - population).norm());
+        }
+        Ok(vec![computed(
+            case.clone(),
+            1e-8,
+            Relation::AtMost,
+            worst,
+            1.0,
+            0.0,
+        )])
+    },
+};
+
+const WITHOUT_CORRECTION: Mutant = Mutant {
+    name: "without-correction",
+    description: "bound side: <P^ grad L, w_t - u> only (the term <(P - P^) grad L, w_t - u> dropped)",
+};
+
+static CONVEXITY: StepClaim = StepClaim {
+    info: ClaimInfo {
+        id: "subspace.thm5.step.convexity",
+        paper: PAPER,
+        result: "Theorem 5's proof (Appendix C) [reconstructed]: convexity, L(w_t) - L(u) <= <grad L(w_t), w_t - u> = <P^ grad L, w_t - u> + <(P - P^) grad L, w_t - u>, with grad L in range P_t",
+        statement: "largest (L(w) - L(u)) - (<P^ grad L(w), w - u> + <(P - P^) grad L(w), w - u>) <= 1e-12 over 200 instances in R^6: L(w) = h(P w), h(v) = log sum_i exp(<a_i, v>) + |v|^2/2 (convex; grad L = P grad h(P w) in range P), P and P^ projections on independent uniformly random k-dimensional subspaces, w, u, a_i standard normal (rounding of a few dozen operations on values of order 10)",
+        mutants: &[WITHOUT_CORRECTION],
+        known_false: false,
+        tautologies: &[],
+        perturbation: None,
+    },
+    cases: || {
+        [1, 2, 4]
+            .iter()
+            .map(|k| params! { "k" => *k, "instances" => 200 })
+            .collect()
+    },
+    measure: |case, run| {
+        use dpclaims_empirical::rand_distr::{Distribution, StandardNormal};
+        use dpclaims_empirical::rng::StreamKey;
+        use nalgebra::{DMatrix, DVector};
+        let p = 6usize;
+        let k = case.u64("k")? as usize;
+        if !(1..p).contains(&k) {
+            return Err(ParamError::new("k", k as f64, "1 <= k < 6"));
+        }
+        let n = case.u64("instances")?;
+        if n > 100_000 {
+            return Err(ParamError::new("instances", n, "at most 10^5 instances"));
+        }
+        let corrected = !is(run, &WITHOUT_CORRECTION);
+        let key = StreamKey::new(run.seed, &["subspace.thm5.step.convexity", "instances"]);
+        let mut worst = f64::NEG_INFINITY;
+        for i in 0..n {
+            let mut rng = key.trial(i);
+            let proj = |rng: &mut _| {
+                let b = random_basis(p, k, rng);
+                &b * b.transpose()
+            };
+            let (big_p, p_hat) = (proj(&mut rng), proj(&mut rng));
+            let a = DMatrix::<f64>::from_fn(5, p, |_, _| StandardNormal.sample(&mut rng));
+            let mut normal = || DVector::<f64>::from_fn(p, |_, _| StandardNormal.sample(&mut rng));
+            let (w, u) = (normal(), normal());
+            // h(v) = logsumexp(A v) + |v|^2/2; grad h = A^T softmax(A v) + v.
+            let h = |v: &DVector<f64>| {
+                let z = &a * v;
+                let max = z.max();
+                max + z.map(|x| (x - max).exp()).sum().ln() + v.norm_squared() / 2.0
+            };
+            let loss = |x: &DVector<f64>| h(&(&big_p * x));
+            let v = &big_p * &w;
+            let z = &a * &v;
+            let max = z.max();
+            let e = z.map(|x| (x - max).exp());
+            let softmax = &e / e.sum();
+            let grad = &big_p * (a.transpose() * softmax + &v);
+            let d = &w - &u;
+            let lhs = loss(&w) - loss(&u);
+            let mut rhs = (&p_hat * &grad).dot(&d);
+            if corrected {
+                rhs += ((&big_p - &p_hat) * &grad).dot(&d);
+            }
+            worst = worst.max(lhs - rhs);
+        }
+        Ok(vec![computed(
+            case.clone(),
+            1e-12,
+            Relation::AtMost,
+            worst,
+            1.0,
+            0.0,
+        )])
+    },
+};
+
 /// The proof-step claims of seed 003, in registry order.
 pub fn claims() -> Vec<&'static dyn Claim> {
     vec![
@@ -291,5 +465,7 @@ pub fn claims() -> Vec<&'static dyn Claim> {
         &THM3_PLUG_IN,
         &THM4,
         &EXPAND,
+        &RANGE,
+        &CONVEXITY,
     ]
 }
