@@ -811,15 +811,8 @@ impl CommandAccountant {
     pub fn ask(&mut self, ids: &[usize], requests: &[Request]) -> Vec<Reply> {
         let lines: Vec<String> = requests.iter().zip(ids).map(|(r, &i)| r.line(i)).collect();
         let ids: Vec<u64> = ids.iter().map(|&i| i as u64).collect();
-        let x = line_protocol::exchange(
-            &self.command,
-            &ids,
-            &lines,
-            self.timeout,
-            false,
-            self.notes.at_once,
-            answer_tag,
-        );
+        let x =
+            line_protocol::exchange(&self.command, &ids, &lines, self.timeout, false, answer_tag);
         self.notes.extend(x.notes);
         x.answers
             .into_iter()
@@ -2179,7 +2172,7 @@ pub fn render_notes(outcomes: &[Outcome], report: &Report, markdown: bool) -> St
                 ""
             },
             if n.at_once {
-                "; questions sent all at once (the accountant answered nothing before it had them all)"
+                "; questions sent all at once after a silence (the accountant reads ahead, buffers its stdout, or was slow)"
             } else {
                 ""
             }

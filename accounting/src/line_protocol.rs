@@ -25,11 +25,12 @@
 //! its answer goes with the next question's.) One question at a time also tells which
 //! question a wrong answer was for: an answer carrying an id the command was not asked (or none,
 //! after answers with ids) is an error for the question it was asked, at once, not a wait for
-//! the timeout. A command that keeps silent for
-//! [`LOCKSTEP_PATIENCE`] after its first question, before answering anything, is taken for one
-//! that reads all its input before answering: it gets every remaining question at once, and
-//! its stderr goes with the answer read after it (a fast command's next traceback may then
-//! come with this answer).
+//! the timeout (a line written after an answer, before the next question is read, is taken
+//! for that next question's answer). A command that keeps silent after a question for the
+//! patience ([`LOCKSTEP_PATIENCE`], at most a quarter of the per-question timeout) is taken for
+//! one that reads ahead or buffers its output: it gets every remaining question at once (noted:
+//! [`Notes::at_once`]), and from then on its stderr goes with the answer read after it (a fast
+//! command's next traceback may then come with this answer).
 //!
 //! While a command runs, SIGINT (Ctrl-C) kills its process group and exits with code 130
 //! (the process group of the command is not the terminal's, so Ctrl-C does not reach it by
@@ -47,9 +48,9 @@ use std::time::{Duration, Instant};
 /// How many times a command that hung or crashed is started again.
 pub const MAX_RESTARTS: usize = 20;
 
-/// How long a command may keep silent after its first question before it is taken for one
-/// that reads all its input before answering (and gets every question): at most this, and a
-/// quarter of the per-question timeout.
+/// How long a command may keep silent after a question before it is taken for one that reads
+/// ahead (and gets every remaining question): at most this, and a quarter of the per-question
+/// timeout.
 pub const LOCKSTEP_PATIENCE: Duration = Duration::from_secs(5);
 
 /// How much of the command's stderr is kept per answer: the last this many bytes.
@@ -68,15 +69,9 @@ pub fn ask_lines(
     show_stderr: bool,
 ) -> Vec<Result<String, String>> {
     let ids: Vec<u64> = (0..questions.len() as u64).collect();
-    exchange(
-        command,
-        &ids,
-        questions,
-        timeout,
-        show_stderr,
-        false,
-        |_| Tag::Answer(None),
-    )
+    exchange(command, &ids, questions, timeout, show_stderr, |_| {
+        Tag::Answer(None)
+    })
     .answers
     .into_iter()
     .map(|a| a.line)
@@ -113,9 +108,9 @@ pub struct Notes {
     pub misdirected: usize,
     /// Answers without an id, taken in order (the old protocol).
     pub in_order: usize,
-    /// Whether the command kept silent after its first question until it had them all (it
-    /// reads all its input, or buffers its output, before answering) and so got them all at
-    /// once: its stderr may then come with a neighbouring answer.
+    /// Whether the command kept silent after a question for the patience (it reads ahead,
+    /// buffers its output, or was slow) and so got the remaining questions at once: its stderr
+    /// may then come with a neighbouring answer.
     pub at_once: bool,
     /// The first [`MAX_NOTES`] notes, in words.
     pub lines: Vec<String>,
@@ -170,16 +165,13 @@ fn quote(line: &str) -> String {
 /// Asks `sh -c command` the questions (one line each; `ids[i]` is the id of `questions[i]`,
 /// the one its answer must carry) and sorts the lines of its stdout with `tag` (module
 /// documentation): every question gets an answer line or why it has none, in the order of
-/// the questions. With `at_once` the questions go all at once from the start (the command
-/// is known to read all its input before answering: [`Notes::at_once`] of an earlier
-/// exchange).
+/// the questions.
 pub fn exchange(
     command: &str,
     ids: &[u64],
     questions: &[String],
     timeout: Duration,
     show_stderr: bool,
-    at_once: bool,
     tag: impl Fn(&str) -> Tag,
 ) -> Exchange {
     assert_eq!(ids.len(), questions.len(), "one id per question");
@@ -191,9 +183,9 @@ pub fn exchange(
     // Whether an answer with an id was taken: from then on answers without one are skipped.
     let mut ids_seen = false;
     let mut restarts = 0;
-    // Whether a run of the command kept silent until it had every question (it reads all its
-    // input first): the runs after it get every question at once.
-    let mut reads_ahead = at_once;
+    // Whether a run of the command kept silent until it had every question (it reads ahead):
+    // the runs after it in this exchange get every question at once.
+    let mut reads_ahead = false;
     let patience = timeout.mul_f64(0.25).min(LOCKSTEP_PATIENCE);
     loop {
         let pending: Vec<usize> = (0..n).filter(|&i| answers[i].is_none()).collect();
@@ -247,7 +239,6 @@ pub fn exchange(
             &mut sent,
         );
         let mut asked_at = Instant::now();
-        let mut answered_in_run = false;
         // Stderr read with lines that were not answers goes with the next answer.
         let mut carried = String::new();
         let mut skipped = 0;
@@ -258,9 +249,10 @@ pub fn exchange(
         };
         while let Some(&waiting) = pending.iter().find(|&&i| answers[i].is_none()) {
             let left = timeout.saturating_sub(last.elapsed());
-            // Before its first answer, a command that keeps silent for `patience` may be
-            // waiting for the end of its input: it gets every question.
-            let patient = lockstep && !answered_in_run;
+            // A command that keeps silent for `patience` after a question may be reading ahead
+            // (waiting for more input, or holding its answers in a buffer): it gets every
+            // question that is left.
+            let patient = lockstep;
             let wait = if patient {
                 left.min(patience.saturating_sub(asked_at.elapsed()))
             } else {
@@ -274,7 +266,7 @@ pub fn exchange(
                     if !notes.at_once {
                         notes.at_once = true;
                         notes.note(format!(
-                            "no answer to the first question within {patience:?}: the command got every question at once (it reads all its input, or buffers its stdout, before answering; its stderr may come with a neighbouring answer: flush stdout after each answer)"
+                            "no answer to the question with id {} within {patience:?}: the command got every remaining question at once (it reads ahead or buffers its stdout, or was slow on that question; its stderr may then come with a neighbouring answer)", ids[waiting]
                         ));
                     }
                     ask(&mut run, pending.len(), &mut sent);
@@ -379,7 +371,6 @@ pub fn exchange(
                         stderr: tail(std::mem::take(&mut carried) + &stderr),
                     });
                     last = Instant::now();
-                    answered_in_run = true;
                     if lockstep && pending[..sent].iter().all(|&j| answers[j].is_some()) {
                         ask(&mut run, sent + 1, &mut sent);
                         asked_at = Instant::now();
@@ -920,7 +911,7 @@ mod tests {
         // duplicate, and 12, 13.
         let cmd = "cat >/dev/null; echo 'warning: something'; echo 11:b; echo 10:a; \
                    echo 99:z; echo 10:again; echo 12:c; echo 13:d";
-        let x = exchange(cmd, &ids, &qs, Duration::from_secs(2), false, false, tag);
+        let x = exchange(cmd, &ids, &qs, Duration::from_secs(2), false, tag);
         let got: Vec<_> = x.answers.iter().map(|a| a.line.clone()).collect();
         assert_eq!(
             got,
@@ -934,7 +925,7 @@ mod tests {
         );
         let text = x.notes.lines.join("\n");
         assert!(
-            x.notes.at_once && text.contains("every question at once"),
+            x.notes.at_once && text.contains("every remaining question at once"),
             "{text}"
         );
         assert!(text.contains("warning: something"), "{text}");
@@ -953,7 +944,6 @@ mod tests {
             &qs,
             Duration::from_secs(2),
             false,
-            false,
             tag,
         );
         assert!(x.answers.iter().all(|a| a.line.is_ok()), "{x:?}");
@@ -963,7 +953,6 @@ mod tests {
             &[0, 1, 2],
             &qs,
             Duration::from_secs(2),
-            false,
             false,
             tag,
         );
@@ -987,7 +976,6 @@ mod tests {
             &questions(4),
             Duration::from_secs(5),
             false,
-            false,
             tag,
         );
         assert_eq!(x.answers[0].stderr, "note 0\n");
@@ -997,15 +985,7 @@ mod tests {
         assert_eq!(x.answers[3].stderr, "note 3\n");
         // Bounded: the last STDERR_TAIL bytes.
         let cmd = "read x; head -c 100000 /dev/zero | tr '\\0' x >&2; echo end >&2; echo -:a";
-        let x = exchange(
-            cmd,
-            &[0],
-            &questions(1),
-            Duration::from_secs(5),
-            false,
-            false,
-            tag,
-        );
+        let x = exchange(cmd, &[0], &questions(1), Duration::from_secs(5), false, tag);
         let s = &x.answers[0].stderr;
         assert!(
             s.len() < STDERR_TAIL + 64 && s.ends_with("xxend\n"),
@@ -1025,15 +1005,7 @@ mod tests {
         let n = 300;
         let cmd = "while read x; do echo \"tb $x\" >&2; echo \"$x:a\"; done";
         let ids: Vec<u64> = (0..n as u64).collect();
-        let x = exchange(
-            cmd,
-            &ids,
-            &questions(n),
-            Duration::from_secs(5),
-            false,
-            false,
-            tag,
-        );
+        let x = exchange(cmd, &ids, &questions(n), Duration::from_secs(5), false, tag);
         for (i, a) in x.answers.iter().enumerate() {
             assert_eq!(a.line.as_deref(), Ok(format!("{i}:a").as_str()));
             assert_eq!(a.stderr, format!("tb {i}\n"), "answer {i}");
@@ -1055,7 +1027,6 @@ mod tests {
             &questions(3),
             Duration::from_secs(20),
             false,
-            false,
             tag,
         );
         assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
@@ -1064,6 +1035,28 @@ mod tests {
         assert!(why.contains("id 1 with an answer for id 99"), "{why}");
         assert_eq!(x.answers[2].line.as_deref(), Ok("2:a"));
         assert_eq!(x.notes.misdirected, 1);
+    }
+
+    /// A command that answers its first question and then reads to the end of its input
+    /// before answering the rest gets them all after one patience, not a timeout each.
+    #[test]
+    fn a_command_that_reads_ahead_after_one_answer_gets_every_question() {
+        let cmd = "read x; echo \"$x:a\"; l=''; while read y; do l=\"$l $y\"; done; \
+                   for y in $l; do echo \"$y:a\"; done";
+        let t = Instant::now();
+        let x = exchange(
+            cmd,
+            &[0, 1, 2, 3],
+            &questions(4),
+            Duration::from_secs(2),
+            false,
+            tag,
+        );
+        assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+        for (i, a) in x.answers.iter().enumerate() {
+            assert_eq!(a.line.as_deref(), Ok(format!("{i}:a").as_str()));
+        }
+        assert!(x.notes.at_once, "{:?}", x.notes);
     }
 
     #[test]

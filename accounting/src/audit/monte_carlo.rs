@@ -507,8 +507,9 @@ fn simulated_pairs(row: &Row) -> Result<Vec<(Simulated, String)>, ParamError> {
         // `crate::privacy::random_allocation`): the record's gradient +C in the one step of t
         // that draws it, the others 0; removal (1, 0) and addition (0, 1) are the shuffled
         // epoch's loss with the record's step at `first` under P and `second` under Q. Under
-        // replace-one also the antipodal pair (+C against -C in the same step): realised, and
-        // presumably the worst (no worst pair is proved: `event_pld::replace_one_by_two_hops`).
+        // replace-one also the antipodal pair (+C against -C in the same step): realised, a
+        // candidate for the worst (not proved, and a Monte Carlo found pairs at 150-165 degrees
+        // no weaker near delta = 1e-5: THEOREMS_NOTES.md; the Monte Carlo only probes from below).
         let pairs: &[(f64, f64, &str)] = match row.relation {
             Neighbouring::AddRemove => &[(1.0, 0.0, "remove"), (0.0, 1.0, "add")],
             Neighbouring::ReplaceOne => &[
