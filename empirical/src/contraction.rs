@@ -140,6 +140,50 @@ pub fn push_forward(p: &[f64], f: &[usize], outputs: usize) -> Vec<f64> {
     out
 }
 
+/// The largest `lhs / rhs` over the pairs whose `rhs` exceeds $10^{-12}$ (below it the left side
+/// is 0 or numerically meaningless); 0 if none does.
+pub fn worst_ratio(pairs: impl Iterator<Item = (f64, f64)>) -> f64 {
+    pairs
+        .filter(|(_, rhs)| *rhs > 1e-12)
+        .map(|(lhs, rhs)| lhs / rhs)
+        .fold(0.0, f64::max)
+}
+
+/// The data processing inequality of `divergence` for deterministic maps, at random instances:
+/// the largest $D(P\circ f^{-1}\Vert Q\circ f^{-1})/(c\thinspace D(P\Vert Q))$ over `pairs` pairs drawn by `draw` from the
+/// trial generators of `key`, $f$ the identity for every fifth pair and else a uniformly random
+/// map of the 12 states onto $2..6$ (`factor` $c$ is 1, or a mutant's).
+pub fn dpi_worst_ratio(
+    key: &crate::rng::StreamKey,
+    pairs: u64,
+    factor: f64,
+    draw: impl Fn(&mut crate::rng::TrialRng) -> (Vec<f64>, Vec<f64>),
+    divergence: impl Fn(&[f64], &[f64]) -> f64,
+) -> f64 {
+    use rand::RngExt;
+    worst_ratio((0..pairs).map(|i| {
+        let mut rng = key.trial(i);
+        let (p, q) = draw(&mut rng);
+        let states = p.len();
+        let k = if i % 5 == 0 {
+            states
+        } else {
+            rng.random_range(2..=6)
+        };
+        let f: Vec<usize> = (0..states)
+            .map(|x| {
+                if k == states {
+                    x
+                } else {
+                    rng.random_range(0..k)
+                }
+            })
+            .collect();
+        let lhs = divergence(&push_forward(&p, &f, k), &push_forward(&q, &f, k));
+        (lhs, factor * divergence(&p, &q))
+    }))
+}
+
 /// Both neighbouring processes' laws after every step $1..T$: $\max$ of the two orders of
 /// $\mathsf E_\varepsilon$ at each $t$ for each order in `epsilons`.
 pub fn propagate_pair(

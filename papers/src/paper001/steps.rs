@@ -537,15 +537,6 @@ const SECOND_TERM_ONLY: Mutant = Mutant {
     description: "bound side: q E_eps(P2||Q2) only (the batches without the differing index dropped)",
 };
 
-/// The largest of `ratio(lhs, rhs)` over the pairs with `rhs` above a floor (below it the
-/// left side is 0 or numerically meaningless).
-fn worst_ratio(pairs: impl Iterator<Item = (f64, f64)>) -> f64 {
-    pairs
-        .filter(|(_, rhs)| *rhs > 1e-12)
-        .map(|(lhs, rhs)| lhs / rhs)
-        .fold(0.0, f64::max)
-}
-
 static JOINT_CONVEXITY: StepClaim = StepClaim {
     info: ClaimInfo {
         id: "contraction.cdpi.step.joint_convexity",
@@ -567,7 +558,7 @@ static JOINT_CONVEXITY: StepClaim = StepClaim {
         v
     },
     measure: |case, run| {
-        use dpclaims_empirical::contraction::{hockey_stick, random_sparse_law};
+        use dpclaims_empirical::contraction::{hockey_stick, random_sparse_law, worst_ratio};
         use dpclaims_empirical::rng::StreamKey;
         let eps = error::non_negative("epsilon", case.f64("epsilon")?)?;
         let q = error::open_interval("q", case.f64("q")?, 0.0, 1.0)?;
@@ -633,9 +624,8 @@ static PROJECTION_DPI: StepClaim = StepClaim {
             .collect()
     },
     measure: |case, run| {
-        use dpclaims_empirical::contraction::{hockey_stick, push_forward, random_sparse_law};
+        use dpclaims_empirical::contraction::{dpi_worst_ratio, hockey_stick, random_sparse_law};
         use dpclaims_empirical::rng::StreamKey;
-        use rand::RngExt;
         let eps = error::non_negative("epsilon", case.f64("epsilon")?)?;
         let n = case.u64("pairs")?;
         if n > 100_000 {
@@ -644,24 +634,8 @@ static PROJECTION_DPI: StepClaim = StepClaim {
         let tolerance = error::open_interval("tolerance", case.f64("tolerance")?, 0.0, 1e-3)?;
         let key = StreamKey::new(run.seed, &["contraction.cdpi.step.projection_dpi", "pairs"]);
         let factor = if is(run, &HALVED) { 0.5 } else { 1.0 };
-        let worst = worst_ratio((0..n).map(|i| {
-            let mut rng = key.trial(i);
-            let (p, q) = (
-                random_sparse_law(12, 4, &mut rng),
-                random_sparse_law(12, 4, &mut rng),
-            );
-            // Every fifth map the identity, else onto k = 2..6 states.
-            let k = if i % 5 == 0 {
-                12
-            } else {
-                rng.random_range(2..=6)
-            };
-            let f: Vec<usize> = (0..12)
-                .map(|x| if k == 12 { x } else { rng.random_range(0..k) })
-                .collect();
-            let lhs = hockey_stick(&push_forward(&p, &f, k), &push_forward(&q, &f, k), eps);
-            (lhs, factor * hockey_stick(&p, &q, eps))
-        }));
+        let draw = |rng: &mut _| (random_sparse_law(12, 4, rng), random_sparse_law(12, 4, rng));
+        let worst = dpi_worst_ratio(&key, n, factor, draw, |p, q| hockey_stick(p, q, eps));
         Ok(vec![computed(
             case.clone(),
             1.0 + tolerance,

@@ -468,14 +468,6 @@ static BROWNIAN_DOMINATES: FormClaim = FormClaim {
 // Cited facts about Rényi divergence (van Erven and Harremoës 2014), on random laws
 // ---------------------------------------------------------------------------------------------
 
-/// The largest ratio `lhs / rhs` over the pairs with `rhs` above a floor.
-fn worst_ratio(pairs: impl Iterator<Item = (f64, f64)>) -> f64 {
-    pairs
-        .filter(|(_, rhs)| *rhs > 1e-12)
-        .map(|(lhs, rhs)| lhs / rhs)
-        .fold(0.0, f64::max)
-}
-
 /// A random pair on 12 states: $P$ on 4 atoms, $Q$ of full support (so $D_\alpha(P\Vert Q)$ is
 /// finite), drawn from `rng`.
 fn random_pair<R: rand::Rng + ?Sized>(rng: &mut R) -> (Vec<f64>, Vec<f64>) {
@@ -509,9 +501,8 @@ static RENYI_DPI: StepClaim = StepClaim {
             .collect()
     },
     measure: |case, run| {
-        use dpclaims_empirical::contraction::{push_forward, renyi};
+        use dpclaims_empirical::contraction::{dpi_worst_ratio, renyi};
         use dpclaims_empirical::rng::StreamKey;
-        use rand::RngExt;
         let alpha = error::open_interval("alpha", case.f64("alpha")?, 0.0, 1e6)?;
         if alpha == 1.0 {
             return Err(ParamError::new("alpha", alpha, "an order other than 1"));
@@ -523,20 +514,13 @@ static RENYI_DPI: StepClaim = StepClaim {
         let tolerance = error::open_interval("tolerance", case.f64("tolerance")?, 0.0, 1e-3)?;
         let key = StreamKey::new(run.seed, &["renyi_discretization.thm12.step.dpi", "pairs"]);
         let factor = if is(run, &DPI_HALVED) { 0.5 } else { 1.0 };
-        let worst = worst_ratio((0..n).map(|i| {
-            let mut rng = key.trial(i);
-            let (p, q) = random_pair(&mut rng);
-            let k = if i % 5 == 0 {
-                12
-            } else {
-                rng.random_range(2..=6)
-            };
-            let f: Vec<usize> = (0..12)
-                .map(|x| if k == 12 { x } else { rng.random_range(0..k) })
-                .collect();
-            let lhs = renyi(&push_forward(&p, &f, k), &push_forward(&q, &f, k), alpha);
-            (lhs, factor * renyi(&p, &q, alpha))
-        }));
+        let worst = dpi_worst_ratio(
+            &key,
+            n,
+            factor,
+            |rng| random_pair(rng),
+            |p, q| renyi(p, q, alpha),
+        );
         // Log-sum-exp of 12 terms with logs of size up to ~40: relative error far below 1e-9.
         Ok(vec![computed(
             case.clone(),
@@ -572,7 +556,7 @@ static MONOTONE_ORDER: StepClaim = StepClaim {
             .collect()
     },
     measure: |case, run| {
-        use dpclaims_empirical::contraction::renyi;
+        use dpclaims_empirical::contraction::{renyi, worst_ratio};
         use dpclaims_empirical::rng::StreamKey;
         let alpha = error::open_interval("alpha", case.f64("alpha")?, 0.0, 1e6)?;
         let beta = error::open_interval("beta", case.f64("beta")?, alpha, 1e6)?;
