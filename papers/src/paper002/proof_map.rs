@@ -18,13 +18,13 @@ pub static MAPS: [ProofMap; 4] = [
         hypotheses: "Assumption 1: ||grad l(w, z)|| <= G; Assumption 2: grad l(., z) L-Lipschitz, l bounded below (forms recalled)",
         statement_claims: &[],
         steps: &[
-            none(
+            claim(
                 "'this assumption implies that the population gradient and empirical gradient are also bounded as ||grad f(w)|| <= G and ||grad f^(w)|| <= G'",
-                "Jensen (the norm of a mean is at most the mean of the norms)",
+                "adaptive.assumptions.step.mean_gradient",
             ),
-            none(
-                "'Assumption 2 implies the population loss f(w) and empirical loss f^(w) also have L-Lipschitz gradient and bounded from below'",
-                "triangle inequality for means; a mean of functions bounded below by b is bounded below by b",
+            claim(
+                "'Assumption 2 implies the population loss f(w) and empirical loss f^(w) also have L-Lipschitz gradient and bounded from below' (the bounded-below part, a mean of numbers >= b, is immediate)",
+                "adaptive.assumptions.step.mean_smoothness",
             ),
         ],
     },
@@ -35,9 +35,9 @@ pub static MAPS: [ProofMap; 4] = [
         hypotheses: "full-batch gradients with sensitivity 2G/n (replace-one); sigma^2 = c2 G^2 T ln(1/delta)/(n^2 eps^2); eps < c1 T",
         statement_claims: &["adaptive.thm1.gdp", "adaptive.thm1.experiments"],
         steps: &[
-            none(
+            claim(
                 "'DPAGD is a composition of T Gaussian Mechanism (line 4 in Algorithm 1)'; phi_t, psi_t and the update read only noisy gradients",
-                "post-processing (as printed)",
+                "adaptive.thm1.step.post_processing",
             ),
             none(
                 "'the variance of noise is derived by moments accountant (MA) [1, 33]'",
@@ -68,9 +68,9 @@ pub static MAPS: [ProofMap; 4] = [
                 "The transfer theorem bounds the gap between the empirical and the population gradient at each iterate",
                 "cited (Dwork et al. 2015; Jung et al. 2020); Theorem 2's form is not in our copy",
             ),
-            none(
+            claim(
                 "'with high probability across all iterations': a union bound over the T iterations and p coordinates",
-                "union bound (by hand)",
+                "adaptive.thm3.step.union_bound",
             ),
             statement(
                 "Combined with the noise's tail and DP GD's pathwise descent: a high-probability bound on ||grad f(w)||",
@@ -90,7 +90,10 @@ pub static MAPS: [ProofMap; 4] = [
             "adaptive.appD",
         ],
         steps: &[
-            none("E||grad f^(w_R)|| <= sqrt(E||grad f^(w_R)||^2)", "Jensen"),
+            claim(
+                "E||grad f^(w_R)|| <= sqrt(E||grad f^(w_R)||^2)",
+                "adaptive.uniform_convergence.step.jensen",
+            ),
             statement(
                 "sqrt(E||grad f^(w_R)||^2) <= O(p^(1/4)/sqrt(n eps)) (Theorems 4-6)",
                 "adaptive.thm4.derived",
