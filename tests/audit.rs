@@ -292,11 +292,13 @@ fn monte_carlo_alone_refutes_an_epsilon_ten_percent_low() {
 /// Issue 30: by Monte Carlo alone, at the default budget, Poisson add/remove runs of the grid
 /// in docs/audit.md (q 1e-3..0.05, T 10..1e4, delta = 1e-5): eps claimed 0.9 x the PLD
 /// bracket's lower end (certainly 10% below the truth) is unsound, 1.02 x its upper end is not.
-/// Fast tier: q = 1e-3, T = 100, sigma = 0.6 (eps 0.7796), which the Monte Carlo before the
-/// strata on the record's draws missed at the default budget (its limit 6.0e-6 under the
-/// claimed 1e-5), at a tenth of that budget (limit 1.31e-5; 1.3 s instead of 12 s); full tier
-/// (DPCLAIMS_FULL=1): the rows of the grid it refutes, at the default budget (the brackets
-/// are the PLD's, stated so the test does not spend minutes recomputing them).
+/// Fast tier, at a tenth of that budget: q = 1e-3, T = 100, sigma = 0.6 (eps 0.7796), which
+/// the Monte Carlo before the strata on the record's draws missed at the full budget, and
+/// q = 3e-3, T = 1000, sigma = 0.8 (eps 0.9685), which every Monte Carlo before the loss tilt
+/// missed at the full budget (limits 6.2e-7 and 6.7e-6 under the claimed 1e-5; with the tilt
+/// 2.05e-5). Full tier (DPCLAIMS_FULL=1), at the default budget: six rows refuted before, and
+/// the eleven the stratified Monte Carlo still missed (the brackets are the PLD's, stated so
+/// the test does not spend minutes recomputing them).
 #[test]
 fn monte_carlo_alone_refutes_ten_percent_low_across_the_grid() {
     let default = AuditOptions::default().max_steps;
@@ -307,7 +309,10 @@ fn monte_carlo_alone_refutes_ten_percent_low_across_the_grid() {
         ..AuditOptions::default()
     };
     // (q, T, sigma, the PLD bracket of eps at delta 1e-5).
-    let fast: &[(f64, u64, f64, f64, f64)] = &[(0.001, 100, 0.6, 0.7796, 0.7796)];
+    let fast: &[(f64, u64, f64, f64, f64)] = &[
+        (0.001, 100, 0.6, 0.7796, 0.7796),
+        (0.003, 1000, 0.8, 0.9685, 0.9685),
+    ];
     let full: &[(f64, u64, f64, f64, f64)] = &[
         (0.001, 10, 0.5, 1.0860, 1.0860),
         (0.001, 100, 0.4, 4.9610, 4.9610),
@@ -315,6 +320,17 @@ fn monte_carlo_alone_refutes_ten_percent_low_across_the_grid() {
         (0.001, 1000, 0.4, 7.0135, 7.0135),
         (0.05, 100, 2.0, 1.0972, 1.0972),
         (0.03, 10000, 5.0, 2.4814, 2.4815),
+        (0.001, 10000, 0.8, 0.7822, 0.7825),
+        (0.001, 10000, 0.6, 2.4561, 2.4562),
+        (0.001, 10000, 0.5, 5.2267, 5.2268),
+        (0.003, 1000, 0.8, 0.9685, 0.9685),
+        (0.003, 1000, 0.5, 5.7108, 5.7108),
+        (0.003, 10000, 0.8, 2.5743, 2.5744),
+        (0.003, 10000, 0.6, 6.3723, 6.3724),
+        (0.01, 1000, 0.8, 3.1410, 3.1410),
+        (0.01, 1000, 0.6, 7.4336, 7.4336),
+        (0.01, 10000, 1.0, 6.1877, 6.1877),
+        (0.03, 1000, 0.8, 9.9316, 9.9316),
     ];
     let rows = if crate::full() { full } else { fast };
     for &(q, t, sigma, lo, hi) in rows {
@@ -328,6 +344,40 @@ fn monte_carlo_alone_refutes_ten_percent_low_across_the_grid() {
         let a = audit_one(&row(1.02 * hi), &opts);
         assert_ne!(a.verdict, AuditVerdict::Unsound, "{q} {t} {sigma}: {a:?}");
     }
+}
+
+/// Issue 30, item 3, for the other samplers: the same loss tilt, on the one-hot epoch
+/// (`dpclaims_empirical::loss_tilt::TiltedEpoch`), gives the Monte Carlo alone the power to
+/// refute a claim 10% under the certified lower reference, at a tenth of the default budget:
+/// random allocation (100 steps per epoch, 10 epochs, sigma 0.8: bracket [2.905168, 2.909936];
+/// the claim 1.02 x its upper end is not refuted) and shuffling (10 batches of 10, 5 epochs,
+/// sigma 3, replace-one: lower reference 1.746038, no upper one). Before the tilt the
+/// random-allocation claim was missed even at the full budget (limit 4.3e-6, now 3.5e-5; at
+/// a tenth 2.7e-7, now 3.3e-5); the shuffled one was refuted already, by a shift of the
+/// record's batch (4.7e-4 at the full budget, now 5.0e-4).
+#[test]
+fn monte_carlo_alone_refutes_ten_percent_low_for_random_allocation_and_shuffling() {
+    let opts = AuditOptions {
+        seed: crate::SEED,
+        no_reference: true,
+        max_steps: AuditOptions::default().max_steps / 10,
+        ..AuditOptions::default()
+    };
+    let ra = |eps: f64| {
+        format!(
+            r#"{{"name": "ra", "sampling": "random-allocation", "steps_per_epoch": 100, "sigma": 0.8, "epochs": 10, "delta": 1e-5, "epsilon": {eps}}}"#
+        )
+    };
+    let a = audit_one(&ra(0.9 * 2.905168), &opts);
+    assert_eq!(a.verdict, AuditVerdict::Unsound, "{a:?}");
+    let a = audit_one(&ra(1.02 * 2.909936), &opts);
+    assert_ne!(a.verdict, AuditVerdict::Unsound, "{a:?}");
+    let shuffled = format!(
+        r#"{{"name": "sh", "sampling": "shuffle", "batch": 10, "n": 100, "sigma": 3.0, "epochs": 5, "delta": 1e-5, "epsilon": {}}}"#,
+        0.9 * 1.746038
+    );
+    let a = audit_one(&shuffled, &opts);
+    assert_eq!(a.verdict, AuditVerdict::Unsound, "{a:?}");
 }
 
 /// Coverage: on four runs whose simulated pairs' delta(eps) the PLD brackets to 1e-3 relative,

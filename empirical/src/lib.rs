@@ -14,6 +14,7 @@
 //! - [`contraction`]: exact 1-D law propagation of projected noisy SGD on a grid, 2-D projected chain (seed 001).
 //! - [`algorithms`]: Algorithm 1 of seed 000 (SGLD / DP-SGD), single and coupled chains.
 //! - [`privacy_loss`]: the privacy loss of the subsampled Gaussian, sampled from the mechanism.
+//! - [`loss_tilt`]: the exponential tilt of that loss (the remove pair), importance sampling of its tail.
 
 #![warn(missing_docs)]
 
@@ -21,6 +22,7 @@ pub mod adaptive;
 pub mod algorithms;
 pub mod contraction;
 pub mod langevin;
+pub mod loss_tilt;
 pub mod privacy_loss;
 pub mod problems;
 pub mod rng;

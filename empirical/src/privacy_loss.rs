@@ -314,7 +314,7 @@ impl LossPair {
 }
 
 /// $\ln(e^a+e^b)$ without overflow ($a$ may be $-\infty$).
-fn log_add_exp(a: f64, b: f64) -> f64 {
+pub(crate) fn log_add_exp(a: f64, b: f64) -> f64 {
     if a >= b {
         a + (b - a).exp().ln_1p()
     } else {

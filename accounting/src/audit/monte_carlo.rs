@@ -9,6 +9,9 @@ use crate::error::ParamError;
 use crate::privacy::pld::Pair;
 use crate::privacy::shuffle::REPLACE_ONE_WORST;
 use crate::privacy::{Neighbouring, Sampling};
+use dpclaims_empirical::loss_tilt::{
+    LossTilt, TiltedEpoch, TiltedPhase, log_value_bound, one_hot_tilted_path, remove_tilted_path,
+};
 use dpclaims_empirical::privacy_loss::{
     LossPair, Phase, ShuffledPair, Tilt, shuffled_weighted_loss,
 };
@@ -17,6 +20,7 @@ use dpclaims_empirical::runner::run_trials;
 use dpclaims_empirical::stats::{self, MeanAcc};
 use rand::RngExt;
 use statrs::distribution::{Binomial, Discrete};
+use std::sync::Arc;
 
 /// The simulated mechanism of one pair: plain numbers for `empirical`.
 #[derive(Debug, Clone)]
@@ -72,8 +76,25 @@ impl Simulated {
                     rng,
                 );
             }
+            (Proposal::Loss { tilt, phases, .. }, Simulated::Drawn { phase, .. }) => {
+                let drawn = stratum.draw(rng);
+                return remove_tilted_path(&[(&phases[0], phase.steps)], Some(drawn), tilt, rng);
+            }
+            (Proposal::Loss { tilt, phases, .. }, Simulated::Steps { phases: steps, .. }) => {
+                let list: Vec<(&TiltedPhase, u64)> = phases
+                    .iter()
+                    .zip(steps)
+                    .map(|(t, p)| (t, p.steps))
+                    .collect();
+                return remove_tilted_path(&list, None, tilt, rng);
+            }
+            (Proposal::Epoch { tilt, epoch, .. }, Simulated::Shuffled { epochs, .. }) => {
+                return one_hot_tilted_path(epoch, *epochs, tilt, rng);
+            }
             // (Not proposed for other pairs.)
-            (Proposal::Jump { .. }, _) => &Tilt::NONE,
+            (Proposal::Jump { .. } | Proposal::Loss { .. } | Proposal::Epoch { .. }, _) => {
+                &Tilt::NONE
+            }
         };
         match self {
             Simulated::Steps { loss, phases } => loss.weighted_loss_phases(phases, tilt, rng),
@@ -122,6 +143,14 @@ impl Simulated {
                     push(t);
                 }
                 jumps = matched_jumps(*loss, phase, stratum.typical, epsilon);
+                if *loss == LossPair::Remove {
+                    let last = stratum.first + stratum.cumulative.len() as u64 - 1;
+                    jumps.extend(loss_tilts(
+                        std::slice::from_ref(phase),
+                        Some((stratum.typical, [stratum.first, last])),
+                        epsilon,
+                    ));
+                }
             }
             Simulated::Steps { loss, phases } => {
                 let t: f64 = phases.iter().map(|p| p.steps as f64).sum();
@@ -145,6 +174,9 @@ impl Simulated {
                     lo
                 };
                 let drift = |k: f64| (2.0 * k / t).sqrt();
+                if *loss == LossPair::Remove {
+                    jumps = loss_tilts(phases, None, epsilon);
+                }
                 for k in [2.0, 6.0, 18.0] {
                     if *loss == LossPair::Add {
                         push(tilt(1.0, 0.0, drift(k)));
@@ -163,6 +195,9 @@ impl Simulated {
                 pair,
             } => {
                 let e = *epochs as f64;
+                if pair.first > 0.0 && pair.second == 0.0 {
+                    jumps = epoch_tilts(*batches as usize, *sigma, pair.first, *epochs, epsilon);
+                }
                 for k in [2.0, 6.0, 18.0] {
                     if pair.first > pair.second {
                         push(tilt(1.0, sigma * (2.0 * k / e).sqrt(), 0.0));
@@ -441,22 +476,134 @@ fn matched_jumps(loss: LossPair, phase: &Phase, drawn: u64, epsilon: f64) -> Vec
         .collect()
 }
 
-/// A proposal of the importance sampling: a [`Tilt`] of every step, or a single jump
-/// ([`LossPair::conditioned_jump_loss`]: one output moved by `size`, with probability `mix`).
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// A proposal of the importance sampling: a [`Tilt`] of every step, a single jump
+/// ([`LossPair::conditioned_jump_loss`]: one output moved by `size`, with probability `mix`),
+/// or the exponential tilt of the loss of the remove pair
+/// ([`dpclaims_empirical::loss_tilt`]: its phases' classes at `tilt.theta`, and the largest
+/// weighted value at the claimed ε).
+#[derive(Debug, Clone)]
 enum Proposal {
     Tilt(Tilt),
-    Jump { size: f64, mix: f64 },
+    Jump {
+        size: f64,
+        mix: f64,
+    },
+    Loss {
+        tilt: LossTilt,
+        phases: Arc<Vec<TiltedPhase>>,
+        bound: f64,
+    },
+    Epoch {
+        tilt: LossTilt,
+        epoch: Arc<TiltedEpoch>,
+        bound: f64,
+    },
 }
 
 impl Proposal {
-    /// The largest weight, $1/(1-\lambda)$.
+    /// The largest weighted value: $1/(1-\lambda)$ for a defensive mixture, the Chernoff
+    /// bound for the loss tilt (at the claimed ε).
     fn bound(&self) -> f64 {
         match self {
             Proposal::Tilt(t) => t.bound(),
             Proposal::Jump { mix, .. } => 1.0 / (1.0 - mix),
+            Proposal::Loss { bound, .. } | Proposal::Epoch { bound, .. } => *bound,
         }
     }
+}
+
+/// The integer $\theta\in[1,$ `most`$]$ that minimises a convex `log_bound` (None or
+/// non-finite: no such tilt): the search stops at the bound's first rise.
+fn best_theta(most: u32, log_bound: impl Fn(u32) -> Option<f64>) -> Option<u32> {
+    let mut best: Option<(f64, u32)> = None;
+    for theta in 1..=most {
+        let Some(b) = log_bound(theta).filter(|b| b.is_finite()) else {
+            break;
+        };
+        match best {
+            Some((v, _)) if b >= v => break,
+            _ => best = Some((b, theta)),
+        }
+    }
+    best.map(|(_, theta)| theta)
+}
+
+/// The loss tilts ([`Proposal::Loss`]) of the remove pair at the claimed `epsilon`: $\theta^\*$,
+/// the integer that minimises the Chernoff bound on the values
+/// ([`dpclaims_empirical::loss_tilt::log_value_bound`]; the bound is convex in $\theta$, so
+/// the search stops at its first rise), and $\theta^\*+1$, each alone (not in a defensive
+/// mixture: its values are below the bound). For the whole law (`drawn` None) the bound is
+/// over all paths; for a stratum `(typical, [a, b])` it is designed at the typical count and
+/// holds over the stratum at its worse end ($\sum_cn_c\ln m_c$ is linear in the count).
+fn loss_tilts(phases: &[Phase], drawn: Option<(u64, [u64; 2])>, epsilon: f64) -> Vec<Proposal> {
+    let classes = |theta: u32| -> Vec<TiltedPhase> {
+        phases
+            .iter()
+            .map(|p| TiltedPhase::new(p.q, p.sigma, theta))
+            .collect()
+    };
+    let log_mass = |tp: &[TiltedPhase], k: Option<u64>| -> f64 {
+        tp.iter()
+            .zip(phases)
+            .map(|(t, p)| t.log_mass(p.steps, k))
+            .sum()
+    };
+    let typical = drawn.map(|(k, _)| k);
+    let Some(star) = best_theta(4096, |theta| {
+        Some(log_value_bound(
+            log_mass(&classes(theta), typical),
+            theta,
+            epsilon,
+        ))
+    }) else {
+        return Vec::new();
+    };
+    [star, star + 1]
+        .into_iter()
+        .filter_map(|theta| {
+            let tp = classes(theta);
+            let bound = match drawn {
+                None => log_value_bound(log_mass(&tp, None), theta, epsilon),
+                Some((_, ends)) => ends
+                    .iter()
+                    .map(|k| log_value_bound(log_mass(&tp, Some(*k)), theta, epsilon))
+                    .fold(f64::NEG_INFINITY, f64::max),
+            }
+            .exp();
+            (bound.is_finite() && bound > 0.0).then(|| Proposal::Loss {
+                tilt: LossTilt { theta, mix: 1.0 },
+                phases: Arc::new(tp),
+                bound,
+            })
+        })
+        .collect()
+}
+
+/// The loss tilts of the one-hot epoch ([`Proposal::Epoch`]: shuffled batches and random
+/// allocation, the record's slot at `shift` under $P$ and every slot at 0 under $Q$) at the
+/// claimed `epsilon`: as [`loss_tilts`], $\theta^\*$ minimising the Chernoff bound
+/// $E\ln m(\theta)-\theta\epsilon+\dots$ and $\theta^\*+1$, for $\theta+1$ up to
+/// [`TiltedEpoch::MOST_PARTITIONS_N`] (the law is a mixture over the partitions of $\theta+1$).
+fn epoch_tilts(slots: usize, sigma: f64, shift: f64, epochs: u64, epsilon: f64) -> Vec<Proposal> {
+    let bound =
+        |e: &TiltedEpoch, theta: u32| log_value_bound(epochs as f64 * e.log_mass(), theta, epsilon);
+    let Some(star) = best_theta(TiltedEpoch::MOST_PARTITIONS_N, |theta| {
+        TiltedEpoch::new(slots, sigma, shift, theta).map(|e| bound(&e, theta))
+    }) else {
+        return Vec::new();
+    };
+    [star, star + 1]
+        .into_iter()
+        .filter_map(|theta| {
+            let e = TiltedEpoch::new(slots, sigma, shift, theta)?;
+            let b = bound(&e, theta).exp();
+            (b.is_finite() && b > 0.0).then(|| Proposal::Epoch {
+                tilt: LossTilt { theta, mix: 1.0 },
+                epoch: Arc::new(e),
+                bound: b,
+            })
+        })
+        .collect()
 }
 
 fn describe(p: &Proposal) -> String {
@@ -464,6 +611,12 @@ fn describe(p: &Proposal) -> String {
         Proposal::Tilt(t) => t,
         Proposal::Jump { size, mix } => {
             return format!("defensive mixture {mix}: one output moved by {size:.4}");
+        }
+        Proposal::Loss { tilt, bound, .. } | Proposal::Epoch { tilt, bound, .. } => {
+            return format!(
+                "the loss tilted by exp({} L) (values at most {bound:.3e})",
+                tilt.theta
+            );
         }
     };
     if t.mix == 0.0 {
@@ -597,7 +750,7 @@ fn simulated_pairs(row: &Row) -> Result<Vec<(Simulated, String)>, ParamError> {
 
 /// The pilot's record of one stratum: the proposal it chose, the mean and standard deviation
 /// of the values under it, and the truncation level.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 struct Planned {
     tilt: Proposal,
     mean: f64,
@@ -630,9 +783,13 @@ fn allocate(
     confidence: f64,
 ) -> (f64, Vec<(usize, u64)>) {
     let mut order: Vec<usize> = (0..strata.len())
-        .filter(|j| plan[*j].is_some_and(|p| p.mean > 0.0 && p.cap > 0.0))
+        .filter(|j| {
+            plan[*j]
+                .as_ref()
+                .is_some_and(|p| p.mean > 0.0 && p.cap > 0.0)
+        })
         .collect();
-    let contribution = |j: usize| strata[j].weight * plan[j].map_or(0.0, |p| p.mean);
+    let contribution = |j: usize| strata[j].weight * plan[j].as_ref().map_or(0.0, |p| p.mean);
     order.sort_by(|a, b| contribution(*b).total_cmp(&contribution(*a)));
     let mut best: (f64, Vec<(usize, u64)>) = (f64::NEG_INFINITY, Vec::new());
     const LEAST: u64 = 32;
@@ -643,7 +800,7 @@ fn allocate(
         let chosen = &order[..len];
         let norm: f64 = chosen
             .iter()
-            .map(|j| strata[*j].weight * plan[*j].map_or(0.0, |p| p.sd))
+            .map(|j| strata[*j].weight * plan[*j].as_ref().map_or(0.0, |p| p.sd))
             .sum();
         // The spare paths by cumulative shares, rounded: the sizes sum to `total`.
         let (mut share_sum, mut given) = (0.0, 0u64);
@@ -652,7 +809,7 @@ fn allocate(
             .enumerate()
             .map(|(i, j)| {
                 share_sum += if norm > 0.0 {
-                    strata[*j].weight * plan[*j].map_or(0.0, |p| p.sd) / norm
+                    strata[*j].weight * plan[*j].as_ref().map_or(0.0, |p| p.sd) / norm
                 } else {
                     1.0 / len as f64
                 };
@@ -669,7 +826,7 @@ fn allocate(
         let accs: Vec<MeanAcc> = split
             .iter()
             .map(|(j, n)| {
-                let p = plan[*j].expect("chosen strata have a plan");
+                let p = plan[*j].as_ref().expect("chosen strata have a plan");
                 MeanAcc {
                     n: *n,
                     mean: p.mean.min(p.cap),
@@ -686,7 +843,7 @@ fn allocate(
             .map(|((j, _), acc)| stats::Stratum {
                 weight: strata[*j].weight,
                 acc,
-                bound: plan[*j].map_or(1.0, |p| p.cap),
+                bound: plan[*j].as_ref().map_or(1.0, |p| p.cap),
             })
             .collect();
         let slack: f64 = parts
@@ -847,7 +1004,7 @@ pub(crate) fn monte_carlo(
                         best = Some((
                             score,
                             Planned {
-                                tilt: *tilt,
+                                tilt: tilt.clone(),
                                 mean: acc.mean,
                                 sd: acc.variance().sqrt(),
                                 cap: (2.0 * acc.max).min(tilt.bound()),
@@ -901,7 +1058,11 @@ pub(crate) fn monte_carlo(
     let mut trials = 0;
     for (j, n) in split {
         let stratum = &design.strata[j];
-        let (tilt, cap) = plan[j].map_or((Proposal::Tilt(Tilt::NONE), 1.0), |p| (p.tilt, p.cap));
+        let (tilt, cap) = plan[j]
+            .as_ref()
+            .map_or((Proposal::Tilt(Tilt::NONE), 1.0), |p| {
+                (p.tilt.clone(), p.cap)
+            });
         let key = StreamKey::new(
             opts.seed,
             &[
