@@ -386,7 +386,8 @@ fn monte_carlo_alone_refutes_ten_percent_low_for_random_allocation_and_shuffling
 /// chose* in no more than the nominal 10% of the seeds. (Against the pair's own delta, not the
 /// row's, which is the larger: a limit of the other pair above its own delta is a miss too.
 /// Here the pilot chooses the remove or replace-one pair in every seed; the add pair's delta
-/// is below 1e-16.)
+/// is below 1e-16.) The fifth run is in the tail (delta 7.5e-9), where the pilot must
+/// choose the exponential tilt of the loss in at least half the seeds.
 #[test]
 fn monte_carlo_lower_limits_cover_the_true_delta() {
     let configs = [
@@ -394,6 +395,8 @@ fn monte_carlo_lower_limits_cover_the_true_delta() {
         ("poisson", 0.02, 0.8, 50, 2.0, "add-remove"),
         ("poisson", 0.05, 1.5, 20, 0.5, "replace-one"),
         ("wor", 0.05, 2.0, 20, 1.0, "replace-one"),
+        // A tail (delta 7.5e-9), where the pilot picks the exponential tilt of the loss.
+        ("poisson", 0.02, 0.8, 50, 4.0, "add-remove"),
     ];
     for (sampling, q, sigma, steps, eps, relation) in configs {
         // The simulated pairs, by the start of their names: for Poisson the run's own; for
@@ -429,6 +432,7 @@ fn monte_carlo_lower_limits_cover_the_true_delta() {
         let seeds: u64 = if crate::full() { 200 } else { 50 };
         let (mut missed, mut sum) = (0, 0.0);
         let mut chosen: Vec<&str> = Vec::new();
+        let mut loss_tilted = 0;
         for seed in 1..=seeds {
             let opts = AuditOptions {
                 seed,
@@ -443,6 +447,7 @@ fn monte_carlo_lower_limits_cover_the_true_delta() {
                 .find(|(name, _)| mc.pair.starts_with(&format!("{name} ")))
                 .unwrap_or_else(|| panic!("which pair is {:?}?", mc.pair));
             chosen.push(name);
+            loss_tilted += usize::from(mc.proposal.contains("the loss tilted"));
             sum += mc.delta_mean;
             if mc.delta_lower > *truth {
                 missed += 1;
@@ -453,8 +458,14 @@ fn monte_carlo_lower_limits_cover_the_true_delta() {
             missed <= seeds / 10,
             "{q} {sigma} {steps} {eps} {relation}: {missed} of {seeds} lower limits above their pair's delta {truths:?}"
         );
+        if eps == 4.0 {
+            assert!(
+                loss_tilted as u64 >= seeds / 2,
+                "the loss tilt was chosen in {loss_tilted} of {seeds} seeds"
+            );
+        }
         eprintln!(
-            "coverage {q} {sigma} {steps} {eps} {relation}: deltas {truths:?}, {missed}/{seeds} above, pairs chosen {} remove/replace-one, {} add; mean of the means {mean:.4e}",
+            "coverage {q} {sigma} {steps} {eps} {relation}: deltas {truths:?}, {missed}/{seeds} above, pairs chosen {} remove/replace-one, {} add, the loss tilted in {loss_tilted}; mean of the means {mean:.4e}",
             chosen.iter().filter(|n| **n != "add").count(),
             chosen.iter().filter(|n| **n == "add").count(),
         );

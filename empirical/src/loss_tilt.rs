@@ -24,8 +24,7 @@
 //! minimise the bound.
 //!
 //! **Floating point** is on the conservative side: component $j$ is drawn with probability
-//! exactly $N_j/2^{53}$ (integer counts, components below $2^{-40}$ left out, the rest of the
-//! rounding given to the largest), and the weight is lowered by a bound on the error of its
+//! exactly $N_j/2^{53}$ (integer counts rounded down, the rest given to the largest), and the weight is lowered by a bound on the error of its
 //! logarithm (the masses' logarithms, the drawn probabilities against the exact ones, and the
 //! summed loss): the weight used is at most the exact $dP/dG$ of the law sampled.
 
@@ -36,10 +35,6 @@ use rand_distr::{Distribution, StandardNormal};
 
 /// $2^{-52}$, the spacing of doubles at 1.
 const ULP: f64 = f64::EPSILON;
-
-/// Components whose probability is below this are not drawn (a law with less mass where they
-/// sit only lowers the estimate).
-const SMALLEST_COMPONENT: f64 = 1.0 / (1u64 << 40) as f64;
 
 /// One class of outputs, $\mathcal N(\mu,\sigma^2)$, tilted by $(p/q_0)^n$: a mixture of
 /// $\mathcal N(\mu+j,\sigma^2)$, $j=0,\dots,n$ (module docs).
@@ -75,19 +70,19 @@ impl TiltedClass {
                 choose_magnitude += f.abs();
             }
             let jf = j as f64;
+            // A factor with exponent 0 is 1 (also at q = 1, where ln(1 - q) is -inf).
+            let power_of = |k: u32, ln: f64| if k == 0 { 0.0 } else { k as f64 * ln };
             let parts = [
                 ln_choose,
-                (power - j) as f64 * ln_keep,
-                jf * ln_q,
+                power_of(power - j, ln_keep),
+                power_of(j, ln_q),
                 (jf * jf + (2.0 * mean - 1.0) * jf) / s2,
             ];
-            let v = if (power > j && ln_keep == f64::NEG_INFINITY) || (j > 0 && q == 0.0) {
-                f64::NEG_INFINITY
-            } else {
-                parts.iter().sum()
-            };
-            magnitude =
-                magnitude.max(choose_magnitude + parts[1..].iter().map(|p| p.abs()).sum::<f64>());
+            let v: f64 = parts.iter().sum();
+            if v.is_finite() {
+                magnitude = magnitude
+                    .max(choose_magnitude + parts[1..].iter().map(|p| p.abs()).sum::<f64>());
+            }
             logs.push(v);
         }
         let (cumulative, log_mass, log_error) = drawn_mixture(&logs, power as f64 + 6.0, magnitude);
@@ -136,20 +131,12 @@ fn drawn_mixture(logs: &[f64], roundings: f64, magnitude: f64) -> (Vec<u64>, f64
         .map(|l| (l - top).abs())
         .fold(0.0, f64::max);
     let mass_error = 4.0 * ULP * (roundings + logs.len() as f64) * (magnitude + spread + 1.0);
-    // Integer counts of the components' probabilities: small ones dropped, the largest takes
-    // the rest.
+    // Integer counts of the components' probabilities, rounded down (so a drawn probability is
+    // at most the computed one, and one below 2^-53 is 0), the largest taking the rest (at
+    // most one count per component more than its share, relative 2^-53 (n + 1)^2).
     let probs: Vec<f64> = logs.iter().map(|l| (l - log_mass).exp()).collect();
     let scale = (1u64 << 53) as f64;
-    let mut counts: Vec<u64> = probs
-        .iter()
-        .map(|p| {
-            if *p < SMALLEST_COMPONENT {
-                0
-            } else {
-                (p * scale).round() as u64
-            }
-        })
-        .collect();
+    let mut counts: Vec<u64> = probs.iter().map(|p| (p * scale).floor() as u64).collect();
     let largest = (0..counts.len())
         .max_by(|a, b| probs[*a].total_cmp(&probs[*b]))
         .unwrap_or(0);
@@ -269,6 +256,7 @@ pub fn remove_tilted_path(
     let mut total = 0u64;
     for (phase, steps) in phases {
         let (q, sigma) = (phase.q, phase.sigma);
+        let ln_q_size = q.ln().abs();
         let classes = match drawn {
             None => [(&phase.whole, *steps), (&phase.other, 0)],
             Some(k) => {
@@ -299,7 +287,8 @@ pub fn remove_tilted_path(
                 };
                 let l = LossPair::Remove.output_loss(x, q, sigma);
                 loss += l;
-                size += l.abs();
+                // ln q, ln(1 - q) and the exponent are rounded apart from l: their sizes too.
+                size += l.abs() + 1.0 + 2.0 * ln_q_size;
             }
         }
     }
@@ -323,8 +312,8 @@ pub fn remove_tilted_path(
 /// $\frac{t!}{(t-\ell)!\prod_r\mu_r!}$ occupancies, each of weight
 /// $t^{-n}\frac{n!}{\prod_ic_i!}e^{u^2\sum_ic_i(c_i-1)/(2\sigma^2)}$. So the tilted epoch
 /// $G\propto P\thinspace e^{\theta\ell}=q_0(p/q_0)^{\theta+1}$ is drawn exactly: a partition of
-/// $n=\theta+1$ with these weights, its parts on $\ell$ distinct uniform slots, then the
-/// Gaussians; its mass $m$ is the Rényi moment of the epoch, and again $dP/dG=m\thinspace e^{-\theta\ell}$.
+/// $n=\theta+1$ with these weights, its parts on $\ell$ distinct slots (the first ones: the
+/// loss is symmetric in the slots), then the Gaussians; its mass $m$ is the Rényi moment of the epoch, and again $dP/dG=m\thinspace e^{-\theta\ell}$.
 #[derive(Debug, Clone)]
 pub struct TiltedEpoch {
     slots: usize,
@@ -365,11 +354,12 @@ fn ln_factorial(k: u32) -> (f64, f64) {
 }
 
 impl TiltedEpoch {
-    /// The most partitions a tilt may have (n = 40 has 37 338).
+    /// The largest $n=\theta+1$ drawn (40 has 37 338 partitions).
     pub const MOST_PARTITIONS_N: u32 = 40;
 
     /// The epoch of `slots` slots, the record's slot at `shift` > 0 under $P$, noise `sigma`,
-    /// tilted by $e^{\theta\ell}$; None when $\theta+1$ exceeds [`Self::MOST_PARTITIONS_N`].
+    /// tilted by $e^{\theta\ell}$; None when $\theta+1$ exceeds [`Self::MOST_PARTITIONS_N`] or
+    /// there is no slot.
     pub fn new(slots: usize, sigma: f64, shift: f64, theta: u32) -> Option<TiltedEpoch> {
         let n = theta + 1;
         if n > Self::MOST_PARTITIONS_N || slots == 0 {
@@ -432,17 +422,14 @@ impl TiltedEpoch {
     }
 }
 
-/// The loss of one epoch of a one-hot pair with `first` = $u$ and `second` = $v$ from its
-/// outputs: $\ln\sum_ie^{(uy_i-u^2/2)/\sigma^2}-\ln\sum_ie^{(vy_i-v^2/2)/\sigma^2}$, and the
-/// sum of the magnitudes it is computed from (for the error bound).
-fn one_hot_loss(ys: &[f64], u: f64, v: f64, sigma: f64) -> f64 {
+/// The loss of one epoch of the one-hot pair with the record's slot at $u$ under $P$ and all
+/// at 0 under $Q$, from its outputs: $\ln\sum_ie^{(uy_i-u^2/2)/\sigma^2}-\ln t$.
+fn one_hot_loss(ys: &[f64], u: f64, sigma: f64) -> f64 {
     let s2 = sigma * sigma;
-    let (mut lse_p, mut lse_q) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
-    for y in ys {
-        lse_p = log_add_exp(lse_p, (u * y - 0.5 * u * u) / s2);
-        lse_q = log_add_exp(lse_q, (v * y - 0.5 * v * v) / s2);
-    }
-    lse_p - lse_q
+    let lse_p = ys.iter().fold(f64::NEG_INFINITY, |acc, y| {
+        log_add_exp(acc, (u * y - 0.5 * u * u) / s2)
+    });
+    lse_p - (ys.len() as f64).ln()
 }
 
 /// One path of `epochs` epochs of the one-hot pair of `epoch` (the record's slot at
@@ -463,17 +450,10 @@ pub fn one_hot_tilted_path(
     for _ in 0..epochs {
         counts.iter_mut().for_each(|c| *c = 0);
         if tilted {
+            // The parts on the first slots: the loss is symmetric in the slots (and the weight
+            // a function of the loss), so it has the same law as with uniform distinct slots.
             let parts = &epoch.partitions[draw_component(&epoch.cumulative, rng)];
-            // The parts on distinct uniform slots (a uniform injection).
-            for &c in parts {
-                loop {
-                    let i = rng.random_range(0..t);
-                    if counts[i] == 0 {
-                        counts[i] = c;
-                        break;
-                    }
-                }
-            }
+            counts[..parts.len()].copy_from_slice(parts);
         } else {
             counts[rng.random_range(0..t)] = 1;
         }
@@ -481,7 +461,7 @@ pub fn one_hot_tilted_path(
             let noise: f64 = StandardNormal.sample(rng);
             *y = epoch.shift * *c as f64 + epoch.sigma * noise;
         }
-        let l = one_hot_loss(&ys, epoch.shift, 0.0, epoch.sigma);
+        let l = one_hot_loss(&ys, epoch.shift, epoch.sigma);
         loss += l;
         size += l.abs()
             + ys.iter().map(|y| y.abs()).sum::<f64>() * epoch.shift / (epoch.sigma * epoch.sigma)
@@ -500,7 +480,7 @@ pub fn one_hot_tilted_path(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::privacy_loss::{ShuffledPair, shuffled_hockey_stick_trial};
+    use crate::privacy_loss::{Phase, ShuffledPair, Tilt, shuffled_hockey_stick_trial};
     use crate::rng::StreamKey;
     use crate::stats::MeanAcc;
 
@@ -547,6 +527,17 @@ mod tests {
         let d = TiltedClass::new(1.0, 1, q, sigma);
         let exact = (1.0 - q + q * (1.0 / (sigma * sigma)).exp()).ln();
         assert!((d.log_mass() - exact).abs() < 1e-14);
+        // q = 1 (every step draws the record): the single component j = n, of mass
+        // e^{n(n-1)/(2 sigma^2)}.
+        let full = TiltedClass::new(0.0, 3, 1.0, sigma);
+        let exact = 3.0 / (sigma * sigma);
+        assert!(
+            (full.log_mass() - exact).abs() < 1e-13,
+            "{}",
+            full.log_mass()
+        );
+        assert!(full.log_error.is_finite() && full.log_error < 1e-10);
+        assert_eq!(full.cumulative, vec![0, 0, 0, 1u64 << 53]);
     }
 
     /// The tilted classes are the laws they claim to be: $\mathbb E_G[dP/dG]=1$ for the whole
@@ -570,7 +561,12 @@ mod tests {
         let w = mean_se(400_000, |i| {
             remove_tilted_path(&[(&wrong, 1)], None, &tilt, &mut key.trial(i)).0
         });
-        assert!((w.0 - 1.0).abs() > 4.0 * w.1, "the mutant passed: {} +- {}", w.0, w.1);
+        assert!(
+            (w.0 - 1.0).abs() > 4.0 * w.1,
+            "the mutant passed: {} +- {}",
+            w.0,
+            w.1
+        );
     }
 
     /// The tilted estimate of δ agrees with plain Monte Carlo (10 steps), whole and
@@ -583,11 +579,13 @@ mod tests {
         let bound = log_value_bound(phase.log_mass(steps, None), theta, eps).exp();
         let key = StreamKey::new(8, &["loss-tilt-delta"]);
         let tilt = LossTilt { theta, mix: 1.0 };
+        let log_mass = phase.log_mass(steps, None);
         let tilted = mean_se(200_000, |i| {
-            value(
-                remove_tilted_path(&[(&phase, steps)], None, &tilt, &mut key.trial(i)),
-                eps,
-            )
+            let (w, l) = remove_tilted_path(&[(&phase, steps)], None, &tilt, &mut key.trial(i));
+            // Lowered, never raised: below the closed form m^T e^{-theta L}, within 1e-9.
+            let exact = (log_mass - theta as f64 * l).exp();
+            assert!(w <= exact && w >= exact * (1.0 - 1e-9), "{w} vs {exact}");
+            value((w, l), eps)
         });
         assert!(tilted.2 <= bound, "{} > {bound}", tilted.2);
         let plain = StreamKey::new(8, &["loss-tilt-plain"]);
@@ -595,6 +593,41 @@ mod tests {
             LossPair::Remove.hockey_stick_trial(q, sigma, steps, eps, &mut plain.trial(i))
         });
         agree(tilted, plain, "whole law");
+        // The defensive mixture of the whole law (its untilted half draws from P).
+        let half = LossTilt { theta, mix: 0.5 };
+        let mixed = mean_se(200_000, |i| {
+            value(
+                remove_tilted_path(&[(&phase, steps)], None, &half, &mut key.trial(i)),
+                eps,
+            )
+        });
+        agree(mixed, plain, "defensive mixture");
+        // Two phases: the same law as plain sampling of the phases in turn.
+        let second = TiltedPhase::new(0.3, 1.4, theta);
+        let both = mean_se(200_000, |i| {
+            value(
+                remove_tilted_path(&[(&phase, 6), (&second, 4)], None, &tilt, &mut key.trial(i)),
+                eps,
+            )
+        });
+        let phases = [
+            Phase { q, sigma, steps: 6 },
+            Phase {
+                q: 0.3,
+                sigma: 1.4,
+                steps: 4,
+            },
+        ];
+        let plain_key = StreamKey::new(8, &["loss-tilt-phases"]);
+        let plain_both = mean_se(1_000_000, |i| {
+            LossPair::Remove.weighted_trial_phases(
+                &phases,
+                eps,
+                &Tilt::NONE,
+                &mut plain_key.trial(i),
+            )
+        });
+        agree(both, plain_both, "two phases");
         // Conditioned on the draws (a defensive mixture): the same law, mixed over
         // K ~ Binomial(steps, q).
         let (mut total, mut var) = (0.0, 0.0);
@@ -636,10 +669,24 @@ mod tests {
         let bound = log_value_bound(epochs as f64 * epoch.log_mass(), theta, eps).exp();
         let key = StreamKey::new(9, &["one-hot-tilt"]);
         let tilt = LossTilt { theta, mix: 1.0 };
-        let path = |i: u64| one_hot_tilted_path(&epoch, epochs, &tilt, &mut key.trial(i));
-        let tilted = mean_se(100_000, |i| value(path(i), eps));
+        let mut weights = MeanAcc::new();
+        let tilted = mean_se(100_000, |i| {
+            let (w, l) = one_hot_tilted_path(&epoch, epochs, &tilt, &mut key.trial(i));
+            let exact = (epochs as f64 * epoch.log_mass() - theta as f64 * l).exp();
+            assert!(w <= exact && w >= exact * (1.0 - 1e-9), "{w} vs {exact}");
+            weights.push(w);
+            value((w, l), eps)
+        });
         assert!(tilted.2 <= bound, "{} > {bound}", tilted.2);
-        agree(mean_se(100_000, |i| path(i).0), (1.0, 0.0, 0.0), "weights");
+        let se = (weights.variance() / weights.n as f64).sqrt();
+        agree((weights.mean, se, 0.0), (1.0, 0.0, 0.0), "weights");
+        let half = LossTilt { theta, mix: 0.5 };
+        let mixed = mean_se(100_000, |i| {
+            value(
+                one_hot_tilted_path(&epoch, epochs, &half, &mut key.trial(i)),
+                eps,
+            )
+        });
         let plain = StreamKey::new(9, &["one-hot-plain"]);
         let pair = ShuffledPair {
             first: u,
@@ -649,6 +696,7 @@ mod tests {
             shuffled_hockey_stick_trial(t, sigma, epochs, pair, eps, &mut plain.trial(i))
         });
         agree(tilted, plain, "one-hot epoch");
+        agree(mixed, plain, "one-hot epoch, defensive mixture");
         assert!(
             tilted.1 < plain.1,
             "the tilt should lower the error: {} vs {}",
@@ -658,10 +706,7 @@ mod tests {
     }
 
     fn binomial(n: u64, k: u64, q: f64) -> f64 {
-        let mut c = 1.0;
-        for i in 0..k {
-            c *= (n - i) as f64 / (i + 1) as f64;
-        }
-        c * q.powi(k as i32) * (1.0 - q).powi((n - k) as i32)
+        use statrs::distribution::{Binomial, Discrete};
+        Binomial::new(q, n).expect("a rate in [0, 1]").pmf(k)
     }
 }

@@ -81,6 +81,9 @@ impl Simulated {
                 return remove_tilted_path(&[(&phases[0], phase.steps)], Some(drawn), tilt, rng);
             }
             (Proposal::Loss { tilt, phases, .. }, Simulated::Steps { phases: steps, .. }) => {
+                if let ([one], [p]) = (phases.as_slice(), steps.as_slice()) {
+                    return remove_tilted_path(&[(one, p.steps)], None, tilt, rng);
+                }
                 let list: Vec<(&TiltedPhase, u64)> = phases
                     .iter()
                     .zip(steps)
@@ -111,8 +114,12 @@ impl Simulated {
         }
     }
 
-    /// The proposals the pilot tries for `stratum` at the claimed `epsilon`: for a one-phase
-    /// pair, plain Monte Carlo and the tilts matched to the stratum ([`matched_tilts`]).
+    /// The proposals the pilot tries for `stratum` at the claimed `epsilon`. For the remove
+    /// pair (whole law, schedule or stratum) also the exponential tilts of the loss
+    /// ([`loss_tilts`]), and for a one-hot epoch whose record's slot is above the others under
+    /// $P$ and level under $Q$ the tilts of the epoch's loss ([`epoch_tilts`]). For a one-phase
+    /// pair, plain Monte Carlo, the tilts matched to the stratum ([`matched_tilts`]) and its
+    /// single jumps ([`matched_jumps`]).
     /// For a schedule: plain Monte Carlo, and defensive mixtures (weight 1/2)
     /// whose tilted law sits at a relative entropy $k$ from the true one, for $k\in\lbrace2,6,18\rbrace$
     /// (a tail of probability $p$ is reached by a tilt at $k\approx\ln(1/p)$), spent on the
@@ -512,27 +519,32 @@ impl Proposal {
     }
 }
 
-/// The integer $\theta\in[1,$ `most`$]$ that minimises a convex `log_bound` (None or
-/// non-finite: no such tilt): the search stops at the bound's first rise.
-fn best_theta(most: u32, log_bound: impl Fn(u32) -> Option<f64>) -> Option<u32> {
-    let mut best: Option<(f64, u32)> = None;
+/// The integer θ from 1 to `most` that minimises a convex `log_bound` (None or non-finite:
+/// no such tilt), with its bound: the search stops at the bound's first rise.
+fn best_theta(most: u32, log_bound: impl Fn(u32) -> Option<f64>) -> Option<(u32, f64)> {
+    let mut best: Option<(u32, f64)> = None;
     for theta in 1..=most {
         let Some(b) = log_bound(theta).filter(|b| b.is_finite()) else {
             break;
         };
         match best {
-            Some((v, _)) if b >= v => break,
-            _ => best = Some((b, theta)),
+            Some((_, v)) if b >= v => break,
+            _ => best = Some((theta, b)),
         }
     }
-    best.map(|(_, theta)| theta)
+    best
 }
+
+/// How far (in nats) the bound of $\theta^\*+1$ may be above that of $\theta^\*$ for it to be
+/// tried too: further, its values' range is too wide to be worth the pilot's paths.
+const NEXT_THETA_NATS: f64 = 3.0;
 
 /// The loss tilts ([`Proposal::Loss`]) of the remove pair at the claimed `epsilon`: $\theta^\*$,
 /// the integer that minimises the Chernoff bound on the values
 /// ([`dpclaims_empirical::loss_tilt::log_value_bound`]; the bound is convex in $\theta$, so
-/// the search stops at its first rise), and $\theta^\*+1$, each alone (not in a defensive
-/// mixture: its values are below the bound). For the whole law (`drawn` None) the bound is
+/// the search stops at its first rise), and $\theta^\*+1$ when its bound is within
+/// [`NEXT_THETA_NATS`] of it, each alone (not in a defensive mixture: its values are below
+/// the bound). For the whole law (`drawn` None) the bound is
 /// over all paths; for a stratum `(typical, [a, b])` it is designed at the typical count and
 /// holds over the stratum at its worse end ($\sum_cn_c\ln m_c$ is linear in the count).
 fn loss_tilts(phases: &[Phase], drawn: Option<(u64, [u64; 2])>, epsilon: f64) -> Vec<Proposal> {
@@ -549,19 +561,22 @@ fn loss_tilts(phases: &[Phase], drawn: Option<(u64, [u64; 2])>, epsilon: f64) ->
             .sum()
     };
     let typical = drawn.map(|(k, _)| k);
-    let Some(star) = best_theta(4096, |theta| {
-        Some(log_value_bound(
-            log_mass(&classes(theta), typical),
-            theta,
-            epsilon,
-        ))
-    }) else {
+    let typical_bound =
+        |tp: &[TiltedPhase], theta: u32| log_value_bound(log_mass(tp, typical), theta, epsilon);
+    let Some((star, star_bound)) =
+        best_theta(4096, |theta| Some(typical_bound(&classes(theta), theta)))
+    else {
         return Vec::new();
     };
     [star, star + 1]
         .into_iter()
         .filter_map(|theta| {
             let tp = classes(theta);
+            if theta > star && !(typical_bound(&tp, theta) <= star_bound + NEXT_THETA_NATS) {
+                return None;
+            }
+            // (Infinite when the stratum's far end overflows: the pilot's cap still bounds
+            // the values.)
             let bound = match drawn {
                 None => log_value_bound(log_mass(&tp, None), theta, epsilon),
                 Some((_, ends)) => ends
@@ -570,7 +585,7 @@ fn loss_tilts(phases: &[Phase], drawn: Option<(u64, [u64; 2])>, epsilon: f64) ->
                     .fold(f64::NEG_INFINITY, f64::max),
             }
             .exp();
-            (bound.is_finite() && bound > 0.0).then(|| Proposal::Loss {
+            (bound > 0.0).then(|| Proposal::Loss {
                 tilt: LossTilt { theta, mix: 1.0 },
                 phases: Arc::new(tp),
                 bound,
@@ -582,12 +597,12 @@ fn loss_tilts(phases: &[Phase], drawn: Option<(u64, [u64; 2])>, epsilon: f64) ->
 /// The loss tilts of the one-hot epoch ([`Proposal::Epoch`]: shuffled batches and random
 /// allocation, the record's slot at `shift` under $P$ and every slot at 0 under $Q$) at the
 /// claimed `epsilon`: as [`loss_tilts`], $\theta^\*$ minimising the Chernoff bound
-/// $E\ln m(\theta)-\theta\epsilon+\dots$ and $\theta^\*+1$, for $\theta+1$ up to
+/// $E\ln m(\theta)-\theta\epsilon+\dots$ and $\theta^\*+1$ (if within [`NEXT_THETA_NATS`]), for $\theta+1$ up to
 /// [`TiltedEpoch::MOST_PARTITIONS_N`] (the law is a mixture over the partitions of $\theta+1$).
 fn epoch_tilts(slots: usize, sigma: f64, shift: f64, epochs: u64, epsilon: f64) -> Vec<Proposal> {
     let bound =
         |e: &TiltedEpoch, theta: u32| log_value_bound(epochs as f64 * e.log_mass(), theta, epsilon);
-    let Some(star) = best_theta(TiltedEpoch::MOST_PARTITIONS_N, |theta| {
+    let Some((star, star_bound)) = best_theta(TiltedEpoch::MOST_PARTITIONS_N, |theta| {
         TiltedEpoch::new(slots, sigma, shift, theta).map(|e| bound(&e, theta))
     }) else {
         return Vec::new();
@@ -596,8 +611,12 @@ fn epoch_tilts(slots: usize, sigma: f64, shift: f64, epochs: u64, epsilon: f64) 
         .into_iter()
         .filter_map(|theta| {
             let e = TiltedEpoch::new(slots, sigma, shift, theta)?;
-            let b = bound(&e, theta).exp();
-            (b.is_finite() && b > 0.0).then(|| Proposal::Epoch {
+            let b = bound(&e, theta);
+            if theta > star && !(b <= star_bound + NEXT_THETA_NATS) {
+                return None;
+            }
+            let b = b.exp();
+            (b > 0.0).then(|| Proposal::Epoch {
                 tilt: LossTilt { theta, mix: 1.0 },
                 epoch: Arc::new(e),
                 bound: b,
@@ -1152,6 +1171,48 @@ pub(crate) fn monte_carlo(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The loss tilt's mass of the whole step law is the Rényi moment $A_{\theta+1}$ that the
+    /// RDP accountant computes ([`crate::privacy::rdp::log_a_integer`], its own code), over a
+    /// grid of rates, noises and orders; and the tilts the pilot is offered sit at the
+    /// minimum of the Chernoff bound.
+    #[test]
+    fn loss_tilt_mass_is_the_rdp_moment() {
+        for q in [1e-3, 0.05, 0.5, 0.999] {
+            for sigma in [0.5, 1.0, 3.0] {
+                for theta in [1u32, 3, 10] {
+                    let ours = TiltedPhase::new(q, sigma, theta).whole.log_mass();
+                    let rdp = crate::privacy::rdp::log_a_integer(q, sigma, theta as u64 + 1);
+                    assert!(
+                        (ours - rdp).abs() <= 1e-12 * (1.0 + rdp.abs()),
+                        "q {q} sigma {sigma} theta {theta}: {ours} vs {rdp}"
+                    );
+                }
+            }
+        }
+        let phase = Phase {
+            q: 0.003,
+            sigma: 0.8,
+            steps: 1000,
+        };
+        let eps = 0.8717;
+        let offered = loss_tilts(&[phase], None, eps);
+        let theta_of = |p: &Proposal| match p {
+            Proposal::Loss { tilt, .. } => tilt.theta,
+            _ => 0,
+        };
+        let star = theta_of(&offered[0]);
+        let bound = |theta: u32| {
+            log_value_bound(
+                TiltedPhase::new(phase.q, phase.sigma, theta).log_mass(phase.steps, None),
+                theta,
+                eps,
+            )
+        };
+        for theta in 1..40 {
+            assert!(bound(theta) >= bound(star), "theta {theta} beats {star}");
+        }
+    }
 
     /// statrs' Binomial probabilities against 60-digit ones (mpmath, `q` the f64's exact
     /// value): within a tenth of [`pmf_error`] (the error grows with T: about 3.4e-15 T).
