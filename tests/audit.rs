@@ -352,8 +352,8 @@ fn monte_carlo_alone_refutes_ten_percent_low_across_the_grid() {
 /// random allocation (100 steps per epoch, 10 epochs, sigma 0.8: bracket [2.905168, 2.909936];
 /// the claim 1.02 x its upper end is not refuted) and shuffling (10 batches of 10, 5 epochs,
 /// sigma 3, replace-one: lower reference 1.746038, no upper one). Before the tilt the
-/// random-allocation claim was missed even at the full budget (limit 4.3e-6, now 3.5e-5; at
-/// a tenth 2.7e-7, now 3.3e-5); the shuffled one was refuted already, by a shift of the
+/// random-allocation claim was missed even at the full budget (limit 4.3e-6, now 3.6e-5; at
+/// a tenth 2.7e-7, now 3.4e-5); the shuffled one was refuted already, by a shift of the
 /// record's batch (4.7e-4 at the full budget, now 5.0e-4).
 #[test]
 fn monte_carlo_alone_refutes_ten_percent_low_for_random_allocation_and_shuffling() {
