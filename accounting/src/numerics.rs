@@ -56,14 +56,7 @@ pub fn log_sub_exp(a: f64, b: f64) -> f64 {
     a + (-(b - a).exp()).ln_1p()
 }
 
-/// $\ln\sum_ie^{x_i}$ ($-\infty$ for an empty sum).
-pub fn log_sum_exp(xs: impl IntoIterator<Item = f64> + Clone) -> f64 {
-    let max = xs.clone().into_iter().fold(f64::NEG_INFINITY, f64::max);
-    if max == f64::NEG_INFINITY || max.is_infinite() {
-        return max;
-    }
-    max + xs.into_iter().map(|x| (x - max).exp()).sum::<f64>().ln()
-}
+pub use dpclaims_empirical::privacy_loss::log_sum_exp;
 
 /// A running sum of signed terms given by their logarithms: positive and negative parts are
 /// kept apart (each in log space), so cancellation is visible instead of silent.

@@ -28,7 +28,7 @@
 //! logarithm (the masses' logarithms, the drawn probabilities against the exact ones, and the
 //! summed loss): the weight used is at most the exact $dP/dG$ of the law sampled.
 
-use crate::privacy_loss::{LossPair, log_add_exp};
+use crate::privacy_loss::{LossPair, log_add_exp, log_sum_exp};
 use crate::rng::TrialRng;
 use rand::RngExt;
 use rand_distr::{Distribution, StandardNormal};
@@ -55,36 +55,7 @@ impl TiltedClass {
     /// The class $\mathcal N(\mu,\sigma^2)$ tilted by $(p/q_0)^n$ at rate `q` ∈ (0, 1] and
     /// noise multiplier `sigma` > 0.
     pub fn new(mean: f64, power: u32, q: f64, sigma: f64) -> TiltedClass {
-        let s2 = 2.0 * sigma * sigma;
-        let (ln_keep, ln_q) = ((-q).ln_1p(), q.ln());
-        // ln of the unnormalised weights, and the sum of the magnitudes of their parts (each
-        // part is rounded once, and the sum once per part).
-        let mut logs = Vec::with_capacity(power as usize + 1);
-        let mut magnitude: f64 = 0.0;
-        let mut ln_choose = 0.0f64;
-        let mut choose_magnitude = 0.0f64;
-        for j in 0..=power {
-            if j > 0 {
-                let f = ((power - j + 1) as f64 / j as f64).ln();
-                ln_choose += f;
-                choose_magnitude += f.abs();
-            }
-            let jf = j as f64;
-            // A factor with exponent 0 is 1 (also at q = 1, where ln(1 - q) is -inf).
-            let power_of = |k: u32, ln: f64| if k == 0 { 0.0 } else { k as f64 * ln };
-            let parts = [
-                ln_choose,
-                power_of(power - j, ln_keep),
-                power_of(j, ln_q),
-                (jf * jf + (2.0 * mean - 1.0) * jf) / s2,
-            ];
-            let v: f64 = parts.iter().sum();
-            if v.is_finite() {
-                magnitude = magnitude
-                    .max(choose_magnitude + parts[1..].iter().map(|p| p.abs()).sum::<f64>());
-            }
-            logs.push(v);
-        }
+        let (logs, magnitude) = class_log_weights(mean, power, q, sigma);
         let (cumulative, log_mass, log_error) = drawn_mixture(&logs, power as f64 + 6.0, magnitude);
         TiltedClass {
             mean,
@@ -100,12 +71,54 @@ impl TiltedClass {
         self.log_mass
     }
 
+    /// $\ln m$ of the class [`TiltedClass::new`] builds from the same arguments (the same
+    /// value), without its sampler: what a search over $\theta$ needs.
+    pub fn log_mass_of(mean: f64, power: u32, q: f64, sigma: f64) -> f64 {
+        log_sum_exp(class_log_weights(mean, power, q, sigma).0)
+    }
+
     /// One output from the tilted class (a component, then its Gaussian).
     pub fn sample(&self, rng: &mut TrialRng) -> f64 {
         let j = draw_component(&self.cumulative, rng);
         let noise: f64 = StandardNormal.sample(rng);
         self.mean + j as f64 + self.sigma * noise
     }
+}
+
+/// The logarithms of the unnormalised weights $\binom nj(1-q)^{n-j}q^j
+/// e^{(j^2+(2\mu-1)j)/(2\sigma^2)}$, $j=0,\dots,n$, of the class $\varphi_\mu(p/q_0)^n$
+/// (module docs), and the sum of the magnitudes of their parts (each part is rounded once,
+/// and the sum once per part).
+fn class_log_weights(mean: f64, power: u32, q: f64, sigma: f64) -> (Vec<f64>, f64) {
+    let s2 = 2.0 * sigma * sigma;
+    let (ln_keep, ln_q) = ((-q).ln_1p(), q.ln());
+    let mut logs = Vec::with_capacity(power as usize + 1);
+    let mut magnitude: f64 = 0.0;
+    let mut ln_choose = 0.0f64;
+    let mut choose_magnitude = 0.0f64;
+    for j in 0..=power {
+        if j > 0 {
+            let f = ((power - j + 1) as f64 / j as f64).ln();
+            ln_choose += f;
+            choose_magnitude += f.abs();
+        }
+        let jf = j as f64;
+        // A factor with exponent 0 is 1 (also at q = 1, where ln(1 - q) is -inf).
+        let power_of = |k: u32, ln: f64| if k == 0 { 0.0 } else { k as f64 * ln };
+        let parts = [
+            ln_choose,
+            power_of(power - j, ln_keep),
+            power_of(j, ln_q),
+            (jf * jf + (2.0 * mean - 1.0) * jf) / s2,
+        ];
+        let v: f64 = parts.iter().sum();
+        if v.is_finite() {
+            magnitude =
+                magnitude.max(choose_magnitude + parts[1..].iter().map(|p| p.abs()).sum::<f64>());
+        }
+        logs.push(v);
+    }
+    (logs, magnitude)
 }
 
 /// A component index drawn with probability (its count)/$2^{53}$.
@@ -120,8 +133,7 @@ fn draw_component(cumulative: &[u64], rng: &mut TrialRng) -> usize {
 /// $|\ln(\text{drawn law}/\text{exact law})|$ plus the error of $\ln m$ (module docs).
 fn drawn_mixture(logs: &[f64], roundings: f64, magnitude: f64) -> (Vec<u64>, f64, f64) {
     let top = logs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let sum: f64 = logs.iter().map(|l| (l - top).exp()).sum();
-    let log_mass = top + sum.ln();
+    let log_mass = log_sum_exp(logs.iter().copied());
     // Each log weight: at most `roundings` roundings of parts of total size `magnitude` (and
     // one unit each, for logarithms near 0); the log-sum-exp: one per weight more, relative to
     // the largest argument's size. A factor 4 of margin.
@@ -221,11 +233,46 @@ impl TiltedPhase {
     /// $\sum_cn_c\ln m_c$ over a phase of `steps` steps, `drawn` of them known to draw the
     /// record (None: not known).
     pub fn log_mass(&self, steps: u64, drawn: Option<u64>) -> f64 {
+        self.masses().log_mass(steps, drawn)
+    }
+
+    /// The log masses of the three classes.
+    pub fn masses(&self) -> PhaseMasses {
+        PhaseMasses {
+            whole: self.whole.log_mass,
+            drawn: self.drawn.log_mass,
+            other: self.other.log_mass,
+        }
+    }
+}
+
+/// The log masses $\ln m$ of a phase's three tilted classes ([`TiltedPhase`]) without their
+/// samplers: the same values, at a fraction of the cost, for a search over $\theta$.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PhaseMasses {
+    whole: f64,
+    drawn: f64,
+    other: f64,
+}
+
+impl PhaseMasses {
+    /// The masses [`TiltedPhase::new`] would give at rate `q`, noise `sigma` and `theta`.
+    pub fn new(q: f64, sigma: f64, theta: u32) -> PhaseMasses {
+        PhaseMasses {
+            whole: TiltedClass::log_mass_of(0.0, theta + 1, q, sigma),
+            drawn: TiltedClass::log_mass_of(1.0, theta, q, sigma),
+            other: TiltedClass::log_mass_of(0.0, theta, q, sigma),
+        }
+    }
+
+    /// $\sum_cn_c\ln m_c$ over a phase of `steps` steps, `drawn` of them known to draw the
+    /// record (None: not known).
+    pub fn log_mass(&self, steps: u64, drawn: Option<u64>) -> f64 {
         match drawn {
-            None => steps as f64 * self.whole.log_mass,
+            None => steps as f64 * self.whole,
             Some(k) => {
                 let k = k.min(steps);
-                k as f64 * self.drawn.log_mass + (steps - k) as f64 * self.other.log_mass
+                k as f64 * self.drawn + (steps - k) as f64 * self.other
             }
         }
     }
@@ -538,6 +585,25 @@ mod tests {
         );
         assert!(full.log_error.is_finite() && full.log_error < 1e-10);
         assert_eq!(full.cumulative, vec![0, 0, 0, 1u64 << 53]);
+    }
+
+    /// The masses alone ([`PhaseMasses`], what the search over θ uses) are the samplers'
+    /// masses, to the bit, over rates, noises and orders (q = 1 included).
+    #[test]
+    fn phase_masses_are_the_samplers_masses() {
+        for q in [1e-4, 0.01, 0.3, 1.0] {
+            for sigma in [0.3, 1.0, 5.0, 1e8] {
+                for theta in [1u32, 2, 7, 40, 300] {
+                    let phase = TiltedPhase::new(q, sigma, theta);
+                    let masses = PhaseMasses::new(q, sigma, theta);
+                    assert_eq!(masses, phase.masses(), "q {q} sigma {sigma} theta {theta}");
+                    for drawn in [None, Some(0), Some(3), Some(50)] {
+                        let (a, b) = (masses.log_mass(50, drawn), phase.log_mass(50, drawn));
+                        assert!(a == b || (a.is_nan() && b.is_nan()), "{a} {b}");
+                    }
+                }
+            }
+        }
     }
 
     /// The tilted classes are the laws they claim to be: $\mathbb E_G[dP/dG]=1$ for the whole

@@ -313,6 +313,15 @@ impl LossPair {
     }
 }
 
+/// $\ln\sum_ie^{x_i}$ ($-\infty$ for an empty sum).
+pub fn log_sum_exp(xs: impl IntoIterator<Item = f64> + Clone) -> f64 {
+    let max = xs.clone().into_iter().fold(f64::NEG_INFINITY, f64::max);
+    if max == f64::NEG_INFINITY || max.is_infinite() {
+        return max;
+    }
+    max + xs.into_iter().map(|x| (x - max).exp()).sum::<f64>().ln()
+}
+
 /// $\ln(e^a+e^b)$ without overflow ($a$ may be $-\infty$).
 pub(crate) fn log_add_exp(a: f64, b: f64) -> f64 {
     if a >= b {

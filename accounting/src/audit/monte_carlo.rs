@@ -10,7 +10,8 @@ use crate::privacy::pld::Pair;
 use crate::privacy::shuffle::REPLACE_ONE_WORST;
 use crate::privacy::{Neighbouring, Sampling};
 use dpclaims_empirical::loss_tilt::{
-    LossTilt, TiltedEpoch, TiltedPhase, log_value_bound, one_hot_tilted_path, remove_tilted_path,
+    LossTilt, PhaseMasses, TiltedEpoch, TiltedPhase, log_value_bound, one_hot_tilted_path,
+    remove_tilted_path,
 };
 use dpclaims_empirical::privacy_loss::{
     LossPair, Phase, ShuffledPair, Tilt, shuffled_weighted_loss,
@@ -529,7 +530,8 @@ impl Proposal {
 }
 
 /// The integer θ from 1 to `most` that minimises a convex `log_bound` (None or non-finite:
-/// no such tilt), with its bound: the search stops at the bound's first rise.
+/// no such tilt), with its bound: the search stops at the bound's first rise, or once the
+/// bound is below [`LN_SMALLEST_VALUE`] (no weighted value can then be told from 0).
 fn best_theta(most: u32, log_bound: impl Fn(u32) -> Option<f64>) -> Option<(u32, f64)> {
     let mut best: Option<(u32, f64)> = None;
     for theta in 1..=most {
@@ -540,9 +542,23 @@ fn best_theta(most: u32, log_bound: impl Fn(u32) -> Option<f64>) -> Option<(u32,
             Some((_, v)) if b >= v => break,
             _ => best = Some((theta, b)),
         }
+        if b < LN_SMALLEST_VALUE {
+            break;
+        }
     }
     best
 }
+
+/// $\ln$ of the smallest positive normal double: a tilt whose values are all below it
+/// contributes nothing a double can hold, so a larger θ gains nothing.
+const LN_SMALLEST_VALUE: f64 = -708.3964185322641;
+
+/// The largest θ the remove pair's loss tilts are searched up to (the search costs
+/// $O(\theta^2)$: each mass is a sum of $\theta+2$ terms). Any θ gives an unbiased estimate
+/// with values below its bound; the cap only stops the search for the best one where the
+/// bound still falls at order 1024 (a loss so concentrated, e.g. σ = 10⁸, that δ(ε) is far
+/// below anything a Monte Carlo refutes).
+const MOST_THETA: u32 = 1024;
 
 /// How far (in nats) the bound of $\theta^\*+1$ may be above that of $\theta^\*$ for it to be
 /// tried too: further, its values' range is too wide to be worth the pilot's paths.
@@ -563,34 +579,46 @@ fn loss_tilts(phases: &[Phase], drawn: Option<(u64, [u64; 2])>, epsilon: f64) ->
             .map(|p| TiltedPhase::new(p.q, p.sigma, theta))
             .collect()
     };
-    let log_mass = |tp: &[TiltedPhase], k: Option<u64>| -> f64 {
-        tp.iter()
+    let log_mass = |masses: &[PhaseMasses], k: Option<u64>| -> f64 {
+        masses
+            .iter()
             .zip(phases)
-            .map(|(t, p)| t.log_mass(p.steps, k))
+            .map(|(m, p)| m.log_mass(p.steps, k))
             .sum()
     };
     let typical = drawn.map(|(k, _)| k);
-    let typical_bound =
-        |tp: &[TiltedPhase], theta: u32| log_value_bound(log_mass(tp, typical), theta, epsilon);
-    let Some((star, star_bound)) =
-        best_theta(4096, |theta| Some(typical_bound(&classes(theta), theta)))
-    else {
+    let typical_bound = |masses: &[PhaseMasses], theta: u32| {
+        log_value_bound(log_mass(masses, typical), theta, epsilon)
+    };
+    // The search needs the masses only (the samplers are built for the chosen θ).
+    let masses = |theta: u32| -> Vec<PhaseMasses> {
+        phases
+            .iter()
+            .map(|p| PhaseMasses::new(p.q, p.sigma, theta))
+            .collect()
+    };
+    let Some((star, star_bound)) = best_theta(MOST_THETA, |theta| {
+        Some(typical_bound(&masses(theta), theta))
+    }) else {
         return Vec::new();
     };
     [star, star + 1]
         .into_iter()
         .filter_map(|theta| {
-            let tp = classes(theta);
-            if theta > star && !(typical_bound(&tp, theta) <= star_bound + NEXT_THETA_NATS) {
+            if theta > star
+                && !(typical_bound(&masses(theta), theta) <= star_bound + NEXT_THETA_NATS)
+            {
                 return None;
             }
+            let tp = classes(theta);
+            let masses: Vec<PhaseMasses> = tp.iter().map(TiltedPhase::masses).collect();
             // (Infinite when the stratum's far end overflows: the pilot's cap still bounds
             // the values.)
             let bound = match drawn {
-                None => log_value_bound(log_mass(&tp, None), theta, epsilon),
+                None => log_value_bound(log_mass(&masses, None), theta, epsilon),
                 Some((_, ends)) => ends
                     .iter()
-                    .map(|k| log_value_bound(log_mass(&tp, Some(*k)), theta, epsilon))
+                    .map(|k| log_value_bound(log_mass(&masses, Some(*k)), theta, epsilon))
                     .fold(f64::NEG_INFINITY, f64::max),
             }
             .exp();
@@ -1180,6 +1208,48 @@ pub(crate) fn monte_carlo(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The search over θ stops at the bound's first rise, and once the bound is below what a
+    /// double holds: a claimed ε of 1e300 (an audit row at the edges) takes one evaluation,
+    /// not [`MOST_THETA`] (each costs O(θ), so the search was O(θ²): 26 s for that row);
+    /// a bound that falls forever stops at the cap.
+    #[test]
+    fn theta_search_stops_at_underflow_and_at_its_cap() {
+        let calls = std::cell::Cell::new(0u32);
+        let counted = |f: fn(u32) -> f64| {
+            calls.set(0);
+            let best = best_theta(MOST_THETA, |t| {
+                calls.set(calls.get() + 1);
+                Some(f(t))
+            });
+            (best, calls.get())
+        };
+        assert_eq!(counted(|t| -1e300 * t as f64), (Some((1, -1e300)), 1));
+        assert_eq!(counted(|t| -800.0 + t as f64).1, 1);
+        let (best, n) = counted(|t| -400.0 - t as f64);
+        assert_eq!((best.map(|b| b.0), n), (Some(309), 309));
+        assert_eq!(
+            counted(|t| -(t as f64).sqrt()).0.map(|b| b.0),
+            Some(MOST_THETA)
+        );
+        // A convex bound: the first rise.
+        assert_eq!(
+            counted(|t| (t as f64 - 5.5).powi(2)).0.map(|b| b.0),
+            Some(5)
+        );
+        // The edge row's tilts: its loss tilts are the same masses whatever the search costs.
+        let phases = [Phase {
+            q: 0.01,
+            sigma: 1e8,
+            steps: 100,
+        }];
+        for p in loss_tilts(&phases, None, 1.0) {
+            let Proposal::Loss { tilt, .. } = p else {
+                panic!("not a loss tilt")
+            };
+            assert!(tilt.theta <= MOST_THETA + 1);
+        }
+    }
 
     /// The loss tilt's mass of the whole step law is the Rényi moment $A_{\theta+1}$ that the
     /// RDP accountant computes ([`crate::privacy::rdp::log_a_integer`], its own code), over a

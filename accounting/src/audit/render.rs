@@ -3,6 +3,16 @@
 use super::outcome::Audit;
 use super::rows::RowError;
 
+/// `x` with `decimals` decimals, or in scientific notation from $10^6$ on (a claimed ε of
+/// $10^{300}$ is one short cell, not 300 digits).
+pub(crate) fn readable(x: f64, decimals: usize) -> String {
+    if x.is_finite() && x.abs() >= 1e6 {
+        format!("{x:.3e}")
+    } else {
+        format!("{x:.decimals$}")
+    }
+}
+
 /// A table of audits.
 pub fn table(audits: &[Audit], errors: &[RowError], markdown: bool) -> String {
     let mut out = String::new();
@@ -26,10 +36,10 @@ pub fn table(audits: &[Audit], errors: &[RowError], markdown: bool) -> String {
                 a.line.to_string(),
                 a.name.clone(),
                 a.verdict.as_str().to_string(),
-                format!("{:.4}", a.claimed_epsilon),
-                a.lower_reference.map_or("-".into(), |l| format!("{l:.4}")),
-                a.upper_reference.map_or("-".into(), |u| format!("{u:.4}")),
-                a.ratio.map_or("-".into(), |r| format!("{r:.3}")),
+                readable(a.claimed_epsilon, 4),
+                a.lower_reference.map_or("-".into(), |l| readable(l, 4)),
+                a.upper_reference.map_or("-".into(), |u| readable(u, 4)),
+                a.ratio.map_or("-".into(), |r| readable(r, 3)),
                 format!("{:.2e}", a.monte_carlo.delta_lower),
                 format!("{:e}", a.delta),
                 serde_json::to_value(a.sampling)

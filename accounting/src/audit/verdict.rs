@@ -104,8 +104,8 @@ fn audit_row(row: &Row, opts: &AuditOptions, confidence: f64) -> Result<Audit, S
         Some(up) if claimed > up => {
             reasons.push(if up > 0.0 {
                 format!(
-                    "{:.1}% above the upper reference",
-                    100.0 * (claimed / up - 1.0)
+                    "{}% above the upper reference",
+                    super::render::readable(100.0 * (claimed / up - 1.0), 1)
                 )
             } else {
                 "above the upper reference 0".into()
