@@ -4,7 +4,9 @@
 //!
 //! Two tiers (the switch and the rule: [`dpclaims::testing`]): in the fast tier (`cargo test`)
 //! a claim listed in [`FAST`] runs its cases and its mutants with at most the trials listed
-//! there, and its snapshot is compared only when its cases run at their default size; under
+//! there (each mutant stopping at its first case caught by a level-free outcome,
+//! [`TestOptions::first_catch`]), and its snapshot is compared only when its cases run at their
+//! default size; under
 //! `DPCLAIMS_FULL=1` every claim runs at its default size with its snapshot compared, and each
 //! entry of [`FAST`] is checked against the rule on the full-size outcomes.
 
@@ -134,6 +136,9 @@ fn assert_mutants_violated(id: &str) {
                 .map(|&(m, cap)| (m.to_string(), cap.min(MUTANT_TRIALS)))
                 .collect()
         },
+        // Fast tier: a mutant stops at its first case caught by a level-free outcome (the
+        // full tier runs every case: the rule needs them all).
+        first_catch: !full,
         ..options()
     };
     let runs = assert_mutants(c, &opts);

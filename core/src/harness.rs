@@ -92,7 +92,7 @@ pub(crate) fn cap_trials(case: &mut Params, cap: u64) {
 /// The claim's cases with `--set`, `--trials` and `--max-trials` applied; cases that the
 /// overrides make identical are run once (a `search` reproducer sets every parameter, which
 /// makes every default case of that shape the instance).
-fn cases_with_overrides(claim: &dyn Claim, opts: &CheckOptions) -> Vec<Params> {
+pub(crate) fn cases_with_overrides(claim: &dyn Claim, opts: &CheckOptions) -> Vec<Params> {
     let mut cases = if opts.exact {
         vec![Params(opts.sets.iter().cloned().collect())]
     } else {

@@ -28,7 +28,11 @@
 //!   test that can fail, but a claim whose default-size run has room to spare runs with fewer
 //!   trials, the sizes the rule below derives ([`fewest_trials`], [`fewest_mutant_trials`]),
 //!   and the expensive property tests run a smaller instance of themselves. A run at a reduced
-//!   size is not compared with its snapshot (snapshots are of the default-size runs).
+//!   size is not compared with its snapshot (snapshots are of the default-size runs). A
+//!   mutant's run stops at its first case caught by an outcome whose interval does not depend
+//!   on the run's level (exact, computed, refined, a bracket or a sampled maximum:
+//!   [`TestOptions::first_catch`]): that outcome is what the whole run reports, so the
+//!   assertion is the same.
 //! - **full-size tier** (`DPCLAIMS_FULL=1`): every claim at its default size with its snapshot
 //!   compared, every mutant at the helper's size, the expensive properties at full size; and
 //!   the fast sizes are checked against the rule on the full-size outcomes.
@@ -72,7 +76,7 @@
 //! tier recomputes the rule from its own runs and fails on an entry below it.
 
 use crate::claim::Claim;
-use crate::harness::{CheckOptions, DEFAULT_CONFIDENCE, check};
+use crate::harness::{CheckOptions, DEFAULT_CONFIDENCE, cases_with_overrides, check};
 use crate::verdict::{Outcome, Relation, Verdict};
 use dpclaims_empirical::stats::{self, Estimate, MeanAcc, Method};
 
@@ -272,6 +276,59 @@ fn caught(o: &Outcome) -> bool {
         && o.measured.upper.is_finite()
 }
 
+/// Whether an outcome's interval is the same at any level: a value computed without
+/// sampling (exact, computed with its error, refined on grids, a bracket) or a sampled
+/// maximum, none of which is widened for confidence.
+fn level_free(o: &Outcome) -> bool {
+    matches!(
+        o.measured.method,
+        Method::Exact
+            | Method::Computed
+            | Method::RefinementEstimate
+            | Method::Bracket
+            | Method::SampledMaximum
+    )
+}
+
+/// A mutant's run case by case, stopped at the first case with a caught, level-free outcome
+/// ([`level_free`]): that outcome is exactly what the whole run reports for it (the level of
+/// a run is split over all its outcomes, but a level-free interval does not depend on it),
+/// so the mutant is caught without the cases after it. Returns the level-free outcomes of
+/// the cases run, or None when no case catches it so (the caller then runs the whole mutant; the
+/// cases measured here are remembered, so nothing is measured twice).
+fn first_catch(
+    claim: &dyn Claim,
+    opts: &TestOptions,
+    mutant: &str,
+    cap: Option<u64>,
+) -> Option<Vec<Outcome>> {
+    let whole = CheckOptions {
+        seed: opts.seed,
+        confidence: opts.confidence,
+        mutant: Some(mutant.to_string()),
+        max_trials: cap,
+        remember: true,
+        ..CheckOptions::default()
+    };
+    let mut so_far = Vec::new();
+    for case in cases_with_overrides(claim, &whole) {
+        let one = CheckOptions {
+            sets: case.0.into_iter().collect(),
+            exact: true,
+            ..whole.clone()
+        };
+        let outcomes = check(&[claim], &one).ok()?;
+        let stop = outcomes.iter().any(|o| caught(o) && level_free(o));
+        // (A sampled outcome of a case run alone is at that run's level, not the whole
+        // run's: only the level-free ones are kept.)
+        so_far.extend(outcomes.into_iter().filter(level_free));
+        if stop {
+            return Some(so_far);
+        }
+    }
+    None
+}
+
 /// How [`assert_claim_with`] runs a claim.
 #[derive(Debug, Clone)]
 pub struct TestOptions {
@@ -290,6 +347,12 @@ pub struct TestOptions {
     /// Answer a case already measured in this process from memory
     /// ([`CheckOptions::remember`]): only for claims whose id names one implementation.
     pub remember: bool,
+    /// Stop a mutant's run at the first case with a caught outcome whose interval does not
+    /// depend on the run's level (exact, computed, refined, a bracket, a sampled maximum);
+    /// needs `remember`. That outcome is what the whole run reports, so the assertion is the
+    /// same; the cases after the catch are not run (the fast tier's mode). A mutant no such
+    /// outcome catches runs whole, its cases measured once.
+    pub first_catch: bool,
 }
 
 impl Default for TestOptions {
@@ -301,6 +364,7 @@ impl Default for TestOptions {
             mutant_trials: Some(MUTANT_TRIALS),
             mutant_caps: Vec::new(),
             remember: false,
+            first_catch: false,
         }
     }
 }
@@ -436,7 +500,10 @@ pub fn assert_mutants(claim: &dyn Claim, opts: &TestOptions) -> Vec<(String, Vec
             (Some(need), Some(cap)) => Some(need.max(cap)),
             (_, cap) => cap,
         };
-        let outcomes = run(claim, opts, Some(m.name), cap);
+        let outcomes = (opts.first_catch && opts.remember)
+            .then(|| first_catch(claim, opts, m.name, cap))
+            .flatten()
+            .unwrap_or_else(|| run(claim, opts, Some(m.name), cap));
         if !outcomes.iter().any(caught) {
             failures.push(format!(
                 "mutant {} ({}) was not caught: no outcome violated with a finite bound and interval\n    {}",
@@ -614,6 +681,109 @@ mod tests {
             assert_claim(&edge(false));
         });
         assert!(msg.contains("mutant edge"), "{msg}");
+    }
+
+    const EXACT_CATCH: Mutant = Mutant {
+        name: "exact-catch",
+        description: "violates the exact outcome of the first case",
+    };
+    const MEAN_CATCH: Mutant = Mutant {
+        name: "mean-catch",
+        description: "violates only the sampled mean of the last case",
+    };
+
+    /// Three cases, each an exact outcome and a sampled mean (of 0, 1, 2, ... mod 3, trials
+    /// values); counts its measurements.
+    struct Counted {
+        info: ClaimInfo,
+        measured: std::sync::atomic::AtomicUsize,
+    }
+
+    impl Claim for Counted {
+        fn info(&self) -> &ClaimInfo {
+            &self.info
+        }
+        fn cases(&self) -> Vec<Params> {
+            (0..3)
+                .map(|i| crate::params! { "i" => i, "trials" => 30 })
+                .collect()
+        }
+        fn measure(&self, case: &Params, run: RunSpec<'_>) -> Result<Vec<Measurement>, ParamError> {
+            self.measured
+                .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let i = case.u64("i")?;
+            let mut acc = MeanAcc::new();
+            for k in 0..case.u64("trials")? {
+                acc.push((k % 3) as f64);
+            }
+            let exact_bound = if run.mutant == Some(EXACT_CATCH.name) && i == 0 {
+                0.5
+            } else {
+                2.0
+            };
+            let mean_bound = if run.mutant == Some(MEAN_CATCH.name) && i == 2 {
+                0.2
+            } else {
+                3.0
+            };
+            Ok(vec![
+                Measurement {
+                    params: case.clone(),
+                    bound: exact_bound,
+                    relation: Relation::AtMost,
+                    statistic: Statistic::Exact { value: 1.0 },
+                },
+                Measurement {
+                    params: case.clone(),
+                    bound: mean_bound,
+                    relation: Relation::AtMost,
+                    statistic: Statistic::Mean { blocks: vec![acc] },
+                },
+            ])
+        }
+    }
+
+    /// The fast tier's mode: a mutant caught by a level-free (exact) outcome of its first case
+    /// measures that case only (and reports its level-free outcomes, as the whole run has
+    /// them); one caught only by a sampled mean (whose interval depends on
+    /// the whole run's level) gets the whole run's outcomes, each case measured once; without
+    /// `remember` every case runs as before. The verdicts are those of the whole run.
+    #[test]
+    fn first_catch_stops_only_at_a_level_free_catch() {
+        let claim = |id: &'static str| Counted {
+            info: ClaimInfo {
+                id,
+                mutants: &[EXACT_CATCH, MEAN_CATCH],
+                ..toy(2.0, &[]).info
+            },
+            measured: Default::default(),
+        };
+        let count = |c: &Counted| c.measured.load(std::sync::atomic::Ordering::SeqCst);
+        let fast = TestOptions {
+            remember: true,
+            first_catch: true,
+            ..TestOptions::default()
+        };
+        let c = claim("toy.first_catch");
+        let runs = assert_mutants(&c, &fast);
+        // The exact catch: one case measured; the mean catch: three, each once.
+        assert_eq!(runs[0].1.len(), 1);
+        assert_eq!(runs[1].1.len(), 6);
+        assert_eq!(count(&c), 1 + 3);
+        let plain = claim("toy.first_catch.plain");
+        let whole = assert_mutants(&plain, &TestOptions::default());
+        assert_eq!(count(&plain), 3 + 3);
+        // The same outcomes but for the claim's name.
+        let named = |v: &[Outcome]| -> Vec<Outcome> {
+            v.iter()
+                .map(|o| Outcome {
+                    claim: String::new(),
+                    ..o.clone()
+                })
+                .collect()
+        };
+        assert_eq!(named(&whole[1].1), named(&runs[1].1));
+        assert_eq!(named(&whole[0].1[..1]), named(&runs[0].1));
     }
 
     #[test]
