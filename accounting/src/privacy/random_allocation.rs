@@ -118,7 +118,6 @@ use super::mechanism_pld::PldPair;
 use super::pld::{Focus, Pld, PldBracket, PldOptions, Rounding};
 use crate::error::{ParamError, at_least, positive};
 use crate::numerics::{log_norm_cdf, norm_cdf};
-use rustfft::FftPlanner;
 
 /// Unit round-off of `f64`.
 const U: f64 = f64::EPSILON / 2.0;
@@ -495,11 +494,10 @@ impl Epoch {
         let h = self.split.h;
         let plain = self.plain.small_law(up, h);
         let shifted = self.shifted.small_law(up, h);
-        let mut planner = FftPlanner::new();
         let g = match self.t - 1 {
             0 => Pld::exact(h, 0, vec![1.0], 0.0, Rounding::Pessimistic),
             1 => plain.clone(),
-            n => plain.compose_with(n, opts, 0.0, &mut planner)?,
+            n => plain.compose_with(n, opts, 0.0)?,
         };
         // The convolution's FFT is held to the point budget too.
         let points = (g.pmf.len() + shifted.pmf.len() - 1).next_power_of_two();
@@ -513,7 +511,7 @@ impl Epoch {
             ));
         }
         let remove = g.convolve(&shifted, 0.0)?;
-        let add = plain.compose_with(self.t, opts, 0.0, &mut planner)?;
+        let add = plain.compose_with(self.t, opts, 0.0)?;
         Ok(Sums { g, remove, add })
     }
 

@@ -11,7 +11,6 @@ use crate::error::ParamError;
 use crate::privacy::dominating::{Dominating, StepBound};
 use crate::privacy::pair::Pair;
 use crate::privacy::{DpSgd, check_delta};
-use rustfft::FftPlanner;
 
 impl Pld {
     /// One step of an upper step bound, discretised pessimistically.
@@ -26,10 +25,10 @@ impl Pld {
     /// the composed support, tilted for `opts.focus`.
     pub fn compose(&self, steps: u64, opts: &PldOptions) -> Result<Pld, ParamError> {
         let tilt = opts.focus.tilt(&self.log_mgf_of(steps));
-        self.compose_with(steps, opts, tilt, &mut FftPlanner::new())
+        self.compose_with(steps, opts, tilt)
     }
 
-    /// [`Pld::compose`] with the tilt $\theta$ given, reusing an FFT planner.
+    /// [`Pld::compose`] with the tilt $\theta$ given.
     ///
     /// Window: with $S$ the composed loss and $\ell_{lo}$ the window's bottom, the mass below
     /// the window is at most $\tau$ by Chernoff, $P(S<l)\le e^{T\Lambda(-t)+tl}$; mass above the
@@ -43,7 +42,6 @@ impl Pld {
         steps: u64,
         opts: &PldOptions,
         tilt: f64,
-        planner: &mut FftPlanner<f64>,
     ) -> Result<Pld, ParamError> {
         crate::cancel::check()?;
         if steps == 1 {
@@ -63,7 +61,7 @@ impl Pld {
         }
         let full_lo = self.offset * steps as i64;
         let tilted = tilted_fft::tilt(self, tilt);
-        let (circular, fft_error) = tilted_fft::power(&tilted, t_steps, n, planner);
+        let (circular, fft_error) = tilted_fft::power(&tilted, t_steps, n);
         let (relative, propagated) = tilted_fft::propagated_power(&tilted, steps);
         let base = (lo_idx - full_lo).rem_euclid(n as i64) as usize;
         let values: Vec<f64> = (0..window)
@@ -126,7 +124,7 @@ impl Pld {
             return Err(too_fine(self.interval, len.next_power_of_two(), MAX_FFT));
         }
         let (a, b) = (tilted_fft::tilt(self, tilt), tilted_fft::tilt(other, tilt));
-        let (values, fft_error) = tilted_fft::convolution(&a, &b, &mut FftPlanner::new());
+        let (values, fft_error) = tilted_fft::convolution(&a, &b);
         let (relative, propagated) = tilted_fft::propagated_convolution(&a, &b);
         let values: Vec<f64> = values.iter().map(|v| v.max(0.0)).collect();
         Ok(tilted_fft::untilt(
@@ -146,7 +144,7 @@ impl Pld {
     }
 }
 
-/// The `steps`-fold pessimistic and optimistic compositions of one pair (one FFT planner).
+/// The `steps`-fold pessimistic and optimistic compositions of one pair.
 fn composed_pair(pair: &Pair, steps: u64, opts: &PldOptions) -> Result<(Pld, Pld), ParamError> {
     let one =
         |rounding: Rounding| compose_plds(&[(Pld::single(pair, opts, rounding)?, steps)], opts);
@@ -364,13 +362,12 @@ pub fn compose_plds(groups: &[(Pld, u64)], opts: &PldOptions) -> Result<Pld, Par
 
 /// [`compose_plds`] at a given tilt, its point budget already checked.
 fn compose_tilted(groups: &[(Pld, u64)], opts: &PldOptions, tilt: f64) -> Result<Pld, ParamError> {
-    let mut planner = FftPlanner::new();
     let mut total: Option<Pld> = None;
     for (single, count) in groups {
         if *count == 0 {
             continue;
         }
-        let group = single.compose_with(*count, opts, tilt, &mut planner)?;
+        let group = single.compose_with(*count, opts, tilt)?;
         total = Some(match total {
             None => group,
             Some(t) => t.convolve(&group, tilt)?,

@@ -39,8 +39,10 @@
 //! it (the bracket widens there; it stays a bracket).
 
 use super::grid::{Pld, RoundOff, Rounding};
-use rustfft::FftPlanner;
 use rustfft::num_complex::Complex;
+use rustfft::{Fft, FftPlanner};
+use std::cell::RefCell;
+use std::sync::Arc;
 
 /// Unit round-off of `f64`.
 const U: f64 = f64::EPSILON / 2.0;
@@ -128,19 +130,46 @@ pub(crate) fn tilt(pld: &Pld, theta: f64) -> Tilted {
     }
 }
 
+/// The direction of a transform.
+#[derive(Debug, Clone, Copy)]
+enum Direction {
+    Forward,
+    Inverse,
+}
+
+/// The longest transform whose plan a thread keeps: a plan holds its twiddle factors
+/// (16 bytes a point), so the plans kept are at most a few tens of MB a thread.
+const KEPT_PLAN_MOST: usize = 1 << 20;
+
+thread_local! {
+    /// This thread's planner: planning a length computes its twiddle factors (a sine and a
+    /// cosine a point), as much work as the transform itself, so a length is planned once.
+    static PLANNER: RefCell<FftPlanner<f64>> = RefCell::new(FftPlanner::new());
+}
+
+/// The plan of a transform of `n` points: this thread's kept plan up to [`KEPT_PLAN_MOST`]
+/// points, a fresh one past it. (The same algorithm either way: the values do not depend on
+/// which.)
+fn plan(n: usize, direction: Direction) -> Arc<dyn Fft<f64>> {
+    let make = |p: &mut FftPlanner<f64>| match direction {
+        Direction::Forward => p.plan_fft_forward(n),
+        Direction::Inverse => p.plan_fft_inverse(n),
+    };
+    if n <= KEPT_PLAN_MOST {
+        PLANNER.with(|p| make(&mut p.borrow_mut()))
+    } else {
+        make(&mut FftPlanner::new())
+    }
+}
+
 /// The computed circular `steps`-fold power of `input` on `n` points and a bound $R$ on the
 /// 2-norm of its error against the exact circular power of `input`'s values.
-pub(crate) fn power(
-    input: &Tilted,
-    steps: u32,
-    n: usize,
-    planner: &mut FftPlanner<f64>,
-) -> (Vec<f64>, f64) {
+pub(crate) fn power(input: &Tilted, steps: u32, n: usize) -> (Vec<f64>, f64) {
     let mut buf: Vec<Complex<f64>> = vec![Complex::new(0.0, 0.0); n];
     for (b, p) in buf.iter_mut().zip(&input.values) {
         *b = Complex::new(*p, 0.0);
     }
-    planner.plan_fft_forward(n).process(&mut buf);
+    plan(n, Direction::Forward).process(&mut buf);
     let tf = steps as f64;
     // |z|^T below e^-700 contributes nothing representable: skip the power (most of the
     // spectrum of a smooth pmf).
@@ -152,7 +181,7 @@ pub(crate) fn power(
             z.powu(steps)
         }
     });
-    planner.plan_fft_inverse(n).process(&mut buf);
+    plan(n, Direction::Inverse).process(&mut buf);
     let scale = 1.0 / n as f64;
     let out: Vec<f64> = buf.iter().map(|z| z.re * scale).collect();
 
@@ -175,24 +204,20 @@ pub(crate) fn power(
 
 /// The computed linear convolution of two tilted inputs and a bound on the 2-norm of its error
 /// against the exact convolution of their values.
-pub(crate) fn convolution(
-    a: &Tilted,
-    b: &Tilted,
-    planner: &mut FftPlanner<f64>,
-) -> (Vec<f64>, f64) {
+pub(crate) fn convolution(a: &Tilted, b: &Tilted) -> (Vec<f64>, f64) {
     let len = a.values.len() + b.values.len() - 1;
     let n = len.next_power_of_two();
-    let mut spectrum = |values: &[f64]| {
+    let spectrum = |values: &[f64]| {
         let mut buf = vec![Complex::new(0.0, 0.0); n];
         buf.iter_mut()
             .zip(values)
             .for_each(|(z, p)| *z = Complex::new(*p, 0.0));
-        planner.plan_fft_forward(n).process(&mut buf);
+        plan(n, Direction::Forward).process(&mut buf);
         buf
     };
     let (sa, sb) = (spectrum(&a.values), spectrum(&b.values));
     let mut buf: Vec<Complex<f64>> = sa.iter().zip(&sb).map(|(x, y)| x * y).collect();
-    planner.plan_fft_inverse(n).process(&mut buf);
+    plan(n, Direction::Inverse).process(&mut buf);
     let scale = 1.0 / n as f64;
     let out: Vec<f64> = buf[..len].iter().map(|z| z.re * scale).collect();
 
