@@ -381,7 +381,7 @@ fn monte_carlo_alone_refutes_ten_percent_low_for_random_allocation_and_shuffling
 }
 
 /// Coverage: on four runs whose simulated pairs' delta(eps) the PLD brackets to 1e-3 relative,
-/// over 200 seeds (fast tier: the first 50) at a small size and level 0.9, the Monte Carlo
+/// over 200 seeds (fast tier: the first 30) at a small size and level 0.9, the Monte Carlo
 /// lower limit exceeds the (pessimistic, so at least the true) delta *of the pair the pilot
 /// chose* in no more than the nominal 10% of the seeds. (Against the pair's own delta, not the
 /// row's, which is the larger: a limit of the other pair above its own delta is a miss too.
@@ -429,7 +429,7 @@ fn monte_carlo_lower_limits_cover_the_true_delta() {
         let row = format!(
             r#"{{"name": "cov", "sampling": "{sampling}", "q": {q}, "sigma": {sigma}, "steps": {steps}, "delta": 0.5, "epsilon": {eps}, "relation": "{relation}"}}"#
         );
-        let seeds: u64 = if crate::full() { 200 } else { 50 };
+        let seeds: u64 = if crate::full() { 200 } else { 30 };
         let (mut missed, mut sum) = (0, 0.0);
         let mut chosen: Vec<&str> = Vec::new();
         let mut loss_tilted = 0;

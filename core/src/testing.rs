@@ -32,7 +32,7 @@
 //!   mutant's run stops at its first case caught by an outcome whose interval does not depend
 //!   on the run's level (exact, computed, refined, a bracket or a sampled maximum:
 //!   [`TestOptions::first_catch`]): that outcome is what the whole run reports, so the
-//!   assertion is the same.
+//!   assertion is the same (an error in a later case is left to the full tier).
 //! - **full-size tier** (`DPCLAIMS_FULL=1`): every claim at its default size with its snapshot
 //!   compared, every mutant at the helper's size, the expensive properties at full size; and
 //!   the fast sizes are checked against the rule on the full-size outcomes.
@@ -350,8 +350,9 @@ pub struct TestOptions {
     /// Stop a mutant's run at the first case with a caught outcome whose interval does not
     /// depend on the run's level (exact, computed, refined, a bracket, a sampled maximum);
     /// needs `remember`. That outcome is what the whole run reports, so the assertion is the
-    /// same; the cases after the catch are not run (the fast tier's mode). A mutant no such
-    /// outcome catches runs whole, its cases measured once.
+    /// same, except that an error in a case after the catch (which fails the whole run) goes
+    /// unseen: the full tier runs every case. The fast tier's mode. A mutant no such outcome
+    /// catches runs whole, its cases measured once.
     pub first_catch: bool,
 }
 

@@ -529,22 +529,36 @@ impl Proposal {
     }
 }
 
-/// The integer θ from 1 to `most` that minimises a convex `log_bound` (None or non-finite:
-/// no such tilt), with its bound: the search stops at the bound's first rise, or once the
-/// bound is below [`LN_SMALLEST_VALUE`] (no weighted value can then be told from 0).
+/// The integer θ that minimises a convex `log_bound` (None or non-finite: no such tilt), with
+/// its bound: every θ from 1 to `most`, stopping at the bound's first rise, or once the bound
+/// is below [`LN_SMALLEST_VALUE`] (no weighted value can then be told from 0). A bound still
+/// falling at `most` is followed further at doubling θ up to [`FARTHEST_THETA`] (a θ* of
+/// thousands: an unsampled Gaussian with a small ε), while it falls.
 fn best_theta(most: u32, log_bound: impl Fn(u32) -> Option<f64>) -> Option<(u32, f64)> {
     let mut best: Option<(u32, f64)> = None;
+    let finite = |theta: u32| log_bound(theta).filter(|b| b.is_finite());
     for theta in 1..=most {
-        let Some(b) = log_bound(theta).filter(|b| b.is_finite()) else {
-            break;
+        let Some(b) = finite(theta) else {
+            return best;
         };
         match best {
-            Some((_, v)) if b >= v => break,
+            Some((_, v)) if b >= v => return best,
             _ => best = Some((theta, b)),
         }
         if b < LN_SMALLEST_VALUE {
+            return best;
+        }
+    }
+    let mut theta = most;
+    while let Some(next) = theta.checked_mul(2).filter(|t| *t <= FARTHEST_THETA) {
+        match (finite(next), best) {
+            (Some(b), Some((_, v))) if b < v => best = Some((next, b)),
+            _ => break,
+        }
+        if best.is_some_and(|(_, v)| v < LN_SMALLEST_VALUE) {
             break;
         }
+        theta = next;
     }
     best
 }
@@ -553,12 +567,13 @@ fn best_theta(most: u32, log_bound: impl Fn(u32) -> Option<f64>) -> Option<(u32,
 /// contributes nothing a double can hold, so a larger θ gains nothing.
 const LN_SMALLEST_VALUE: f64 = -708.3964185322641;
 
-/// The largest θ the remove pair's loss tilts are searched up to (the search costs
-/// $O(\theta^2)$: each mass is a sum of $\theta+2$ terms). Any θ gives an unbiased estimate
-/// with values below its bound; the cap only stops the search for the best one where the
-/// bound still falls at order 1024 (a loss so concentrated, e.g. σ = 10⁸, that δ(ε) is far
-/// below anything a Monte Carlo refutes).
+/// The largest θ the remove pair's loss tilts are searched at one by one (the search costs
+/// $O(\theta^2)$: each mass is a sum of $\theta+2$ terms); past it at doubling θ.
 const MOST_THETA: u32 = 1024;
+
+/// The largest θ of the doubling search: any θ gives an unbiased estimate with values below
+/// its bound, so the search only looks for a good one.
+const FARTHEST_THETA: u32 = 16384;
 
 /// How far (in nats) the bound of $\theta^\*+1$ may be above that of $\theta^\*$ for it to be
 /// tried too: further, its values' range is too wide to be worth the pilot's paths.
@@ -622,7 +637,8 @@ fn loss_tilts(phases: &[Phase], drawn: Option<(u64, [u64; 2])>, epsilon: f64) ->
                     .fold(f64::NEG_INFINITY, f64::max),
             }
             .exp();
-            (bound > 0.0).then(|| Proposal::Loss {
+            // (A bound below the smallest normal double: values too small to hold.)
+            (bound >= f64::MIN_POSITIVE).then(|| Proposal::Loss {
                 tilt: LossTilt { theta, mix: 1.0 },
                 phases: Arc::new(tp),
                 bound,
@@ -653,7 +669,7 @@ fn epoch_tilts(slots: usize, sigma: f64, shift: f64, epochs: u64, epsilon: f64) 
                 return None;
             }
             let b = b.exp();
-            (b > 0.0).then(|| Proposal::Epoch {
+            (b >= f64::MIN_POSITIVE).then(|| Proposal::Epoch {
                 tilt: LossTilt { theta, mix: 1.0 },
                 epoch: Arc::new(e),
                 bound: b,
@@ -1211,10 +1227,10 @@ mod tests {
 
     /// The search over θ stops at the bound's first rise, and once the bound is below what a
     /// double holds: a claimed ε of 1e300 (an audit row at the edges) takes one evaluation,
-    /// not [`MOST_THETA`] (each costs O(θ), so the search was O(θ²): 26 s for that row);
-    /// a bound that falls forever stops at the cap.
+    /// not [`MOST_THETA`] (each costs O(θ), so the search was O(θ²): 26 s for that row); a
+    /// bound still falling at [`MOST_THETA`] is followed at doubling θ.
     #[test]
-    fn theta_search_stops_at_underflow_and_at_its_cap() {
+    fn theta_search_stops_at_underflow_and_follows_a_falling_bound() {
         let calls = std::cell::Cell::new(0u32);
         let counted = |f: fn(u32) -> f64| {
             calls.set(0);
@@ -1228,27 +1244,55 @@ mod tests {
         assert_eq!(counted(|t| -800.0 + t as f64).1, 1);
         let (best, n) = counted(|t| -400.0 - t as f64);
         assert_eq!((best.map(|b| b.0), n), (Some(309), 309));
-        assert_eq!(
-            counted(|t| -(t as f64).sqrt()).0.map(|b| b.0),
-            Some(MOST_THETA)
-        );
-        // A convex bound: the first rise.
+        // Convex: the first rise, below the cap and beyond it.
         assert_eq!(
             counted(|t| (t as f64 - 5.5).powi(2)).0.map(|b| b.0),
             Some(5)
         );
-        // The edge row's tilts: its loss tilts are the same masses whatever the search costs.
+        let (best, n) = counted(|t| (t as f64 - 3000.0).powi(2) * 1e-6);
+        assert_eq!((best.map(|b| b.0), n), (Some(2048), 1024 + 2));
+        let (best, n) = counted(|t| -(t as f64).sqrt());
+        assert_eq!((best.map(|b| b.0), n), (Some(FARTHEST_THETA), 1024 + 4));
+        // The unsampled Gaussian (q = 1) at a small ε: θ* is in the thousands.
         let phases = [Phase {
+            q: 1.0,
+            sigma: 700.0,
+            steps: 1,
+        }];
+        let tilts = loss_tilts(&phases, None, 0.01);
+        let Some(Proposal::Loss { tilt, bound, .. }) = tilts.first() else {
+            panic!("no loss tilt: {tilts:?}")
+        };
+        assert!(tilt.theta >= 2048, "{}", tilt.theta);
+        assert!(bound.ln() < -15.0, "{bound}");
+        // An edge row (sigma 1e8): every bound underflows before the cap, no tilt is offered.
+        let edge = [Phase {
             q: 0.01,
             sigma: 1e8,
             steps: 100,
         }];
-        for p in loss_tilts(&phases, None, 1.0) {
-            let Proposal::Loss { tilt, .. } = p else {
-                panic!("not a loss tilt")
-            };
-            assert!(tilt.theta <= MOST_THETA + 1);
-        }
+        assert!(loss_tilts(&edge, None, 1.0).is_empty());
+        // A row of the coverage test: the tilts are the linear scan's minimum (and its next).
+        let row = [Phase {
+            q: 0.02,
+            sigma: 0.8,
+            steps: 50,
+        }];
+        let scan = (1..200u32)
+            .map(|t| {
+                let m = PhaseMasses::new(0.02, 0.8, t).log_mass(50, None);
+                (t, log_value_bound(m, t, 4.0))
+            })
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+            .unwrap();
+        let thetas: Vec<u32> = loss_tilts(&row, None, 4.0)
+            .iter()
+            .map(|p| match p {
+                Proposal::Loss { tilt, .. } => tilt.theta,
+                _ => 0,
+            })
+            .collect();
+        assert_eq!(thetas.first(), Some(&scan.0), "{thetas:?} {scan:?}");
     }
 
     /// The loss tilt's mass of the whole step law is the Rényi moment $A_{\theta+1}$ that the

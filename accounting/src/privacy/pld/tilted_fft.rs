@@ -40,9 +40,8 @@
 
 use super::grid::{Pld, RoundOff, Rounding};
 use rustfft::num_complex::Complex;
-use rustfft::{Fft, FftPlanner};
-use std::cell::RefCell;
-use std::sync::Arc;
+use rustfft::{Fft, FftDirection, FftPlanner};
+use std::sync::{Arc, LazyLock, Mutex};
 
 /// Unit round-off of `f64`.
 const U: f64 = f64::EPSILON / 2.0;
@@ -130,36 +129,28 @@ pub(crate) fn tilt(pld: &Pld, theta: f64) -> Tilted {
     }
 }
 
-/// The direction of a transform.
-#[derive(Debug, Clone, Copy)]
-enum Direction {
-    Forward,
-    Inverse,
-}
-
-/// The longest transform whose plan a thread keeps: a plan holds its twiddle factors
-/// (16 bytes a point), so the plans kept are at most a few tens of MB a thread.
+/// The longest transform whose plan is kept: a plan holds its twiddle factors (16 bytes a
+/// point), so the plans kept (every power of two up to it, both directions) are about 60 MB
+/// for the process.
 const KEPT_PLAN_MOST: usize = 1 << 20;
 
-thread_local! {
-    /// This thread's planner: planning a length computes its twiddle factors (a sine and a
-    /// cosine a point), as much work as the transform itself, so a length is planned once.
-    static PLANNER: RefCell<FftPlanner<f64>> = RefCell::new(FftPlanner::new());
-}
+/// The process's planner: planning a length computes its twiddle factors (a sine and a cosine
+/// a point), as much work as the transform itself, so a length is planned once. Locked only
+/// while planning.
+static PLANNER: LazyLock<Mutex<FftPlanner<f64>>> = LazyLock::new(|| Mutex::new(FftPlanner::new()));
 
-/// The plan of a transform of `n` points: this thread's kept plan up to [`KEPT_PLAN_MOST`]
-/// points, a fresh one past it. (The same algorithm either way: the values do not depend on
-/// which.)
-fn plan(n: usize, direction: Direction) -> Arc<dyn Fft<f64>> {
-    let make = |p: &mut FftPlanner<f64>| match direction {
-        Direction::Forward => p.plan_fft_forward(n),
-        Direction::Inverse => p.plan_fft_inverse(n),
-    };
+/// The plan of a transform of `n` points, `n` a power of two: the kept plan up to
+/// [`KEPT_PLAN_MOST`] points, a fresh one past it. For a power of two the plan is a function
+/// of the length alone (a base transform and radix steps, whatever was planned before), so
+/// the values do not depend on which.
+fn plan(n: usize, direction: FftDirection) -> Arc<dyn Fft<f64>> {
+    debug_assert!(n.is_power_of_two(), "{n}");
     if n <= KEPT_PLAN_MOST {
-        PLANNER.with(|p| make(&mut p.borrow_mut()))
-    } else {
-        make(&mut FftPlanner::new())
+        if let Ok(mut p) = PLANNER.lock() {
+            return p.plan_fft(n, direction);
+        }
     }
+    FftPlanner::new().plan_fft(n, direction)
 }
 
 /// The computed circular `steps`-fold power of `input` on `n` points and a bound $R$ on the
@@ -169,7 +160,7 @@ pub(crate) fn power(input: &Tilted, steps: u32, n: usize) -> (Vec<f64>, f64) {
     for (b, p) in buf.iter_mut().zip(&input.values) {
         *b = Complex::new(*p, 0.0);
     }
-    plan(n, Direction::Forward).process(&mut buf);
+    plan(n, FftDirection::Forward).process(&mut buf);
     let tf = steps as f64;
     // |z|^T below e^-700 contributes nothing representable: skip the power (most of the
     // spectrum of a smooth pmf).
@@ -181,7 +172,7 @@ pub(crate) fn power(input: &Tilted, steps: u32, n: usize) -> (Vec<f64>, f64) {
             z.powu(steps)
         }
     });
-    plan(n, Direction::Inverse).process(&mut buf);
+    plan(n, FftDirection::Inverse).process(&mut buf);
     let scale = 1.0 / n as f64;
     let out: Vec<f64> = buf.iter().map(|z| z.re * scale).collect();
 
@@ -207,17 +198,18 @@ pub(crate) fn power(input: &Tilted, steps: u32, n: usize) -> (Vec<f64>, f64) {
 pub(crate) fn convolution(a: &Tilted, b: &Tilted) -> (Vec<f64>, f64) {
     let len = a.values.len() + b.values.len() - 1;
     let n = len.next_power_of_two();
+    let forward = plan(n, FftDirection::Forward);
     let spectrum = |values: &[f64]| {
         let mut buf = vec![Complex::new(0.0, 0.0); n];
         buf.iter_mut()
             .zip(values)
             .for_each(|(z, p)| *z = Complex::new(*p, 0.0));
-        plan(n, Direction::Forward).process(&mut buf);
+        forward.process(&mut buf);
         buf
     };
     let (sa, sb) = (spectrum(&a.values), spectrum(&b.values));
     let mut buf: Vec<Complex<f64>> = sa.iter().zip(&sb).map(|(x, y)| x * y).collect();
-    plan(n, Direction::Inverse).process(&mut buf);
+    plan(n, FftDirection::Inverse).process(&mut buf);
     let scale = 1.0 / n as f64;
     let out: Vec<f64> = buf[..len].iter().map(|z| z.re * scale).collect();
 
