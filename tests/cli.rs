@@ -788,6 +788,103 @@ fn epsilon_and_delta_accept_a_conformance_query_line() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A temporary directory holding `doc.json`: `E = 3` epochs of `RandomAllocation(Gaussian(2),
+/// k, 8)`; and the JSON answer of `dpclaims args... extra...` (exit 0 asserted), without its
+/// `seconds`.
+fn random_allocation_doc(name: &str, k: u64) -> (std::path::PathBuf, String) {
+    let dir = std::env::temp_dir().join(format!("dpclaims-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let doc = dir.join("doc.json");
+    std::fs::write(
+        &doc,
+        format!(
+            r#"{{"version": 1, "neighbouring": "add-remove",
+            "event": {{"type": "SelfComposed", "count": 3,
+                      "event": {{"type": "RandomAllocation", "num_selected": {k}, "num_steps": 8,
+                                "event": {{"type": "Gaussian", "noise_multiplier": 2.0}}}}}}}}"#
+        ),
+    )
+    .unwrap();
+    let doc = doc.to_str().unwrap().to_string();
+    (dir, doc)
+}
+
+fn json_answer(args: &[&str], extra: &[&str]) -> serde_json::Value {
+    let all = [args, extra].concat();
+    let o = dpclaims(&all, None);
+    assert_eq!(o.status.code(), Some(0), "{all:?}: {}", stderr(&o));
+    let mut v = json_lines(&o)[0].clone();
+    v.as_object_mut().unwrap().remove("seconds");
+    v
+}
+
+/// `--sampling random-allocation --selected k` ($k$ of $t$ steps per epoch): the answer is the
+/// PLD accountant's answer to the event document with `num_selected` $k$, with $t$ given as
+/// `--steps-per-epoch` or as `--q` = k/t; it differs from $k=1$'s; a $k$ of 0, above $t$, or
+/// given to another sampler exits 2 naming it.
+#[test]
+fn random_allocation_selected_answers_the_event_of_the_same_run() {
+    let (dir, doc) = random_allocation_doc("ralloc-k", 2);
+    let answer =
+        |args: &[&str]| json_answer(args, &["--delta", "1e-5", "--interval", "1e-3", "--json"]);
+    let by_event = answer(&["epsilon", "--event", &doc]);
+    let run = [
+        "epsilon",
+        "--sampling",
+        "random-allocation",
+        "--sigma",
+        "2",
+        "--epochs",
+        "3",
+    ];
+    let with = |extra: &[&str]| answer(&[&run[..], extra].concat());
+    assert_eq!(
+        with(&["--selected", "2", "--steps-per-epoch", "8"]),
+        by_event
+    );
+    assert_eq!(with(&["--selected", "2", "--q", "0.25"]), by_event);
+    let one = with(&["--steps-per-epoch", "8"]);
+    assert_ne!(one["bracket"], by_event["bracket"], "{one}");
+    for (extra, word) in [
+        (
+            &["--selected", "0", "--steps-per-epoch", "8"][..],
+            "--selected 0",
+        ),
+        (
+            &["--selected", "9", "--steps-per-epoch", "8"][..],
+            "num_selected",
+        ),
+        (&["--selected", "3", "--q", "0.4"][..], "3/q"),
+    ] {
+        let o = dpclaims(&[&run[..], extra, &["--delta", "1e-5"]].concat(), None);
+        let e = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{extra:?}: {e}");
+        assert!(
+            e.contains(word) && !e.contains("panicked"),
+            "{extra:?}: {e}"
+        );
+    }
+    let o = dpclaims(
+        &[
+            "epsilon",
+            "--q",
+            "0.1",
+            "--sigma",
+            "2",
+            "--steps",
+            "10",
+            "--delta",
+            "1e-5",
+            "--selected",
+            "2",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--selected"), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `--sampling random-allocation` (issue 30, balls-in-bins: $k=1$): the answer is the PLD
 /// accountant's answer to the event document of the same run (`E` epochs of
 /// `RandomAllocation(Gaussian, 1, t)`), for ε and δ, with `t` and `E` given as
@@ -796,27 +893,8 @@ fn epsilon_and_delta_accept_a_conformance_query_line() {
 /// flag, never a panic.
 #[test]
 fn random_allocation_sampling_answers_the_event_of_the_same_run() {
-    let dir = std::env::temp_dir().join(format!("dpclaims-ralloc-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let doc = dir.join("doc.json");
-    std::fs::write(
-        &doc,
-        r#"{"version": 1, "neighbouring": "add-remove",
-            "event": {"type": "SelfComposed", "count": 3,
-                      "event": {"type": "RandomAllocation", "num_selected": 1, "num_steps": 8,
-                                "event": {"type": "Gaussian", "noise_multiplier": 2.0}}}}"#,
-    )
-    .unwrap();
-    let doc = doc.to_str().unwrap().to_string();
-    let answer = |args: &[&str]| {
-        let mut all = args.to_vec();
-        all.extend(["--interval", "1e-3", "--json"]);
-        let o = dpclaims(&all, None);
-        assert_eq!(o.status.code(), Some(0), "{all:?}: {}", stderr(&o));
-        let mut v = json_lines(&o)[0].clone();
-        v.as_object_mut().unwrap().remove("seconds");
-        v
-    };
+    let (dir, doc) = random_allocation_doc("ralloc", 1);
+    let answer = |args: &[&str]| json_answer(args, &["--interval", "1e-3", "--json"]);
     let run = ["--sampling", "random-allocation", "--sigma", "2"];
     for (command, flag, value) in [("epsilon", "--delta", "1e-5"), ("delta", "--epsilon", "1")] {
         let by_event = answer(&[command, "--event", &doc, flag, value]);

@@ -265,7 +265,7 @@ pub fn row(run: &Run, sampler: Sampler, relation: Neighbouring, opts: &PldOption
             let mut r = Row::new(sampler, relation, run, how);
             let doc = EventDoc {
                 neighbouring: relation,
-                ..query::random_allocation_doc(run.sigma, run.steps_per_epoch, run.epochs)
+                ..query::random_allocation_doc(run.sigma, 1, run.steps_per_epoch, run.epochs)
             };
             match query::run_event(&doc, query, opts) {
                 Ok(a) => {

@@ -391,16 +391,21 @@ pub fn run_event(
     })
 }
 
-/// The event document of $E$ epochs of random allocation ($k=1$ of $t$ steps per epoch, add/remove)
-/// of the Gaussian mechanism with noise multiplier `sigma`:
-/// `SelfComposed(RandomAllocation(Gaussian, 1, t), E)` (`dpclaims epsilon --sampling
-/// random-allocation`, and the random-allocation row of [`crate::compare`]).
-pub fn random_allocation_doc(sigma: f64, steps_per_epoch: u64, epochs: u64) -> EventDoc {
+/// The event document of $E$ epochs of random allocation ($k$ of $t$ steps per epoch,
+/// add/remove) of the Gaussian mechanism with noise multiplier `sigma`:
+/// `SelfComposed(RandomAllocation(Gaussian, k, t), E)` (`dpclaims epsilon --sampling
+/// random-allocation`, and the random-allocation row of [`crate::compare`], $k=1$).
+pub fn random_allocation_doc(
+    sigma: f64,
+    num_selected: u64,
+    steps_per_epoch: u64,
+    epochs: u64,
+) -> EventDoc {
     let epoch = Event::RandomAllocation {
         event: Box::new(Event::Gaussian {
             noise_multiplier: sigma,
         }),
-        num_selected: 1,
+        num_selected,
         num_steps: steps_per_epoch,
     };
     EventDoc {

@@ -27,6 +27,10 @@ pub struct RunArgs {
     /// of them, chosen uniformly); instead of --q = 1/t.
     #[arg(long, value_name = "T", conflicts_with_all = ["event", "phase"])]
     steps_per_epoch: Option<u64>,
+    /// `--sampling random-allocation`: each record is in K of the t steps of an epoch, chosen
+    /// uniformly (default 1, balls-in-bins); --q is then K/t.
+    #[arg(long, value_name = "K", conflicts_with_all = ["event", "phase"])]
+    selected: Option<u64>,
     /// `--sampling random-allocation`: the number of epochs E; instead of --steps = E t.
     #[arg(long, value_name = "E", conflicts_with_all = ["event", "phase"])]
     epochs: Option<u64>,
@@ -224,10 +228,10 @@ pub fn accountants(run: RunArgs, query: Query) -> Result<u8, Error> {
     let Some(sampling) = run.sampling.scheme() else {
         return random_allocation(&run, query);
     };
-    if run.steps_per_epoch.is_some() || run.epochs.is_some() {
+    if run.steps_per_epoch.is_some() || run.epochs.is_some() || run.selected.is_some() {
         return Err(Error::Input(format!(
-            "--steps-per-epoch and --epochs describe a random-allocation run (--sampling \
-             random-allocation); --sampling {sampling} takes --q and --steps"
+            "--steps-per-epoch, --epochs and --selected describe a random-allocation run \
+             (--sampling random-allocation); --sampling {sampling} takes --q and --steps"
         )));
     }
     let (Some(q), Some(sigma), Some(steps)) = (run.q, run.sigma, run.steps) else {
@@ -327,10 +331,10 @@ fn schedule_accountant(run: &RunArgs, query: Query) -> Result<u8, Error> {
     answer_event(&doc, run, query)
 }
 
-/// `--sampling random-allocation`: $E$ epochs of $t$ steps, every record in exactly one step of
-/// each epoch ($k=1$), as the event document it is
-/// (`SelfComposed(RandomAllocation(Gaussian, 1, t), E)`), answered by the PLD accountant. $t$ is
-/// `--steps-per-epoch` or $1/q$ (an integer), $E$ is `--epochs` or `--steps`$/t$ (a whole
+/// `--sampling random-allocation`: $E$ epochs of $t$ steps, every record in $k$ steps of
+/// each epoch chosen uniformly (`--selected`, default 1), as the event document it is
+/// (`SelfComposed(RandomAllocation(Gaussian, k, t), E)`), answered by the PLD accountant. $t$ is
+/// `--steps-per-epoch` or $k/q$ (an integer), $E$ is `--epochs` or `--steps`$/t$ (a whole
 /// number); what is not covered (the RDP accountants) is an error naming the flag. Under
 /// replace-one the bracket is [`event_pld::replace_one_by_two_hops`]'s.
 fn random_allocation(run: &RunArgs, query: Query) -> Result<u8, Error> {
@@ -353,29 +357,34 @@ fn random_allocation(run: &RunArgs, query: Query) -> Result<u8, Error> {
         return input("give --sigma".into());
     };
     crate::error::positive("sigma", sigma)?;
+    let k = run.selected.unwrap_or(1);
+    if k == 0 {
+        return input("--selected 0: each record is in at least one step of an epoch".into());
+    }
     let t = match (run.steps_per_epoch, run.q) {
         (Some(t), None) => t,
-        (Some(t), Some(q)) if (q * t as f64 - 1.0).abs() <= 1e-9 => t,
+        (Some(t), Some(q)) if (q * t as f64 - k as f64).abs() <= 1e-9 * k as f64 => t,
         (Some(t), Some(q)) => {
             return input(format!(
-                "--q {q} and --steps-per-epoch {t} disagree (each record is in one of the t \
-                 steps of an epoch: q = 1/t); give one of them"
+                "--q {q} and --steps-per-epoch {t} disagree (each record is in {k} of the t \
+                 steps of an epoch: q = {k}/t); give one of them"
             ));
         }
         (None, Some(q)) => {
             if !(q > 0.0 && q <= 1.0) {
                 return Err(crate::ParamError::new("q", q, "a sampling rate in (0, 1]").into());
             }
-            let steps = (1.0 / q).round();
-            if (q * steps - 1.0).abs() > 1e-9 {
+            let steps = (k as f64 / q).round();
+            if (q * steps - k as f64).abs() > 1e-9 * k as f64 {
                 return input(format!(
-                    "--q {q}: 1/q = {} steps per epoch is not an integer; give --steps-per-epoch",
-                    1.0 / q
+                    "--q {q}: {k}/q = {} steps per epoch is not an integer; give \
+                     --steps-per-epoch",
+                    k as f64 / q
                 ));
             }
             steps as u64
         }
-        (None, None) => return input("give --steps-per-epoch (or --q = 1/t)".into()),
+        (None, None) => return input("give --steps-per-epoch (or --q = k/t)".into()),
     };
     if t == 0 {
         return input("--steps-per-epoch 0: an epoch has at least one step".into());
@@ -399,11 +408,11 @@ fn random_allocation(run: &RunArgs, query: Query) -> Result<u8, Error> {
     if epochs == 0 {
         return input("no epochs (--epochs 0 or --steps 0): a run has at least one".into());
     }
-    // k = 1 and t within range, as the walker checks them (an error names the field).
-    crate::privacy::random_allocation::RandomAllocation::new(sigma, 1, t)?;
+    // k and t within range, as the walker checks them (an error names the field).
+    crate::privacy::random_allocation::RandomAllocation::new(sigma, k, t)?;
     let doc = crate::privacy::event::EventDoc {
         neighbouring: run.relation,
-        ..accounting::random_allocation_doc(sigma, t, epochs)
+        ..accounting::random_allocation_doc(sigma, k, t, epochs)
     };
     answer_event(&doc, run, query)
 }

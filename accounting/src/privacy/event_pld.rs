@@ -28,7 +28,7 @@
 //! | `SelfComposed(e, k)` | $k$-fold FFT composition ([`Pld::compose`]); a Gaussian unit goes through [`pld::composed`] with $T=k$ | the same |
 //! | `Composed(e₁, …)` | convolution of the components ([`Pld::convolve`]) | the same |
 //! | `DiscreteLaplace` | exact atoms, shift $\Delta$ ([`mechanism_pld::discrete_laplace_atoms`], which derives the worst case) | exact atoms, shift $2\Delta$ |
-//! | `RandomAllocation(Gaussian, 1, t)` | [`random_allocation`](super::random_allocation) (remove and add) | a whole document holding one: [two hops](replace_one_by_two_hops) through the record's absence (upper), its add/remove lower end (lower) |
+//! | `RandomAllocation(Gaussian, k, t)` | [`random_allocation`](super::random_allocation) (remove and add; $k>1$: $k$ blocks of one of about $t/k$ steps above, a wider lower end) | a whole document holding one: [two hops](replace_one_by_two_hops) through the record's absence (upper), its add/remove lower end (lower) |
 //! | `SingleEpochTreeAggregation` | `SelfComposed(Gaussian, d)`, $d$ the deepest tree's depth ([`tree_depth`], which derives it) | the same |
 //! | `ZCDp`, `MixtureOfGaussians`, `TruncatedSubsampledGaussian`, `SampledWithReplacement`, `RepeatAndSelect` | `Unsupported`, "metamorphic checks only: …" ([`metamorphic_only`] says why) | the same |
 //!
@@ -274,6 +274,8 @@ fn compositions(event: &Event) -> usize {
         }
         // The Gaussian composed over the tree's depth (one composition, tilted by itself).
         Event::SingleEpochTreeAggregation { .. } => 1,
+        // k > 1: the blocks of one epoch composed.
+        Event::RandomAllocation { num_selected, .. } if *num_selected > 1 => 1,
         _ => 0,
     }
 }
@@ -1186,8 +1188,9 @@ impl Walker<'_> {
         self.gaussian(&unit, steps, path, event)
     }
 
-    /// One epoch of random allocation: $k=1$ of a Gaussian under add/remove
-    /// ([`super::random_allocation`]); anything else is `Unsupported` with the reason.
+    /// One epoch of random allocation: $k$ of $t$ steps of a Gaussian under add/remove
+    /// ([`super::random_allocation`]; for $k>1$ the blocks' upper end and the Maclaurin and
+    /// block lower ends); anything else is `Unsupported` with the reason.
     fn random_allocation(
         &self,
         inner: &Event,
@@ -1213,13 +1216,6 @@ impl Walker<'_> {
                 ),
             ));
         };
-        if num_selected != 1 {
-            return Err(self.unsupported(
-                path,
-                event,
-                format!("num_selected {num_selected}: only k = 1 of t steps is covered"),
-            ));
-        }
         let ra = super::random_allocation::RandomAllocation::new(
             *noise_multiplier,
             num_selected,

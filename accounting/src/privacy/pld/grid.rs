@@ -83,6 +83,35 @@ impl Pld {
         }
     }
 
+    /// The law of $L+m\Delta_L$: every finite loss moved by `cells` $=m$ grid cells (masses,
+    /// $+\infty$ and the round-off envelope kept: its weights $a_se^{\theta\ell_s}$ at the moved
+    /// losses scale by $e^{\theta m\Delta_L}$).
+    pub fn shifted(&self, cells: i64) -> Pld {
+        Pld {
+            offset: self.offset + cells,
+            roundoff: RoundOff {
+                ln_scale: self.roundoff.ln_scale
+                    + self.roundoff.tilt * cells as f64 * self.interval,
+                ..self.roundoff
+            },
+            ..self.clone()
+        }
+    }
+
+    /// The same masses on the grid of spacing `interval` $=c\Delta_L$: the law of $cL$
+    /// ($c>0$). The round-off envelope's tilt is divided by $c$, so its weights stay the same.
+    pub fn rescaled(&self, interval: f64) -> Pld {
+        let c = interval / self.interval;
+        Pld {
+            interval,
+            roundoff: RoundOff {
+                tilt: self.roundoff.tilt / c,
+                ..self.roundoff
+            },
+            ..self.clone()
+        }
+    }
+
     /// $\ln\sum_kp_ke^{t\ell_k}$ (finite part), without a transcendental per point: from the
     /// end where $t\ell_k$ is largest, $\sum_kp_ke^{t\ell_k}=e^{t\ell_{\rm end}}\sum_jp_jr^j$ with
     /// $r=e^{-|t|\Delta_L}\le1$ (Horner). Inflated by $10^{-9}$ relative, which covers the
