@@ -135,8 +135,10 @@ pub fn references(row: &Row, opts: &AuditOptions) -> Result<References, String> 
         Sampling::RandomAllocation => {
             let t = row.batches_per_epoch.unwrap_or(1);
             let ra = RandomAllocation::new(row.sigma, 1, t).map_err(|e| e.to_string())?;
-            // Upper: every started epoch counts in full (a partial epoch's outputs are a
-            // post-processing of a full one's); lower: full epochs only.
+            // Upper: every started epoch counts in full (a partial epoch is the first steps of
+            // a t-step epoch, so its outputs are a post-processing of a full one's; a partial
+            // epoch allocated anew over its own steps is another run, docs/audit.md); lower:
+            // full epochs only.
             let (started, full) = (row.steps.div_ceil(t), row.steps / t);
             let dirs = |epochs: u64, what: &str| {
                 random_allocation::composed(&ra, epochs, &focused)

@@ -429,6 +429,13 @@ fn holds_random_allocation(event: &Event) -> bool {
 /// replace-one pair $(D,D')$ the remove pair of $x$, and $(D',D)$ the add pair, for every event
 /// at once: the add/remove optimistic ends are realised replace-one values, so the larger is a
 /// certified lower end. (The antipodal $x'=-x$ is presumably worse; its PLD is not computed.)
+/// A second realised pair: $x$ and $x'$ with the same clipped gradient at every step of every
+/// allocation (gradients may depend on the step) and any gradients elsewhere. An allocation
+/// places the record in the same steps on $D$ and $D'$ (it does not look at the data), so given
+/// the outputs before it each allocated step has the same law on both: the run's replace-one
+/// profile is that of the document with every allocation silenced (`NoOp`), whose optimistic
+/// end is realised by the rest's own pairs. The lower end is the larger of the two, where the
+/// silenced document is not trivial (a document that is one allocation gains nothing).
 ///
 /// **Revealed allocation.** The record's steps, drawn independently of the data, revealed to
 /// the adversary can only help it (the output is a post-processing of output and steps): the
@@ -445,19 +452,16 @@ pub fn replace_one_by_two_hops(doc: &EventDoc) -> Option<EventDoc> {
     )
 }
 
-/// The document with each random allocation's steps revealed: `RandomAllocation(e, k, t)` becomes
-/// `SelfComposed(e, k)` (the record's $k$ steps known, the other $t-k$ steps do not depend on it).
-fn allocation_revealed(event: &Event) -> Event {
-    let boxed = |e: &Event| Box::new(allocation_revealed(e));
+/// `event` with each `RandomAllocation(e, k, t)` replaced by `allocation(e, k)`, the rest of the
+/// tree kept.
+fn map_allocations(event: &Event, allocation: &dyn Fn(&Event, u64) -> Event) -> Event {
+    let boxed = |e: &Event| Box::new(map_allocations(e, allocation));
     match event {
         Event::RandomAllocation {
             event,
             num_selected,
             ..
-        } => Event::SelfComposed {
-            event: boxed(event),
-            count: *num_selected,
-        },
+        } => allocation(event, *num_selected),
         Event::PoissonSampled {
             event,
             sampling_probability,
@@ -479,10 +483,48 @@ fn allocation_revealed(event: &Event) -> Event {
             count: *count,
         },
         Event::Composed { events } => Event::Composed {
-            events: events.iter().map(allocation_revealed).collect(),
+            events: events
+                .iter()
+                .map(|e| map_allocations(e, allocation))
+                .collect(),
         },
         other => other.clone(),
     }
+}
+
+/// The document with each random allocation's steps revealed: `RandomAllocation(e, k, t)` becomes
+/// `SelfComposed(e, k)` (the record's $k$ steps known, the other $t-k$ steps do not depend on it).
+fn allocation_revealed(event: &Event) -> Event {
+    map_allocations(event, &|inner, k| Event::SelfComposed {
+        event: Box::new(allocation_revealed(inner)),
+        count: k,
+    })
+}
+
+/// The document with each random allocation silenced (`NoOp`): the replace-one pair whose two
+/// records have the same gradient at every step of every allocation and differ elsewhere
+/// ([`replace_one_by_two_hops`], lower end).
+fn allocation_silenced(event: &Event) -> Event {
+    map_allocations(event, &|_, _| Event::NoOp)
+}
+
+/// The lower end of a replace-one document holding a random allocation: the larger of its
+/// add/remove lower end `add_remove` and the replace-one lower end of the document with every
+/// allocation silenced, where the rest is not trivial ([`replace_one_by_two_hops`]).
+fn silenced_lower(
+    doc: &EventDoc,
+    add_remove: f64,
+    answer: impl Fn(&EventDoc) -> Result<PldBracket, EventPldError>,
+) -> Result<f64, EventPldError> {
+    let silenced = allocation_silenced(&doc.event);
+    if is_trivial(&silenced) {
+        return Ok(add_remove);
+    }
+    let silenced = EventDoc {
+        event: silenced,
+        ..doc.clone()
+    };
+    Ok(add_remove.max(answer(&silenced)?.optimistic))
 }
 
 /// The upper end of a replace-one document holding a random allocation: the smaller of the two
@@ -577,7 +619,8 @@ pub fn epsilon(doc: &EventDoc, delta: f64, opts: &PldOptions) -> Result<PldBrack
         let dirs = hops_plds(&ar, &opts.focused(Focus::Delta(delta)))?;
         let b = two_hops_epsilon(&dirs, delta).map_err(param(""))?;
         let revealed = revealed_upper(doc, |d| epsilon(d, delta, opts))?;
-        return PldBracket::checked(b.optimistic, b.pessimistic.min(revealed)).map_err(param(""));
+        let lower = silenced_lower(doc, b.optimistic, |d| epsilon(d, delta, opts))?;
+        return PldBracket::checked(lower, b.pessimistic.min(revealed)).map_err(param(""));
     }
     if let Some((mu_lo, mu_hi)) = exact_gaussian_mu(doc) {
         return gaussian::epsilon_bracket(mu_lo, mu_hi, delta)
@@ -607,7 +650,8 @@ pub fn delta(doc: &EventDoc, epsilon: f64, opts: &PldOptions) -> Result<PldBrack
         let dirs = hops_plds(&ar, &opts.focused(Focus::Epsilon(epsilon)))?;
         let b = two_hops_delta(&dirs, epsilon).map_err(param(""))?;
         let revealed = revealed_upper(doc, |d| delta(d, epsilon, opts))?;
-        return PldBracket::checked(b.optimistic, b.pessimistic.min(revealed)).map_err(param(""));
+        let lower = silenced_lower(doc, b.optimistic, |d| delta(d, epsilon, opts))?;
+        return PldBracket::checked(lower, b.pessimistic.min(revealed)).map_err(param(""));
     }
     if let Some((mu_lo, mu_hi)) = exact_gaussian_mu(doc) {
         return gaussian::delta_bracket(mu_lo, mu_hi, epsilon)
@@ -2358,6 +2402,49 @@ mod tests {
     /// lies under the upper end, the antipodal pair included; the lower end is at most the
     /// $(1,0)$ pair's (which realises it). Mutant: the add/remove upper end taken as the
     /// replace-one upper end is exceeded by the antipodal pair.
+    /// Replace-one with an allocation and another mechanism: the lower end is at least the
+    /// rest's replace-one value (the records alike in the allocation's steps, antipodal in the
+    /// Gaussian step: exactly the Gaussian mechanism with $\mu=2/\sigma$), far above the
+    /// add/remove lower end, and below the upper end; a document that is the allocation alone
+    /// keeps its add/remove lower end.
+    #[test]
+    fn replace_one_lower_end_takes_the_rest_with_the_allocation_silenced() {
+        let ra = Event::RandomAllocation {
+            event: gaussian(1.0),
+            num_selected: 1,
+            num_steps: 8,
+        };
+        let both = Event::Composed {
+            events: vec![ra.clone(), *gaussian(0.5)],
+        };
+        let opts = PldOptions {
+            interval: 1e-3,
+            ..PldOptions::default()
+        };
+        for eps in [1.0, 4.0] {
+            let b = delta(&doc(Neighbouring::ReplaceOne, both.clone()), eps, &opts).unwrap();
+            let rest = gaussian::delta(4.0, eps).unwrap();
+            let add_remove = delta(&doc(Neighbouring::AddRemove, both.clone()), eps, &opts)
+                .unwrap()
+                .optimistic;
+            assert!(
+                b.optimistic <= rest && b.optimistic >= rest * (1.0 - 1e-9),
+                "eps {eps}: {b:?} vs {rest}"
+            );
+            assert!(b.optimistic > 1.5 * add_remove, "{b:?} vs {add_remove}");
+            assert!(b.optimistic <= b.pessimistic, "{b:?}");
+            let alone = delta(&doc(Neighbouring::ReplaceOne, ra.clone()), eps, &opts).unwrap();
+            let alone_ar = delta(&doc(Neighbouring::AddRemove, ra.clone()), eps, &opts).unwrap();
+            assert_eq!(alone.optimistic, alone_ar.optimistic);
+        }
+        let b = epsilon(&doc(Neighbouring::ReplaceOne, both), 1e-5, &opts).unwrap();
+        let rest = gaussian::epsilon(4.0, 1e-5).unwrap();
+        assert!(
+            b.optimistic <= rest && b.optimistic >= rest - 1e-9,
+            "{b:?} vs {rest}"
+        );
+    }
+
     #[test]
     fn random_allocation_replace_one_against_quadrature() {
         const H: f64 = 0.02;

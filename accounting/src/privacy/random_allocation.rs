@@ -132,8 +132,9 @@
 //! \sum_iw_i=S$ (Maclaurin's inequality), so the add loss $-\ln\frac{dP_k}{dQ}\ge-k\ln S$
 //! pointwise, with $y\sim Q$ on both sides: $-k\ln S$ is $k$ times the add loss of one of $t$
 //! steps, whose optimistic PLD (losses below it in the coupling above) is computed on the grid
-//! $\Delta_L/k$ and read on the grid $\Delta_L$, one cell lower for the floating-point
-//! mismatch of the two grids. It is tight where the terms are alike: $S^k\binom tk/e_k-1$ is of
+//! $\Delta_L/k$ (with the sum's lattice of the grid $\Delta_L$, $h=4\Delta_L/t$: its error,
+//! $k$ times larger once scaled, stays in this lower end, and the cost stays that of $k=1$) and
+//! read on the grid $\Delta_L$, one cell lower for the floating-point mismatch of the two grids. It is tight where the terms are alike: $S^k\binom tk/e_k-1$ is of
 //! order $\binom k2(e^{1/\sigma^2}-1)/t$.
 //!
 //! *Lower end, remove: the blocks moved.* Let $p_{\rm blk}=\prod_mb_m/\binom tk$ be the share of
@@ -149,8 +150,8 @@
 //! $k=2$, $t=3$).
 //!
 //! Both ends are composed over epochs in one composition each (one tilt). Measured at
-//! $\sigma=1.4262$, $t=100$, $E=10$, $\delta=10^{-5}$: $[1.9200,2.0285]$ at $k=2$ and
-//! $[3.9834,4.4315]$ at $k=4$ (Poisson with $q=k/t$: 2.1204 and 4.6223).
+//! $\sigma=1.4262$, $t=100$, $E=10$, $\delta=10^{-5}$: $[1.9178,2.0285]$ at $k=2$ and
+//! $[3.9767,4.4315]$ at $k=4$ (Poisson with $q=k/t$: 2.1204 and 4.6223).
 //!
 //! # What is not covered
 //! Replace-one has no worst pair proved here: its PLD is not composed, and a whole event document
@@ -292,7 +293,7 @@ impl RandomAllocation {
     /// $b=\lfloor t/k\rfloor$ steps and $Er$ of $b+1$, each one of its steps; the optimistic
     /// remove PLD moved down by $E$ times $-\ln p_{\rm blk}$ (rounded up to the grid); the
     /// optimistic add PLD from $k$ times the loss of one of $t$ steps (Maclaurin), computed on
-    /// the grid $\Delta_L/k$, moved one cell down (the grids' floating-point mismatch) and
+    /// the grid $\Delta_L/k$ with the sum's spacing of the grid $\Delta_L$, moved one cell down (the grids' floating-point mismatch) and
     /// composed over the epochs.
     fn blocks(&self, epochs: u64, opts: &PldOptions) -> Result<[PldPair; 2], ParamError> {
         let (t, k) = (self.num_steps, self.num_selected);
@@ -322,7 +323,8 @@ impl RandomAllocation {
             interval: opts.interval / k as f64,
             ..*opts
         };
-        let [_, one_add] = Self::one_of(self.sigma, t).epoch(&fine)?;
+        let [_, one_add] =
+            Self::one_of(self.sigma, t).epoch_with(&fine, SPACING * opts.interval / t as f64)?;
         let add_opt = one_add.optimistic.rescaled(opts.interval).shifted(-1);
         let add_opt = match epochs {
             1 => add_opt,
