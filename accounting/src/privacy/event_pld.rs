@@ -2402,6 +2402,44 @@ mod tests {
     /// lies under the upper end, the antipodal pair included; the lower end is at most the
     /// $(1,0)$ pair's (which realises it). Mutant: the add/remove upper end taken as the
     /// replace-one upper end is exceeded by the antipodal pair.
+    /// Over epochs: [`random_allocation::composed`] (one composition of all the epochs' blocks) and the event walker
+    /// (the blocks of an epoch, then the epochs) bracket the same run, so their brackets meet.
+    #[test]
+    fn epochs_composed_at_once_meet_the_walker() {
+        use super::super::random_allocation::{self, RandomAllocation};
+        let (sigma, t, epochs, delta) = (1.0, 3u64, 3u64, 1e-4);
+        let ra = RandomAllocation::new(sigma, 2, t).unwrap();
+        let coarse = PldOptions {
+            interval: 1e-3,
+            tail_mass: 1e-11,
+            ..PldOptions::default()
+        };
+        let at_once = random_allocation::epsilon(&ra, epochs, delta, &coarse).unwrap();
+        let doc = EventDoc {
+            version: 1,
+            neighbouring: Neighbouring::AddRemove,
+            event: Event::SelfComposed {
+                count: epochs,
+                event: Box::new(Event::RandomAllocation {
+                    event: Box::new(Event::Gaussian {
+                        noise_multiplier: sigma,
+                    }),
+                    num_selected: 2,
+                    num_steps: t,
+                }),
+            },
+        };
+        let walked = epsilon(&doc, delta, &coarse).unwrap();
+        assert!(
+            at_once.optimistic <= walked.pessimistic && walked.optimistic <= at_once.pessimistic,
+            "{at_once:?} vs {walked:?}"
+        );
+        assert!(
+            (at_once.pessimistic - walked.pessimistic).abs() < 0.02,
+            "{at_once:?} vs {walked:?}"
+        );
+    }
+
     /// Replace-one with an allocation and another mechanism: the lower end is at least the
     /// rest's replace-one value (the records alike in the allocation's steps, antipodal in the
     /// Gaussian step: exactly the Gaussian mechanism with $\mu=2/\sigma$), far above the

@@ -149,7 +149,9 @@
 //! the blocks' optimistic PLD is *not* a lower end (the tests show it above the direct δ at
 //! $k=2$, $t=3$).
 //!
-//! Both ends are composed over epochs in one composition each (one tilt). Measured at
+//! [`composed`] composes each end over the $E$ epochs in one composition (one tilt); the event
+//! walker composes an epoch's blocks, then the epochs, at the document's one tilt. At $k=t$ the
+//! blocks are the steps and both lower ends are theirs. Measured at
 //! $\sigma=1.4262$, $t=100$, $E=10$, $\delta=10^{-5}$: $[1.9178,2.0285]$ at $k=2$ and
 //! $[3.9767,4.4315]$ at $k=4$ (Poisson with $q=k/t$: 2.1204 and 4.6223).
 //!
@@ -318,22 +320,28 @@ impl RandomAllocation {
         let remove_pess = composed(&|p| &p[0].pessimistic)?;
         let add_pess = composed(&|p| &p[1].pessimistic)?;
         let remove_opt = composed(&|p| &p[0].optimistic)?;
-        let cells = (ln_one_over_block_share(t, k) / opts.interval).ceil() as i64;
-        let fine = PldOptions {
-            interval: opts.interval / k as f64,
-            ..*opts
-        };
-        let [_, one_add] =
-            Self::one_of(self.sigma, t).epoch_with(&fine, SPACING * opts.interval / t as f64)?;
-        let add_opt = one_add.optimistic.rescaled(opts.interval).shifted(-1);
-        let add_opt = match epochs {
-            1 => add_opt,
-            _ => add_opt.compose(epochs, opts)?,
+        let (remove_opt, add_opt) = if k == t {
+            // Every step: the blocks are the steps themselves, exactly the run (p_blk = 1).
+            (remove_opt, composed(&|p| &p[1].optimistic)?)
+        } else {
+            let cells = block_share_cells(t, k, epochs, opts.interval)?;
+            let fine = PldOptions {
+                interval: opts.interval / k as f64,
+                ..*opts
+            };
+            let [_, one_add] = Self::one_of(self.sigma, t)
+                .epoch_with(&fine, SPACING * opts.interval / t as f64)?;
+            let add_opt = one_add.optimistic.rescaled(opts.interval).shifted(-1)?;
+            let add_opt = match epochs {
+                1 => add_opt,
+                _ => add_opt.compose(epochs, opts)?,
+            };
+            (remove_opt.shifted(-cells)?, add_opt)
         };
         Ok([
             PldPair {
                 pessimistic: remove_pess,
-                optimistic: remove_opt.shifted(-cells.saturating_mul(epochs as i64)),
+                optimistic: remove_opt,
             },
             PldPair {
                 pessimistic: add_pess,
@@ -345,14 +353,35 @@ impl RandomAllocation {
 
 /// An upper bound on $-\ln p_{\rm blk}=\ln\binom tk-(k-r)\ln b-r\ln(b+1)\ge0$
 /// ($b=\lfloor t/k\rfloor$, $r=t-kb$): $p_{\rm blk}$ is the share of the $k$-subsets of the
-/// $t$ steps with one step in each block. Each of the $2k$ logarithms is off by at most
-/// $2u(1+\ln t)$, and so is each addition.
+/// $t$ steps with one step in each block. Each ratio $(t-i)/(i+1)$ is rounded (relative $u$,
+/// so its logarithm is off by at most $u+u\lvert\ln\rvert$ after its own rounding), and a
+/// sum of $n$ terms is off by at most $(n-1)u$ times the sum of their absolute values: with
+/// $A=\sum_i\lvert\ln\frac{t-i}{i+1}\rvert+\lvert\text{blocks}\rvert$, the error is below
+/// $(2k+4)u(A+k)$, which is added.
 fn ln_one_over_block_share(t: u64, k: u64) -> f64 {
     let (b, r) = (t / k, t % k);
-    let ln_binomial: f64 = (0..k).map(|i| ((t - i) as f64 / (i + 1) as f64).ln()).sum();
+    let terms = (0..k).map(|i| ((t - i) as f64 / (i + 1) as f64).ln());
+    let (ln_binomial, absolute) = terms.fold((0.0, 0.0), |(s, a), x| (s + x, a + x.abs()));
     let blocks = (k - r) as f64 * (b as f64).ln() + r as f64 * ((b + 1) as f64).ln();
     let x = (ln_binomial - blocks).max(0.0);
-    x + 8.0 * k as f64 * U * (1.0 + (t as f64).ln())
+    let kf = k as f64;
+    x + (2.0 * kf + 4.0) * U * (absolute + blocks.abs() + kf)
+}
+
+/// The grid cells the remove lower end of `epochs` epochs moves down: $E$ times
+/// $\lceil-\ln p_{\rm blk}/\Delta_L\rceil$ (the division's rounding covered), an error past
+/// $2^{62}$.
+fn block_share_cells(t: u64, k: u64, epochs: u64, interval: f64) -> Result<i64, ParamError> {
+    let per_epoch = (ln_one_over_block_share(t, k) / interval * (1.0 + 4.0 * U)).ceil();
+    let cells = per_epoch * epochs as f64;
+    if !(cells < (1u64 << 62) as f64) {
+        return Err(ParamError::new(
+            "epochs",
+            epochs,
+            "fewer: the remove lower end's move runs past 2^62 grid cells",
+        ));
+    }
+    Ok(per_epoch as i64 * epochs as i64)
 }
 
 /// $\epsilon(\delta)$ of `epochs` epochs: [optimistic, pessimistic], the worse direction.

@@ -3,6 +3,7 @@
 //! $\delta(\epsilon)$, $\epsilon(\delta)$, the log-MGF and the window of a composition. The
 //! rest of the PLD accountant builds on it.
 
+use crate::error::ParamError;
 use serde::{Deserialize, Serialize};
 
 /// Unit round-off of `f64`.
@@ -85,17 +86,21 @@ impl Pld {
 
     /// The law of $L+m\Delta_L$: every finite loss moved by `cells` $=m$ grid cells (masses,
     /// $+\infty$ and the round-off envelope kept: its weights $a_se^{\theta\ell_s}$ at the moved
-    /// losses scale by $e^{\theta m\Delta_L}$).
-    pub fn shifted(&self, cells: i64) -> Pld {
-        Pld {
-            offset: self.offset + cells,
+    /// losses scale by $e^{\theta m\Delta_L}$); an error where the offset would overflow.
+    pub fn shifted(&self, cells: i64) -> Result<Pld, ParamError> {
+        let offset = self
+            .offset
+            .checked_add(cells)
+            .ok_or_else(|| ParamError::new("cells", cells, "a shift the grid offset can hold"))?;
+        Ok(Pld {
+            offset,
             roundoff: RoundOff {
                 ln_scale: self.roundoff.ln_scale
                     + self.roundoff.tilt * cells as f64 * self.interval,
                 ..self.roundoff
             },
             ..self.clone()
-        }
+        })
     }
 
     /// The same masses on the grid of spacing `interval` $=c\Delta_L$: the law of $cL$

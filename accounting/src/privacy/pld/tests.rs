@@ -432,3 +432,56 @@ fn optimistic_epsilon_is_infinite_only_past_delta() {
         f64::INFINITY
     );
 }
+
+/// [`Pld::shifted`] moves ε by $m\Delta_L$ and δ(ε) to δ(ε − mΔ), round-off envelope and alias
+/// mass included (a composed PLD carries a tilted envelope); [`Pld::rescaled`] keeps the
+/// envelope's weights (a round trip is the identity) and, without an envelope, is the same
+/// masses on the other grid; an offset overflow is an error, not a wrap.
+#[test]
+fn shifting_and_rescaling_move_the_losses_and_keep_the_envelope() {
+    let opts = PldOptions {
+        interval: 1e-3,
+        ..PldOptions::default()
+    };
+    let pair = Pair::Remove { q: 0.1, sigma: 1.0 };
+    for rounding in [Rounding::Pessimistic, Rounding::Optimistic] {
+        let one = Pld::single(&pair, &opts, rounding).unwrap();
+        let composed = one.compose_with(20, &opts, 2.0).unwrap();
+        assert!(composed.roundoff.ln_scale > f64::NEG_INFINITY && composed.roundoff.tilt == 2.0);
+        for m in [-700i64, -1, 3, 250] {
+            let moved = composed.shifted(m).unwrap();
+            let by = m as f64 * opts.interval;
+            for eps in [0.1, 0.5, 1.5] {
+                let (a, b) = (moved.delta(eps + by), composed.delta(eps));
+                assert!(
+                    (a - b).abs() <= 1e-12 * b + 1e-300,
+                    "m {m} eps {eps}: {a} vs {b}"
+                );
+            }
+            let (a, b) = (moved.epsilon(1e-5), composed.epsilon(1e-5));
+            if b > 0.0 && a > 0.0 {
+                assert!(
+                    (a - (b + by)).abs() <= 2.0 * opts.interval,
+                    "m {m}: {a} vs {b}"
+                );
+            }
+        }
+        let back = composed
+            .rescaled(3.0 * opts.interval)
+            .rescaled(opts.interval);
+        assert_eq!(back.pmf, composed.pmf);
+        assert!((back.roundoff.tilt - composed.roundoff.tilt).abs() < 1e-12);
+        let wide = one.rescaled(2.0 * opts.interval);
+        let direct = Pld::exact(
+            2.0 * opts.interval,
+            one.offset,
+            one.pmf.clone(),
+            one.infinity_mass,
+            rounding,
+        );
+        assert_eq!(wide.delta(0.7), direct.delta(0.7));
+    }
+    let one = Pld::single(&pair, &opts, Rounding::Pessimistic).unwrap();
+    let overflow = one.shifted(i64::MAX).and_then(|p| p.shifted(i64::MAX));
+    assert_eq!(overflow.err().map(|e| e.name), Some("cells".into()));
+}
