@@ -1030,8 +1030,10 @@ fn log_uniform(rng: &mut TrialRng, lo: f64, hi: f64) -> f64 {
 /// `FAMILIES.len()` base events covers every one (and each asks ε and δ of it), so every
 /// mechanism is asked under replace-one as well as add/remove where dpclaims has a reference
 /// for it (randomized response and fixed-size batches are replace-one mechanisms; a
-/// Poisson-sampled Laplace is certified under add/remove only).
-pub const FAMILIES: [(&str, Neighbouring); 14] = [
+/// Poisson-sampled Laplace and random allocation, whose replace-one bracket is too wide to judge
+/// an answer by, under add/remove only). `random-allocation` came last (2026-12-06): suites of
+/// at most 14 base events are those before it.
+pub const FAMILIES: [(&str, Neighbouring); 15] = [
     ("poisson-gaussian", Neighbouring::AddRemove),
     ("poisson-gaussian", Neighbouring::ReplaceOne),
     ("gaussian", Neighbouring::AddRemove),
@@ -1046,7 +1048,20 @@ pub const FAMILIES: [(&str, Neighbouring); 14] = [
     ("pure-epsilon", Neighbouring::AddRemove),
     ("pure-epsilon", Neighbouring::ReplaceOne),
     ("fixed-size-gaussian", Neighbouring::ReplaceOne),
+    ("random-allocation", Neighbouring::AddRemove),
 ];
+
+/// The most steps per epoch of the `random-allocation` family ($t=1/q$ rounded, at most this):
+/// an epoch's PLD costs about $t$ terms, and its bracket stays narrow.
+pub const MAX_ALLOCATION_STEPS: u64 = 100;
+
+/// The most epochs of a `random-allocation` base event (its `T`).
+pub const MAX_ALLOCATION_EPOCHS: u64 = 20;
+
+/// The least σ of a `random-allocation` base event: below it dpclaims' reference costs seconds
+/// a query (3 s at σ = 0.9, 30–50 s at σ = 0.5, against 0.3 s at 1.5: the large term's uniform
+/// coarse lattice runs to its heavy tail), and a base event asks about thirty.
+pub const MIN_ALLOCATION_SIGMA: f64 = 1.5;
 
 /// The parameter regimes the base events cycle through (`i mod 6`), each aimed at a kind of
 /// wrong answer released accountants have:
@@ -1114,6 +1129,18 @@ fn family_units(family: &str, sigma: f64, q: f64, rng: &mut TrialRng) -> (Event,
             };
             (ed(eps), ed(eps / 2.0))
         }
+        "random-allocation" => {
+            // Each record in one of t = 1/q steps per epoch (balls-in-bins); the unit is an
+            // epoch.
+            let t = ((1.0 / q).round() as u64).clamp(1, MAX_ALLOCATION_STEPS);
+            let allocation = |s: f64| Event::RandomAllocation {
+                event: Box::new(gaussian(s)),
+                num_selected: 1,
+                num_steps: t,
+            };
+            let sigma = sigma.max(MIN_ALLOCATION_SIGMA);
+            (allocation(sigma), allocation(2.0 * sigma))
+        }
         _ => {
             // Fixed-size batches: m of n without replacement, q = m / n.
             let n = 10_000;
@@ -1135,7 +1162,9 @@ pub const MAX_MU: f64 = 10.0;
 
 /// The μ of one step of a Gaussian family in the central-limit (GDP) sense: $\Delta/\sigma$
 /// unsampled, $q\sqrt{e^{(\Delta/\sigma)^2}-1}$ sampled (Poisson or fixed size), with
-/// $\Delta$ = 1 (add/remove) or 2 (replace-one); `None` for other families.
+/// $\Delta$ = 1 (add/remove) or 2 (replace-one); for an epoch of random allocation ($k$ of $t$
+/// steps) that of $t$ steps sampled at $q=k/t$, $\sqrt t$ times the sampled step's; `None` for
+/// other families.
 fn step_mu(unit: &Event, relation: Neighbouring) -> Option<f64> {
     let sensitivity = match relation {
         Neighbouring::AddRemove => 1.0,
@@ -1158,11 +1187,17 @@ fn step_mu(unit: &Event, relation: Neighbouring) -> Option<f64> {
             sample_size,
             event,
         } => sampled(*sample_size as f64 / *source_dataset_size as f64, event),
+        Event::RandomAllocation {
+            event,
+            num_selected,
+            num_steps,
+        } => sampled(*num_selected as f64 / *num_steps as f64, event)
+            .map(|mu| mu * (*num_steps as f64).sqrt()),
         _ => None,
     }
 }
 
-/// A seeded suite of `n` base events, cycling through [`FAMILIES`] (`i mod 14`) and
+/// A seeded suite of `n` base events, cycling through [`FAMILIES`] (`i mod 15`) and
 /// [`SCENARIOS`] (`i mod 6`). Each base event gives about fifteen queries: the properties
 /// over them (module documentation), and `valid` and `reference` on every one of them (the
 /// follow-ups and variants too, not only the base query).
@@ -1223,6 +1258,12 @@ pub fn generate(seed: u64, n: usize, full: bool) -> Suite {
         // minutes, and says nothing the runs below it do not.
         let steps = match &unit {
             Event::RandomizedResponse { .. } | Event::EpsilonDelta { .. } => steps.min(20),
+            Event::RandomAllocation { .. } => match step_mu(&unit, relation) {
+                Some(mu) if mu > 0.0 => steps
+                    .min(MAX_ALLOCATION_EPOCHS)
+                    .min(((MAX_MU / mu).powi(2).floor() as u64).max(1)),
+                _ => steps.min(MAX_ALLOCATION_EPOCHS),
+            },
             _ => match step_mu(&unit, relation) {
                 Some(mu) if mu > 0.0 => steps.min(((MAX_MU / mu).powi(2).floor() as u64).max(1)),
                 _ => steps,
@@ -2622,7 +2663,7 @@ mod tests {
     }
 
     /// Every answer is judged (`valid` and `reference` on every query, follow-ups and variants
-    /// included), and a run of 14 base events covers every family × relation, both query
+    /// included), and a run of 15 base events covers every family × relation, both query
     /// kinds, and the regimes that reach released accountants' bugs.
     #[test]
     fn every_answer_is_judged_and_the_regimes_are_covered() {
@@ -2674,6 +2715,7 @@ mod tests {
                 .any(|l| l.contains("\"delta\":0.0,\"epsilon\""))
         );
         assert!(lines.iter().any(|l| l.contains("\"count\":1,")));
+        assert!(lines.iter().any(|l| l.contains("\"RandomAllocation\"")));
         for scenario in SCENARIOS {
             assert!(suite.checks.iter().any(|c| c.scenario == scenario));
         }
