@@ -45,10 +45,25 @@ fn dpclaims_passes_its_own_suite() {
         "--json",
     ]);
     assert!(all.len() >= 15 * 8, "{} checks", all.len());
+    // The random-allocation base event is asked and answered: its checks pass, its references
+    // pass or are `imprecise` (at this coarse grid its bracket is about fifty cells wide over
+    // ten epochs of large σ), none is a finding.
+    let allocation: Vec<_> = all
+        .iter()
+        .filter(|v| v["family"] == "random-allocation")
+        .collect();
     assert!(
-        all.iter()
-            .any(|v| v["family"] == "random-allocation" && v["property"] == "reference"),
-        "no random-allocation reference check"
+        allocation
+            .iter()
+            .any(|v| v["property"] == "self-composition" && v["verdict"] == "pass"),
+        "no passing random-allocation self-composition"
+    );
+    assert!(
+        allocation
+            .iter()
+            .filter(|v| v["property"] == "reference")
+            .all(|v| v["verdict"] == "pass" || v["verdict"] == "imprecise"),
+        "{allocation:?}"
     );
     for property in [
         "valid",

@@ -1030,9 +1030,10 @@ fn log_uniform(rng: &mut TrialRng, lo: f64, hi: f64) -> f64 {
 /// `FAMILIES.len()` base events covers every one (and each asks ε and δ of it), so every
 /// mechanism is asked under replace-one as well as add/remove where dpclaims has a reference
 /// for it (randomized response and fixed-size batches are replace-one mechanisms; a
-/// Poisson-sampled Laplace and random allocation, whose replace-one bracket is too wide to judge
-/// an answer by, under add/remove only). `random-allocation` came last (2026-12-06): suites of
-/// at most 14 base events are those before it.
+/// Poisson-sampled Laplace is certified under add/remove only; random allocation is asked under
+/// add/remove only, its replace-one bracket being too wide to judge an answer by).
+/// `random-allocation` came last (2026-12-06): suites of at most 14 base events are those
+/// before it.
 pub const FAMILIES: [(&str, Neighbouring); 15] = [
     ("poisson-gaussian", Neighbouring::AddRemove),
     ("poisson-gaussian", Neighbouring::ReplaceOne),
@@ -1063,7 +1064,7 @@ pub const MAX_ALLOCATION_EPOCHS: u64 = 20;
 /// coarse lattice runs to its heavy tail), and a base event asks about thirty.
 pub const MIN_ALLOCATION_SIGMA: f64 = 1.5;
 
-/// The parameter regimes the base events cycle through (`i mod 6`), each aimed at a kind of
+/// The parameter regimes the base events cycle through ([`scenario_of`]), each aimed at a kind of
 /// wrong answer released accountants have:
 /// - `ordinary`: σ in [0.7, 10], q in [1e-3, 0.5], T up to 300, δ in [1e-8, 1e-3];
 /// - `small-sigma`: σ in [0.4, 0.8], q in [1e-4, 1e-2], T up to 100 (central-limit accountants
@@ -1132,7 +1133,8 @@ fn family_units(family: &str, sigma: f64, q: f64, rng: &mut TrialRng) -> (Event,
         "random-allocation" => {
             // Each record in one of t = 1/q steps per epoch (balls-in-bins); the unit is an
             // epoch.
-            let t = ((1.0 / q).round() as u64).clamp(1, MAX_ALLOCATION_STEPS);
+            // (At least 2: one step per epoch is the Gaussian family again.)
+            let t = ((1.0 / q).round() as u64).clamp(2, MAX_ALLOCATION_STEPS);
             let allocation = |s: f64| Event::RandomAllocation {
                 event: Box::new(gaussian(s)),
                 num_selected: 1,
@@ -1197,8 +1199,16 @@ fn step_mu(unit: &Event, relation: Neighbouring) -> Option<f64> {
     }
 }
 
+/// The scenario of base event $i$: $(i\bmod F+\lfloor i/F\rfloor)\bmod 6$ with $F=15$ families.
+/// Plain $i\bmod6$ would pair family $f$ only with the scenarios $\equiv f\pmod 3$ (15 and 6
+/// share the factor 3); the shift by the round $\lfloor i/F\rfloor$ gives every family every
+/// scenario within 90 base events, and is $i\bmod6$ for $i<15$.
+pub fn scenario_of(i: usize) -> usize {
+    (i % FAMILIES.len() + i / FAMILIES.len()) % SCENARIOS.len()
+}
+
 /// A seeded suite of `n` base events, cycling through [`FAMILIES`] (`i mod 15`) and
-/// [`SCENARIOS`] (`i mod 6`). Each base event gives about fifteen queries: the properties
+/// [`SCENARIOS`] ([`scenario_of`]). Each base event gives about fifteen queries: the properties
 /// over them (module documentation), and `valid` and `reference` on every one of them (the
 /// follow-ups and variants too, not only the base query).
 pub fn generate(seed: u64, n: usize, full: bool) -> Suite {
@@ -1207,7 +1217,7 @@ pub fn generate(seed: u64, n: usize, full: bool) -> Suite {
     for i in 0..n {
         let mut rng = key.trial(i as u64);
         let (family, relation) = FAMILIES[i % FAMILIES.len()];
-        let scenario = SCENARIOS[i % SCENARIOS.len()];
+        let scenario = SCENARIOS[scenario_of(i)];
         let (sigma_lo, q_lo, t_hi, delta_lo) = if full {
             (0.3, 1e-6, 1e5, 1e-12)
         } else {
@@ -1258,6 +1268,8 @@ pub fn generate(seed: u64, n: usize, full: bool) -> Suite {
         // minutes, and says nothing the runs below it do not.
         let steps = match &unit {
             Event::RandomizedResponse { .. } | Event::EpsilonDelta { .. } => steps.min(20),
+            // (At σ ≥ MIN_ALLOCATION_SIGMA an epoch's μ is at most 0.75, so the μ cap, about
+            // 178 epochs, does not bind below MAX_ALLOCATION_EPOCHS: a guard.)
             Event::RandomAllocation { .. } => match step_mu(&unit, relation) {
                 Some(mu) if mu > 0.0 => steps
                     .min(MAX_ALLOCATION_EPOCHS)
@@ -2716,6 +2728,34 @@ mod tests {
         );
         assert!(lines.iter().any(|l| l.contains("\"count\":1,")));
         assert!(lines.iter().any(|l| l.contains("\"RandomAllocation\"")));
+        // Every allocation at the σ floor or above, with at least two steps per epoch.
+        let allocation = |e: &Event| match e {
+            Event::RandomAllocation {
+                event, num_steps, ..
+            } => match **event {
+                Event::Gaussian { noise_multiplier } => Some((noise_multiplier, *num_steps)),
+                _ => None,
+            },
+            _ => None,
+        };
+        let mut found = 0;
+        for r in &suite.requests {
+            let mut stack = vec![&r.doc.event];
+            while let Some(e) = stack.pop() {
+                if let Some((sigma, t)) = allocation(e) {
+                    assert!(sigma >= MIN_ALLOCATION_SIGMA && t >= 2, "{sigma} {t}");
+                    found += 1;
+                }
+                match e {
+                    Event::SelfComposed { event, .. } | Event::PoissonSampled { event, .. } => {
+                        stack.push(event)
+                    }
+                    Event::Composed { events } => stack.extend(events.iter()),
+                    _ => {}
+                }
+            }
+        }
+        assert!(found > 0);
         for scenario in SCENARIOS {
             assert!(suite.checks.iter().any(|c| c.scenario == scenario));
         }
