@@ -59,6 +59,31 @@
 //! - $M\ge2$: probability at most $\sum_{i<j}p_ip_j$: at loss $+\infty$ (pessimistic remove), at
 //!   loss $-\ln a$ (pessimistic add: $S>a$), dropped (optimistic).
 //!
+//! # Octave levels (small σ)
+//! At small σ the threshold $a$ is far above the sum's mean 1 ($a\approx163$ at $\sigma=0.5$,
+//! $t=100$), and one fine lattice up to it, with the composition's window beyond, needed more
+//! than $2^{25}$ points. Where the single lattice's composition would need more than
+//! $2^{23}$ points, the event $M=0$ is split by where the largest term lies:
+//! $E_0=\lbrace \max_iW_i\le a_0\rbrace $ and $E_\ell=\lbrace \max_iW_i\in(a_{\ell-1},a_\ell]\rbrace $,
+//! $a_\ell=2^\ell a_0$, $\ell=1..L$, $a_L=a$, $a_0\le4$ (so $K$ is rounded down to a multiple of
+//! $2^{L+1}$, and $H$ to a multiple of the top level's spacing). Level $\ell$ is on the lattice
+//! $2^\ell h$, where $a_{\ell-1}$ and $a_\ell$ are lattice points, so rounding a term keeps it on
+//! its side of both and the law of the rounded sum on $E_\ell$ is exactly the law on
+//! $\lbrace $every term $\le a_\ell\rbrace $ less the law on $\lbrace $every term $\le a_{\ell-1}\rbrace $ (nested
+//! events), each an FFT power as above on that lattice; on $E_\ell$ the sum is
+//! at least $a_{\ell-1}$, so its error $t2^\ell h$ is at most $2th/a_0\le th$ relative. $G$
+//! and $F$ for $M=1$ are the top level's. Each level's laws carry their floating-point
+//! envelopes at $+\infty$ (pessimistic) or subtracted (optimistic), relative to the *whole*
+//! law's mass, not the level's: $2$–$5\cdot10^{-9}$ a level at $t=100$, which widens the
+//! bracket where δ is small (at $\sigma=0.7$, $t=100$, $E=10$, $\delta=10^{-5}$: width 0.0137
+//! against one lattice's 0.0055, which took 21 s and 7.5 GB against 9 s and 1.2 GB). The
+//! window tails of the $2L+1$ compositions share the quarter of the budget per side.
+//!
+//! *The lowest cell.* Every term in the cell $(0,h]$ makes $S'=0$, which the pessimistic add
+//! PLD (loss $-\ln S$) cannot place on the lattice; it is placed by the largest term instead
+//! (`Epoch::spread_zero`; $3\cdot10^{-6}$ of the mass at $t=2$, $\sigma=0.5$, which at
+//! $+\infty$ made the upper end of ten epochs infinite at $\delta=10^{-5}$).
+//!
 //! The threshold $a$ is the smallest (to the coarse lattice) with $\sum_ip_i\le\sqrt{2\cdot b/4}$,
 //! $b$ the tail budget below, so that $M\ge2$ costs at most $b/4$. At $t=500$, $\sigma=0.8344$ it
 //! is $a\approx1.6$; the composition's window ends near $S\approx4.7$ instead of 20, and the
@@ -81,9 +106,10 @@
 //! the optimistic add PLD, rounded down the other two (the two halves run side by side).
 //!
 //! Error per epoch: on $M=0$ at most $th$ in $S$ (each of the $t$ terms moves by less than
-//! $h$), a loss error of at most $th/S$; on $M=1$ at most $(th+2H)/S$ with $S>a$, and $H$ is the
-//! largest multiple of $h$ with $2H\le a\Delta_L$, so at most $th/a+\Delta_L$; plus $\Delta_L$
-//! from the loss grid. All are first order and add up over epochs; the default spacing is
+//! $h$), a loss error of at most $th/S$ (with levels: $th/S$ on $E_0$, at most $2th/a_0$ on
+//! $E_\ell$); on $M=1$ at most $(th_L+2H)/S$ with $S>a$, $h_L=2^Lh$ the top level's spacing,
+//! and $H$ is the largest multiple of it with $2H\le a\Delta_L$, so at most $th/a_0+\Delta_L$;
+//! plus $\Delta_L$ from the loss grid. All are first order and add up over epochs; the default spacing is
 //! $h=4\Delta_L/t$. Not in these bounds: where the others' law is replaced (remove, $i$ plain),
 //! $S'$ moves further, by one more small plain term (mean below $1/t$) at the upper end and by
 //! the small shifted term taken as a plain one (mean below $e^{1/\sigma^2}/t$) at the lower, on
@@ -171,8 +197,14 @@ const U: f64 = f64::EPSILON / 2.0;
 /// The default lattice spacing of the sum is `SPACING / t` times the loss grid's.
 pub const SPACING: f64 = 4.0;
 
-/// The most cells of one term's fine (small) or coarse (large) part.
+/// The most cells of one term's fine (small) part on one level, or of its coarse (large) part.
 const MAX_CELLS: u64 = 1 << 27;
+
+/// The most FFT points of the small terms' composition on one lattice; past it, octave levels.
+const SINGLE_POINTS: usize = 1 << 23;
+
+/// Level 0 of the small terms ends at most here ($a_0\le4$, four times the sum's mean).
+const LEVEL_TOP: f64 = 4.0;
 
 /// One epoch of random allocation ($k$ of $t$ steps) of the Gaussian mechanism under add/remove.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -247,7 +279,14 @@ impl RandomAllocation {
         let t = self.num_steps;
         let budget = opts.tail_mass * t as f64;
         let c = 0.5 / (self.sigma * self.sigma);
-        let split = Split::new(self.sigma, c, t, h, opts.interval, budget)?;
+        let split = |octaves| Split::new(self.sigma, c, t, h, opts.interval, budget, octaves);
+        // One lattice below the threshold where its composition is small enough, octave levels
+        // otherwise.
+        let split = match split(false) {
+            Ok(single) if single.fits(self.sigma, c, t, 0.25 * budget)? => single,
+            Err(e) if !e.is_too_fine() => return Err(e),
+            _ => split(true)?,
+        };
         self.epoch_on(split, opts)
     }
 
@@ -260,13 +299,17 @@ impl RandomAllocation {
         let c = 0.5 / (self.sigma * self.sigma);
         let epoch = Epoch {
             t,
+            sigma: self.sigma,
+            c,
             shifted: Term::new(self.sigma, c, t, &split)?,
             plain: Term::new(self.sigma, -c, t, &split)?,
             split,
             interval: opts.interval,
         };
+        // A quarter of the budget per side, shared by the 2L + 1 compositions whose window
+        // tails one PLD carries (one on level 0, two on each other level).
         let lattice_opts = PldOptions {
-            tail_mass: 0.25 * budget,
+            tail_mass: 0.25 * budget / f64::from(2 * split.levels + 1),
             ..*opts
         };
         // Each term rounded up serves the pessimistic remove and the optimistic add PLD;
@@ -462,6 +505,9 @@ struct Split {
     /// $J_H$ ($J=J_HK$) and $N_H$.
     j_coarse: u64,
     n_coarse: u64,
+    /// $L$: the small terms' octave levels above level 0 (the threshold $a=2^La_0$; level
+    /// $\ell\ge1$ on the lattice $2^\ell h$); $2^{L+1}$ divides $K$ when $L\ge1$.
+    levels: u32,
 }
 
 impl Split {
@@ -477,6 +523,7 @@ impl Split {
         h: f64,
         interval: f64,
         budget: f64,
+        octaves: bool,
     ) -> Result<Self, ParamError> {
         let tf = t as f64;
         // ln sum_i P(W_i > e^x / t): the shifted term and t - 1 plain ones.
@@ -502,13 +549,25 @@ impl Split {
         let a = hi.exp() / tf;
         let w_max = |c_term: f64, tail: f64| (z_of_tail(tail) / sigma + c_term).exp() / tf;
         let top = w_max(c, 0.125 * budget).max(w_max(-c, 0.125 * budget / tf));
-        let k = (a * interval / (2.0 * h))
+        let mut k = (a * interval / (2.0 * h))
             .floor()
             .clamp(1.0, (1u64 << 40) as f64) as u64;
+        // Octave levels: the fewest with a / 2^L <= LEVEL_TOP, while 2^(L+1) divides K (K
+        // rounded down to a multiple of it).
+        let mut levels = 0u32;
+        while octaves && a > LEVEL_TOP * 2f64.powi(levels as i32) && levels < 40 {
+            levels += 1;
+        }
+        while levels > 0 && k < 2u64 << levels {
+            levels -= 1;
+        }
+        if levels > 0 {
+            k &= !((2u64 << levels) - 1);
+        }
         let coarse = k as f64 * h;
         let j_coarse = (a / coarse).ceil().max(1.0);
         let n_coarse = (top / coarse).ceil().max(j_coarse);
-        let fine = j_coarse * k as f64;
+        let fine = j_coarse * (k >> levels) as f64;
         if !(fine <= MAX_CELLS as f64 && n_coarse - j_coarse <= MAX_CELLS as f64) {
             return Err(ParamError::too_fine(
                 interval,
@@ -525,12 +584,39 @@ impl Split {
             coarse,
             j_coarse: j_coarse as u64,
             n_coarse: n_coarse as u64,
+            levels,
         })
     }
 
-    /// $J$, the number of fine cells.
+    /// Whether the $t$-fold composition of one plain term's small cells on one lattice
+    /// (`levels` = 0) needs at most [`SINGLE_POINTS`] points (its Chernoff window at `tail`).
+    fn fits(&self, sigma: f64, c: f64, t: u64, tail: f64) -> Result<bool, ParamError> {
+        if self.j_fine() > SINGLE_POINTS as u64 {
+            return Ok(false);
+        }
+        let plain = Small::new(sigma, -c, t, self, 0)?.law(true, false);
+        Ok(plain.window(t, tail, 0.0).fft_len <= SINGLE_POINTS)
+    }
+
+    /// $J$, the number of fine cells below the threshold on the lattice $h$.
     fn j_fine(&self) -> u64 {
         self.j_coarse * self.k
+    }
+
+    /// $K/2^L$: the coarse spacing $H$ in cells of the top level's lattice $2^Lh$.
+    fn k_top(&self) -> u64 {
+        self.k >> self.levels
+    }
+
+    /// $J_0=a_0/h$, the cells of every level (level $\ell$: $J_0$ cells of $2^\ell h$ up to
+    /// $a_\ell=2^\ell a_0$; even when $L\ge1$).
+    fn j_level(&self) -> u64 {
+        self.j_coarse * self.k_top()
+    }
+
+    /// The lattice spacing $2^\ell h$ of level $\ell$.
+    fn spacing(&self, level: u32) -> f64 {
+        self.h * 2f64.powi(level as i32)
     }
 
     /// The threshold $a=Jh$ (the number the cells use).
@@ -539,12 +625,10 @@ impl Split {
     }
 }
 
-/// One term $W=\frac1te^{Z/\sigma+c}$ on its two lattices: the masses of its fine cells below the
-/// threshold, of its coarse cells above it, of the tail above the coarse lattice, and bounds on
-/// the sums of their absolute errors.
+/// One term $W=\frac1te^{Z/\sigma+c}$ above the threshold: the masses of its coarse cells, of
+/// the tail above the coarse lattice, and bounds on the sums of their absolute errors (the
+/// small cells are per level: [`Small`]).
 struct Term {
-    small: Vec<f64>,
-    small_error: f64,
     large: Vec<f64>,
     above: f64,
     large_error: f64,
@@ -554,19 +638,10 @@ struct Term {
 
 impl Term {
     fn new(sigma: f64, c: f64, t: u64, split: &Split) -> Result<Self, ParamError> {
-        let tf = t as f64;
-        // z of the lattice value w: sigma (ln(t w) - c); -inf at w = 0.
-        let z = |w: f64| {
-            if w <= 0.0 {
-                f64::NEG_INFINITY
-            } else {
-                sigma * ((tf * w).ln() - c)
-            }
-        };
+        let z = z_of(sigma, c, t);
         let h = split.h;
         let k = split.k;
-        let (small, small_error, _) = cells(0, split.j_fine(), |j| z(j as f64 * h))?;
-        // The coarse boundaries (k' K) h: the first is the fine lattice's last, bit for bit.
+        // The coarse boundaries (k' K) h: the first is the top level's last, bit for bit.
         let (large, large_error, z_top) =
             cells(split.j_coarse, split.n_coarse, |i| z((i * k) as f64 * h))?;
         let above = norm_cdf(-z_top);
@@ -575,33 +650,11 @@ impl Term {
         let p_large =
             (large.iter().sum::<f64>() + above) * (1.0 + (n + 2.0) * U) + large_error * 1.01;
         Ok(Self {
-            small,
-            small_error,
             large,
             above,
             large_error,
             p_large: p_large.min(1.0),
         })
-    }
-
-    /// The law of the term on the event $W\le a$ (a sub-probability measure) on the fine lattice,
-    /// each cell at its top (`up`) or bottom, carrying the mass error as its envelope.
-    fn small_law(&self, up: bool, h: f64) -> Pld {
-        let mut pld = Pld::exact(
-            h,
-            i64::from(up),
-            self.small.clone(),
-            0.0,
-            Rounding::Pessimistic,
-        );
-        if self.small_error > 0.0 {
-            pld.roundoff = super::pld::RoundOff {
-                relative: 0.0,
-                ln_scale: self.small_error.ln(),
-                tilt: 0.0,
-            };
-        }
-        pld
     }
 
     /// The coarse cells of $W>a$ as (offset, masses) on the coarse lattice: at their tops
@@ -615,6 +668,85 @@ impl Term {
             p.push(self.above);
             (split.j_coarse as i64, p)
         }
+    }
+}
+
+/// $z(w)=\sigma(\ln(tw)-c)$ of a lattice value $w$ of the term $\frac1te^{Z/\sigma+c}$
+/// ($-\infty$ at $w=0$).
+fn z_of(sigma: f64, c: f64, t: u64) -> impl Fn(f64) -> f64 {
+    let tf = t as f64;
+    move |w: f64| {
+        if w <= 0.0 {
+            f64::NEG_INFINITY
+        } else {
+            sigma * ((tf * w).ln() - c)
+        }
+    }
+}
+
+/// One term's small cells on one level: $((j-1)s,js]$, $j=1..J_0$, $s=2^\ell h$, the first
+/// `lower` of them (up to $a_{\ell-1}=\frac12J_0s$ on a level $\ell\ge1$, none on level 0)
+/// with their error bound apart.
+struct Small {
+    spacing: f64,
+    masses: Vec<f64>,
+    lower: usize,
+    lower_error: f64,
+    error: f64,
+}
+
+impl Small {
+    fn new(sigma: f64, c: f64, t: u64, split: &Split, level: u32) -> Result<Self, ParamError> {
+        let z = z_of(sigma, c, t);
+        let (spacing, j) = (split.spacing(level), split.j_level());
+        let at = |j: u64| z(j as f64 * spacing);
+        if level == 0 {
+            let (masses, error, _) = cells(0, j, at)?;
+            return Ok(Self {
+                spacing,
+                masses,
+                lower: 0,
+                lower_error: 0.0,
+                error,
+            });
+        }
+        let (mut masses, lower_error, _) = cells(0, j / 2, at)?;
+        let (upper, upper_error, _) = cells(j / 2, j, at)?;
+        let lower = masses.len();
+        masses.extend(upper);
+        Ok(Self {
+            spacing,
+            masses,
+            lower,
+            lower_error,
+            error: lower_error + upper_error,
+        })
+    }
+
+    /// The law of the term on the event $W\le a_\ell$ (`lower`: $W\le a_{\ell-1}$), a
+    /// sub-probability measure on the level's lattice, each cell at its top (`up`) or bottom,
+    /// carrying the mass error as its envelope.
+    fn law(&self, up: bool, lower: bool) -> Pld {
+        let (masses, error) = if lower {
+            (&self.masses[..self.lower], self.lower_error)
+        } else {
+            (&self.masses[..], self.error)
+        };
+        let mut pld = Pld::exact(
+            self.spacing,
+            i64::from(up),
+            masses.to_vec(),
+            0.0,
+            Rounding::Pessimistic,
+        );
+        if error > 0.0 {
+            pld.roundoff = super::pld::RoundOff {
+                relative: 0.0,
+                ln_scale: error.ln(),
+                tilt: 0.0,
+            };
+        }
+        pld
     }
 }
 
@@ -645,29 +777,89 @@ fn cells(
 /// What one epoch's four PLDs are built from.
 struct Epoch {
     t: u64,
+    sigma: f64,
+    /// $c=1/(2\sigma^2)$: the shifted term is $\frac1te^{Z/\sigma+c}$, a plain one has $-c$.
+    c: f64,
     split: Split,
     shifted: Term,
     plain: Term,
     interval: f64,
 }
 
-/// The fine-lattice laws, each term rounded the same way, on the event that every term is
-/// small: $G$ ($t-1$ plain terms), $F$ ($G$ and the shifted term: remove) and the $t$ plain
-/// terms (add). Window tails are carried as `infinity_mass` (pessimistic bookkeeping for both
-/// uses: see [`Losses`]).
+/// The small terms' laws, each term rounded the same way: on each level $\ell$ the law of the
+/// sum on the event $E_\ell$ that the largest term is in $(a_{\ell-1},a_\ell]$ (level 0: every
+/// term at most $a_0$), for remove ($t-1$ plain terms and the shifted one) and add ($t$ plain
+/// ones); and on the top level's lattice, $G$ ($t-1$ plain terms, all small) and $F$ ($G$ and
+/// the shifted term, all small). Window tails and envelopes are carried as `infinity_mass`
+/// (pessimistic bookkeeping for both uses: see [`Losses`]).
 struct Sums {
+    g: Pld,
+    /// $F$ when $L\ge1$ (when $L=0$ it is `remove[0]`).
+    f_top: Option<Pld>,
+    remove: Vec<Pld>,
+    add: Vec<Pld>,
+}
+
+impl Sums {
+    fn f(&self) -> &Pld {
+        self.f_top.as_ref().unwrap_or(&self.remove[0])
+    }
+}
+
+/// $G$, $F$ and the add law of all terms small on one level's lattice.
+struct Restricted {
     g: Pld,
     remove: Pld,
     add: Pld,
 }
 
+/// The law of the sum on $E_\ell$ from the laws on $\lbrace $every term $\le a_\ell\rbrace $ (`all`) and
+/// on $\lbrace $every term $\le a_{\ell-1}\rbrace $ (`lower`), on one lattice: their difference, exact as
+/// measures (the events are nested, and a term's rounding to the lattice keeps it on the same
+/// side of $a_{\ell-1}$ and $a_\ell$, which are lattice points), and 0 below $a_{\ell-1}$
+/// (`floor`, in cells: on $E_\ell$ the sum is at least the largest term, rounded either way).
+/// The computed difference is within the two laws' errors of the true one, their envelopes and
+/// their misplaced (window) masses; negative values are set to 0, which only brings them
+/// closer; all of that, with the subtraction's rounding, is carried as `infinity_mass`.
+fn difference(all: &Pld, lower: &Pld, floor: i64) -> Pld {
+    let total = |p: &Pld| p.pmf.iter().sum::<f64>() * (1.0 + (p.pmf.len() as f64 + 2.0) * U);
+    let (t_all, t_lower) = (total(all), total(lower));
+    let misplaced = all.infinity_mass
+        + all.alias_mass
+        + envelope(all, t_all)
+        + lower.infinity_mass
+        + lower.alias_mass
+        + envelope(lower, t_lower)
+        + 2.0 * U * t_all;
+    let start = floor.max(all.offset);
+    let end = all.offset + all.pmf.len() as i64;
+    let pmf: Vec<f64> = (start..end.max(start))
+        .map(|i| {
+            let j = i - lower.offset;
+            let below = if j >= 0 && (j as usize) < lower.pmf.len() {
+                lower.pmf[j as usize]
+            } else {
+                0.0
+            };
+            (all.pmf[(i - all.offset) as usize] - below).max(0.0)
+        })
+        .collect();
+    let mut out = Pld::exact(all.interval, start, pmf, 0.0, Rounding::Pessimistic);
+    out.infinity_mass = misplaced * (1.0 + 8.0 * U);
+    out
+}
+
 impl Epoch {
-    fn sums(&self, up: bool, opts: &PldOptions) -> Result<Sums, ParamError> {
-        let h = self.split.h;
-        let plain = self.plain.small_law(up, h);
-        let shifted = self.shifted.small_law(up, h);
+    /// $G$, $F$ and the add law, every term's law given (`plain`, `shifted`), checked against
+    /// the point budget.
+    fn restricted(
+        &self,
+        plain: &Pld,
+        shifted: &Pld,
+        opts: &PldOptions,
+    ) -> Result<Restricted, ParamError> {
         let g = match self.t - 1 {
-            0 => Pld::exact(h, 0, vec![1.0], 0.0, Rounding::Pessimistic),
+            0 => Pld::exact(plain.interval, 0, vec![1.0], 0.0, Rounding::Pessimistic),
             1 => plain.clone(),
             n => plain.compose_with(n, opts, 0.0)?,
         };
@@ -682,16 +874,53 @@ impl Epoch {
                 ),
             ));
         }
-        let remove = g.convolve(&shifted, 0.0)?;
+        let remove = g.convolve(shifted, 0.0)?;
         let add = plain.compose_with(self.t, opts, 0.0)?;
-        Ok(Sums { g, remove, add })
+        Ok(Restricted { g, remove, add })
+    }
+
+    fn sums(&self, up: bool, opts: &PldOptions) -> Result<Sums, ParamError> {
+        let levels = self.split.levels;
+        let small = |c: f64, level: u32| Small::new(self.sigma, c, self.t, &self.split, level);
+        let (plain, shifted) = (small(-self.c, 0)?, small(self.c, 0)?);
+        let base = self.restricted(&plain.law(up, false), &shifted.law(up, false), opts)?;
+        if levels == 0 {
+            return Ok(Sums {
+                g: base.g,
+                f_top: None,
+                remove: vec![base.remove],
+                add: vec![base.add],
+            });
+        }
+        let (mut remove, mut add) = (vec![base.remove], vec![base.add]);
+        let mut top = None;
+        for level in 1..=levels {
+            let (plain, shifted) = (small(-self.c, level)?, small(self.c, level)?);
+            let all = self.restricted(&plain.law(up, false), &shifted.law(up, false), opts)?;
+            let lower = self.restricted(&plain.law(up, true), &shifted.law(up, true), opts)?;
+            let floor = plain.lower as i64;
+            remove.push(difference(&all.remove, &lower.remove, floor));
+            add.push(difference(&all.add, &lower.add, floor));
+            if level == levels {
+                top = Some(all);
+            }
+        }
+        let top = top.expect("levels >= 1");
+        Ok(Sums {
+            g: top.g,
+            f_top: Some(top.remove),
+            remove,
+            add,
+        })
     }
 
     /// The remove PLD: pessimistic from the terms rounded up, optimistic from them rounded down.
     fn remove(&self, sums: &Sums, up: bool) -> Result<Pld, ParamError> {
         let mut acc = Losses::new(self.interval, true, up);
         // No large term.
-        acc.add(&sums.remove, 1.0)?;
+        for law in &sums.remove {
+            acc.add(law, 1.0)?;
+        }
         // One large term: the shifted one (the others are G), or one of the t - 1 plain ones.
         let tm1 = (self.t - 1) as f64;
         let (ls, lp) = (&self.shifted, &self.plain);
@@ -712,7 +941,7 @@ impl Epoch {
                 let w = tm1 / (1.0 - lp.p_large) * (1.0 + 4.0 * U);
                 let (offset, masses) = lp.large_law(true, &self.split);
                 acc.one_large(
-                    &sums.remove,
+                    sums.f(),
                     offset,
                     &masses,
                     lp.large_error,
@@ -744,7 +973,9 @@ impl Epoch {
         let pess = !up;
         let mut acc = Losses::new(self.interval, false, pess);
         // No large term.
-        acc.add(&sums.add, 1.0)?;
+        for law in &sums.add {
+            acc.add(law, 1.0)?;
+        }
         // One large term, one of t: the others are G.
         let tf = self.t as f64;
         let lp = &self.plain;
@@ -766,8 +997,47 @@ impl Epoch {
                 -self.split.threshold().ln(),
                 0.5 * tf * (tf - 1.0) * p * p * (1.0 + 8.0 * U),
             );
+            self.spread_zero(&mut acc);
         }
         Ok(acc.finish())
+    }
+
+    /// The pessimistic add PLD's mass at the lattice value $S'=0$ (every term rounded down
+    /// to 0: the event $\lbrace \max_iW_i\le h\rbrace $, as the lowest cell is $(0,h]$), placed by the
+    /// largest term instead of at $+\infty$: $S\ge\max_iW_i$, so on $\lbrace \max_iW_i\in
+    /// (x_{k+1},x_k]\rbrace $, $x_k=2^{-k/16}h$, the loss $-\ln S$ is below $-\ln x_{k+1}$. With
+    /// $\hat G_k\ge P(\max_iW_i\le x_k)=\Phi(z(x_k))^t$ (rounded up) and $m$ the mass at
+    /// $S'=0$, the masses $\min(m,\hat G_k)-\min(m,\hat G_{k+1})$ at $-\ln x_{k+1}$ and
+    /// $\min(m,\hat G_K)$ at $+\infty$ have a distribution function in $x$ at least the true
+    /// one's on that event ($\le\min(m,P(\max\le x))$), so the largest term they stand for is
+    /// stochastically smaller and the loss larger: pessimistic. $K$ is the first with $\hat
+    /// G_K\le10^{-6}m$ or $x_K<10^{-300}$. (At $t=2$, $\sigma=0.5$ the mass is $3\cdot10^{-6}$
+    /// an epoch, which at $+\infty$ made the upper end of ten epochs infinite at $\delta=10^{-5}$;
+    /// the bound is loose by at most $\ln t+\ln2/16$ in the loss, as $S\le t\max_iW_i$.)
+    fn spread_zero(&self, acc: &mut Losses) {
+        /// $x_{k+1}/x_k=2^{-1/16}$: each cell costs at most $\ln2/16$ in the loss.
+        const STEP_DOWN: f64 = 0.957_603_280_698_573_7;
+        let m = std::mem::take(&mut acc.zero);
+        if m <= 0.0 {
+            return;
+        }
+        let z = z_of(self.sigma, -self.c, self.t);
+        let tf = self.t as f64;
+        // Phi(z)^t rounded up: ln Phi to its relative error, times t, then exp.
+        let g = |x: f64| {
+            let zx = z(x);
+            let ln = tf * log_norm_cdf(zx) + tf * cdf_error(zx) * 1.01 + 4.0 * U;
+            ln.exp() * (1.0 + 4.0 * U)
+        };
+        let (mut x, mut below) = (self.split.h, m);
+        while below > 1e-6 * m && x > 1e-300 {
+            let next = x * STEP_DOWN;
+            let g_next = g(next).min(m);
+            acc.atom(-next.ln(), below - g_next);
+            below = g_next;
+            x = next;
+        }
+        acc.infinity += below;
     }
 }
 
@@ -797,6 +1067,8 @@ struct Losses {
     bins: Vec<(i64, f64, u64)>,
     infinity: f64,
     uncertain: f64,
+    /// The mass at the lattice value $S'=0$ (pessimistic add only).
+    zero: f64,
 }
 
 impl Losses {
@@ -808,6 +1080,7 @@ impl Losses {
             bins: Vec::with_capacity(1 << 16),
             infinity: 0.0,
             uncertain: 0.0,
+            zero: 0.0,
         }
     }
 
@@ -857,9 +1130,10 @@ impl Losses {
             let m = weight * p;
             let v = (law.offset + i as i64) as f64 * law.interval;
             if v <= 0.0 {
-                // S = 0: loss -inf (remove, dropped) or +inf (add).
+                // S' = 0: loss -inf (remove, dropped); add: spread by the largest term
+                // ([`Epoch::spread_zero`]) or at +inf.
                 if !self.remove && self.pess {
-                    self.infinity += m;
+                    self.zero += m;
                 }
                 continue;
             }
@@ -893,7 +1167,7 @@ impl Losses {
         if masses.iter().all(|m| *m <= 0.0) {
             return Ok(());
         }
-        let k = split.k as i64;
+        let k = split.k_top() as i64;
         let to_coarse = |j: i64| {
             if up {
                 (j + k - 1).div_euclid(k)
@@ -913,7 +1187,7 @@ impl Losses {
         let misplaced = others.infinity_mass
             + others.alias_mass
             + envelope(others, total)
-            + total * (split.k as f64 + 2.0) * U;
+            + total * (split.k_top() as f64 + 2.0) * U;
         let large_total =
             masses.iter().sum::<f64>() * (1.0 + (masses.len() as f64 + 2.0) * U) + error;
         let coarse_others = Pld::exact(split.coarse, lo, pmf, 0.0, Rounding::Pessimistic);

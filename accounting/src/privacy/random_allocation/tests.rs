@@ -191,32 +191,57 @@ fn contains((lo, hi): (f64, f64), truth: f64) -> bool {
     lo <= truth + slack && truth <= hi + slack
 }
 
+/// The bracket of one epoch contains the direct integral at every ε of `epsilons`, in both
+/// directions, and is at most `width_cap(dir, ε, truth)` wide.
+fn assert_brackets_direct(
+    plds: &[PldPair; 2],
+    sigma: f64,
+    t: u64,
+    epsilons: &[f64],
+    width_cap: impl Fn(usize, f64, f64) -> f64,
+) {
+    for &epsilon in epsilons {
+        let truth = direct(sigma, &vec![1.0; t as usize], epsilon);
+        let b = bracket(plds, epsilon);
+        for dir in 0..2 {
+            assert!(
+                contains(b[dir], truth[dir]),
+                "t {t} sigma {sigma} eps {epsilon} dir {dir}: {:?} vs {}",
+                b[dir],
+                truth[dir]
+            );
+            let (width, cap) = (b[dir].1 - b[dir].0, width_cap(dir, epsilon, truth[dir]));
+            assert!(
+                width <= cap,
+                "t {t} sigma {sigma} eps {epsilon} dir {dir}: width {width} above {cap} (δ {})",
+                truth[dir]
+            );
+        }
+    }
+}
+
+/// No event is lost: each pessimistic PLD has total mass (finite and at $+\infty$) at least
+/// 1, each optimistic one at least $1-b$ and at most 1.
+fn assert_no_mass_lost(plds: &[PldPair; 2], budget: f64, label: &str) {
+    for (dir, p) in plds.iter().enumerate() {
+        let mass = |pld: &Pld| pld.pmf.iter().sum::<f64>() + pld.infinity_mass;
+        let (pess, opt) = (mass(&p.pessimistic), mass(&p.optimistic));
+        assert!(pess >= 1.0 - 1e-12, "{label} dir {dir}: {pess}");
+        assert!(opt >= 1.0 - budget - 1e-12, "{label} dir {dir}: {opt}");
+        assert!(opt <= 1.0 + 1e-9, "{label} dir {dir}: {opt}");
+    }
+}
+
 #[test]
 fn one_epoch_brackets_the_direct_integral_at_two_and_three_steps() {
     for (t, sigma) in [(2u64, 1.0), (3, 1.2)] {
         let ra = RandomAllocation::new(sigma, 1, t).unwrap();
-        let c = vec![1.0; t as usize];
         let plds = ra.epoch(&opts()).unwrap();
-        for epsilon in [0.0, 0.2, 0.7, 1.5] {
-            let truth = direct(sigma, &c, epsilon);
-            let b = bracket(&plds, epsilon);
-            for dir in 0..2 {
-                assert!(
-                    contains(b[dir], truth[dir]),
-                    "t {t} sigma {sigma} eps {epsilon} dir {dir}: {:?} vs {}",
-                    b[dir],
-                    truth[dir]
-                );
-                // Tight: first order in the spacings (t h = 4e-4 in the sum, 1e-4 in the loss;
-                // the add direction divides the first by S < 1).
-                let width = b[dir].1 - b[dir].0;
-                assert!(
-                    width <= 2e-2 * truth[dir] + 1e-9,
-                    "t {t} eps {epsilon} dir {dir}: width {width} of {}",
-                    truth[dir]
-                );
-            }
-        }
+        // Tight: first order in the spacings (t h = 4e-4 in the sum, 1e-4 in the loss; the add
+        // direction divides the first by S < 1).
+        assert_brackets_direct(&plds, sigma, t, &[0.0, 0.2, 0.7, 1.5], |_, _, truth| {
+            2e-2 * truth + 1e-9
+        });
     }
 }
 
@@ -238,28 +263,14 @@ fn the_large_terms_are_bracketed_against_the_direct_integral() {
     for (t, sigma) in [(2u64, 1.0), (3, 1.2)] {
         let ra = RandomAllocation::new(sigma, 1, t).unwrap();
         let (c, h) = (0.5 / (sigma * sigma), SPACING * opts.interval / t as f64);
-        let a = Split::new(sigma, c, t, h, opts.interval, tail * t as f64)
+        let a = Split::new(sigma, c, t, h, opts.interval, tail * t as f64, false)
             .unwrap()
             .threshold();
         let plds = ra.epoch(&opts).unwrap();
-        for epsilon in [0.5, a.ln() - 0.3, a.ln(), a.ln() + 0.5] {
-            let truth = direct(sigma, &vec![1.0; t as usize], epsilon);
-            let b = bracket(&plds, epsilon);
-            for dir in 0..2 {
-                assert!(
-                    contains(b[dir], truth[dir]),
-                    "t {t} a {a} eps {epsilon} dir {dir}: {:?} vs {}",
-                    b[dir],
-                    truth[dir]
-                );
-                let width = b[dir].1 - b[dir].0;
-                assert!(
-                    width <= 2e-2 * truth[dir] + 1.5 * tail * t as f64,
-                    "t {t} a {a} eps {epsilon} dir {dir}: width {width} of {}",
-                    truth[dir]
-                );
-            }
-        }
+        let epsilons = [0.5, a.ln() - 0.3, a.ln(), a.ln() + 0.5];
+        assert_brackets_direct(&plds, sigma, t, &epsilons, |_, _, truth| {
+            2e-2 * truth + 1.5 * tail * t as f64
+        });
     }
 }
 
@@ -282,17 +293,7 @@ fn no_mass_is_lost() {
             .unwrap()
             .epoch(&opts)
             .unwrap();
-        let budget = tail * t as f64;
-        for (dir, p) in plds.iter().enumerate() {
-            let mass = |pld: &Pld| pld.pmf.iter().sum::<f64>() + pld.infinity_mass;
-            let (pess, opt) = (mass(&p.pessimistic), mass(&p.optimistic));
-            assert!(pess >= 1.0 - 1e-12, "t {t} sigma {sigma} dir {dir}: {pess}");
-            assert!(
-                opt >= 1.0 - budget - 1e-12,
-                "t {t} sigma {sigma} dir {dir}: {opt}"
-            );
-            assert!(opt <= 1.0 + 1e-9, "t {t} sigma {sigma} dir {dir}: {opt}");
-        }
+        assert_no_mass_lost(&plds, tail * t as f64, &format!("t {t} sigma {sigma}"));
     }
 }
 
@@ -453,8 +454,17 @@ fn speed_points_of_the_issue() {
 fn low_split(ra: &RandomAllocation, opts: &PldOptions, h: f64, threshold_budget: f64) -> Split {
     let (sigma, t) = (ra.sigma, ra.num_steps);
     let c = 0.5 / (sigma * sigma);
-    let low = Split::new(sigma, c, t, h, opts.interval, threshold_budget).unwrap();
-    let tight = Split::new(sigma, c, t, h, opts.interval, opts.tail_mass * t as f64).unwrap();
+    let low = Split::new(sigma, c, t, h, opts.interval, threshold_budget, false).unwrap();
+    let tight = Split::new(
+        sigma,
+        c,
+        t,
+        h,
+        opts.interval,
+        opts.tail_mass * t as f64,
+        false,
+    )
+    .unwrap();
     let top = tight.n_coarse as f64 * tight.coarse;
     Split {
         n_coarse: ((top / low.coarse).ceil() as u64).max(low.j_coarse),
@@ -542,6 +552,7 @@ fn the_coarse_lattice_rounds_each_ends_way() {
             coarse: h,
             j_coarse: coarse.j_fine(),
             n_coarse: coarse.n_coarse * coarse.k,
+            levels: 0,
         };
         assert_eq!(fine.threshold(), coarse.threshold());
         let (pc, pf) = (
@@ -880,6 +891,132 @@ fn the_block_share_is_counted() {
         assert!(
             bound - accurate < 1e-6 * (1.0 + accurate),
             "t {t} k {k}: {bound} vs {accurate}"
+        );
+    }
+}
+
+/// The split with octave levels (as `epoch_with` makes it where one lattice is too long).
+fn octave_split(ra: &RandomAllocation, opts: &PldOptions) -> Split {
+    let (sigma, t) = (ra.sigma, ra.num_steps);
+    let h = SPACING * opts.interval / t as f64;
+    let c = 0.5 / (sigma * sigma);
+    Split::new(
+        sigma,
+        c,
+        t,
+        h,
+        opts.interval,
+        opts.tail_mass * t as f64,
+        true,
+    )
+    .unwrap()
+}
+
+/// Octave levels (small σ: the threshold $a$ far above the sum's mean, the small terms split
+/// by where the largest lies, each level on a lattice twice as coarse as the one below): the
+/// bracket contains the direct integral at ε up to and past $\ln a$, in both directions, and
+/// is narrow. (Mutants caught: a level's law taken as the whole law of its restriction, without
+/// subtracting the level below — the mass of the lower levels counted twice; the floor at
+/// $a_{\ell-1}$ one level too high — a level's smallest sums lost.)
+#[test]
+fn octave_levels_bracket_the_direct_integral() {
+    for (t, sigma) in [(2u64, 0.7), (3, 0.8)] {
+        let ra = RandomAllocation::new(sigma, 1, t).unwrap();
+        let split = octave_split(&ra, &opts());
+        assert!(split.levels >= 3, "t {t}: {} levels", split.levels);
+        let a = split.threshold();
+        let plds = ra.epoch_on(split, &opts()).unwrap();
+        let epsilons = [0.0, 0.7, 1.5, 3.0, 0.5 * a.ln(), a.ln() - 0.5, a.ln() + 0.5];
+        // Narrow: remove everywhere (0.4% of δ measured, up to ln a + 0.5); add where the sum
+        // is not small (1.5% measured at ε = 1.5: its lattice error is th/S).
+        assert_brackets_direct(&plds, sigma, t, &epsilons, |dir, epsilon, truth| {
+            let relative = match (dir, epsilon <= 1.5) {
+                (0, _) => 1e-2,
+                (_, true) => 2e-2,
+                _ => f64::INFINITY,
+            };
+            relative * truth + 1e-12
+        });
+    }
+}
+
+/// With levels, no event is lost either (as [`no_mass_is_lost`]), and the levels' ε bracket
+/// over several epochs meets the one lattice's where both can be computed.
+#[test]
+fn octave_levels_lose_no_mass_and_meet_one_lattice() {
+    let opts = opts();
+    for (t, sigma) in [(2u64, 0.7), (10, 0.8)] {
+        let ra = RandomAllocation::new(sigma, 1, t).unwrap();
+        let split = octave_split(&ra, &opts);
+        assert!(split.levels >= 1, "t {t}");
+        let levels = ra.epoch_on(split, &opts).unwrap();
+        let budget = opts.tail_mass * t as f64;
+        assert_no_mass_lost(&levels, budget, &format!("t {t} levels"));
+        let (c, h) = (0.5 / (sigma * sigma), SPACING * opts.interval / t as f64);
+        let single = Split::new(sigma, c, t, h, opts.interval, budget, false).unwrap();
+        let one = ra.epoch_on(single, &opts).unwrap();
+        let epochs = 3;
+        let eps = |dirs: &[PldPair; 2]| {
+            let composed = |p: &Pld| p.compose(epochs, &opts).unwrap().epsilon(1e-5);
+            let worst = |f: &dyn Fn(&PldPair) -> &Pld| {
+                dirs.iter().map(|p| composed(f(p))).fold(f64::MIN, f64::max)
+            };
+            (worst(&|p| &p.optimistic), worst(&|p| &p.pessimistic))
+        };
+        let (l, o) = (eps(&levels), eps(&one));
+        assert!(
+            l.0 <= o.1 && o.0 <= l.1,
+            "t {t}: levels {l:?} one lattice {o:?}"
+        );
+        assert!(l.1 - l.0 < 0.02 && l.1.is_finite(), "t {t}: {l:?}");
+    }
+}
+
+/// The pessimistic add end where every term is in the lowest cell ($S'=0$): placed by the
+/// largest term ($S\ge\max_iW_i$, loss below $-\ln$ of the cell's bottom) rather than at
+/// $+\infty$. At $t=2$, $\sigma=0.5$ that event has mass $3\cdot10^{-6}$; the pessimistic δ
+/// of the add direction contains the direct integral at ε where it decides, and is below the
+/// direct δ at $\epsilon-\frac{17}{16}\ln2-0.01$ (the max bound is loose by at most $\ln t$
+/// in the loss, the cells by $\ln2/16$).
+/// At $t=1$ the largest term is the sum, and the end is checked against the Gaussian mechanism.
+/// (Mutants caught: the old placement at $+\infty$, δ at least $3\cdot10^{-6}$ at every ε;
+/// each cell's mass at the loss of its top, $-\ln x_k$, below the true loss, at $t=1$.)
+#[test]
+fn the_lowest_cell_is_placed_by_the_largest_term() {
+    let (t, sigma) = (2u64, 0.5);
+    let ra = RandomAllocation::new(sigma, 1, t).unwrap();
+    let plds = ra.epoch(&opts()).unwrap();
+    let add = &plds[1];
+    // Up to ε = 9 (δ 1e-8): beyond, the epoch's misplaced mass (the levels' floating-point
+    // envelopes, 5e-10 at +∞ here) decides the upper end.
+    for epsilon in [6.0, 7.5, 9.0] {
+        let truth = direct(sigma, &[1.0, 1.0], epsilon)[1];
+        let (lo, hi) = (
+            add.optimistic.delta(epsilon),
+            add.pessimistic.delta(epsilon),
+        );
+        assert!(
+            contains((lo, hi), truth),
+            "eps {epsilon}: [{lo}, {hi}] vs {truth}"
+        );
+        let cap = direct(sigma, &[1.0, 1.0], epsilon - 17.0 / 16.0 * 2f64.ln() - 0.01)[1];
+        assert!(hi <= cap, "eps {epsilon}: {hi} above {cap} (truth {truth})");
+    }
+    // One step (t = 1): the largest term is the sum, so only the cells' placement is loose:
+    // the Gaussian mechanism's δ (μ = 1/σ) at ε is below the pessimistic end, which is below
+    // it at ε - ln2/16 - 0.01. The lowest cell, W <= 4e-4, holds 2e-3 of the mass and decides
+    // δ from ε = 7.8 on.
+    let one = RandomAllocation::new(sigma, 1, 1)
+        .unwrap()
+        .epoch(&opts())
+        .unwrap();
+    for epsilon in [8.0, 10.0, 12.0] {
+        let hi = one[1].pessimistic.delta(epsilon);
+        let exact = gaussian::delta(1.0 / sigma, epsilon).unwrap();
+        let cap = gaussian::delta(1.0 / sigma, epsilon - 2f64.ln() / 16.0 - 0.01).unwrap();
+        assert!(
+            exact <= hi * (1.0 + 1e-9) && hi <= cap,
+            "t 1 eps {epsilon}: {hi} vs [{exact}, {cap}]"
         );
     }
 }
