@@ -505,25 +505,9 @@ fn heavy_large_terms_stay_bracketed() {
         );
         assert!(one > 0.1 && two > 2e-3, "t {t}: {one} {two}");
         let plds = ra.epoch_on(split, &opts).unwrap();
-        for epsilon in [
-            0.0,
-            0.5,
-            a.ln() - 0.3,
-            a.ln(),
-            (2.0 * a).ln(),
-            (2.0 * a).ln() + 0.5,
-        ] {
-            let truth = direct(sigma, &vec![1.0; t as usize], epsilon);
-            let b = bracket(&plds, epsilon);
-            for dir in 0..2 {
-                assert!(
-                    contains(b[dir], truth[dir]),
-                    "t {t} a {a} eps {epsilon} dir {dir}: {:?} vs {}",
-                    b[dir],
-                    truth[dir]
-                );
-            }
-        }
+        let (la, l2a) = (a.ln(), (2.0 * a).ln());
+        let epsilons = [0.0, 0.5, la - 0.3, la, l2a, l2a + 0.5];
+        assert_brackets_direct(&plds, sigma, t, &epsilons, |_, _, _| f64::INFINITY);
     }
 }
 
