@@ -65,8 +65,9 @@
 //! than $2^{25}$ points. Where the single lattice's composition would need more than
 //! $2^{23}$ points, the event $M=0$ is split by where the largest term lies:
 //! $E_0=\lbrace \max_iW_i\le a_0\rbrace $ and $E_\ell=\lbrace \max_iW_i\in(a_{\ell-1},a_\ell]\rbrace $,
-//! $a_\ell=2^\ell a_0$, $\ell=1..L$, $a_L=a$, $a_0\le4$ (so $K$ is rounded down to a multiple of
-//! $2^{L+1}$, and $H$ to a multiple of the top level's spacing). Level $\ell$ is on the lattice
+//! $a_\ell=2^\ell a_0$, $\ell=1..L$, $a_L=a$, $a_0\le4$ where $K$ allows, always $a_0>2$ ($K$
+//! is rounded down to a multiple of $2^{L+1}$, fewer levels where it is smaller, so $H$ is a
+//! multiple of twice the top level's spacing). Level $\ell$ is on the lattice
 //! $2^\ell h$, where $a_{\ell-1}$ and $a_\ell$ are lattice points, so rounding a term keeps it on
 //! its side of both and the law of the rounded sum on $E_\ell$ is exactly the law on
 //! $\lbrace $every term $\le a_\ell\rbrace $ less the law on $\lbrace $every term $\le a_{\ell-1}\rbrace $ (nested
@@ -102,13 +103,14 @@
 //! optimistic one into a lower bound (the coupling argument of [`super::mechanism_pld`]). The
 //! tail above $N_HH$ is $S'=+\infty$ when $S'\ge S$ (remove: loss $+\infty$; add: loss $-\infty$,
 //! dropped) and clamped to $N_HH$ when $S'\le S$. A lattice value $S'=0$ has loss $-\infty$
-//! (remove: dropped) or $+\infty$ (add). The terms rounded up serve the pessimistic remove and
+//! (remove: dropped); under add (pessimistic, terms rounded down) it is placed by the largest
+//! term (below, "The lowest cell"). The terms rounded up serve the pessimistic remove and
 //! the optimistic add PLD, rounded down the other two (the two halves run side by side).
 //!
 //! Error per epoch: on $M=0$ at most $th$ in $S$ (each of the $t$ terms moves by less than
 //! $h$), a loss error of at most $th/S$ (with levels: $th/S$ on $E_0$, at most $2th/a_0$ on
 //! $E_\ell$); on $M=1$ at most $(th_L+2H)/S$ with $S>a$, $h_L=2^Lh$ the top level's spacing,
-//! and $H$ is the largest multiple of it with $2H\le a\Delta_L$, so at most $th/a_0+\Delta_L$;
+//! and $H$ a multiple of $2h_L$ with $2H\le a\Delta_L$, so at most $th/a_0+\Delta_L$;
 //! plus $\Delta_L$ from the loss grid. All are first order and add up over epochs; the default spacing is
 //! $h=4\Delta_L/t$. Not in these bounds: where the others' law is replaced (remove, $i$ plain),
 //! $S'$ moves further, by one more small plain term (mean below $1/t$) at the upper end and by
@@ -280,10 +282,14 @@ impl RandomAllocation {
         let budget = opts.tail_mass * t as f64;
         let c = 0.5 / (self.sigma * self.sigma);
         let split = |octaves| Split::new(self.sigma, c, t, h, opts.interval, budget, octaves);
+        let window_opts = PldOptions {
+            tail_mass: 0.25 * budget,
+            ..*opts
+        };
         // One lattice below the threshold where its composition is small enough, octave levels
         // otherwise.
         let split = match split(false) {
-            Ok(single) if single.fits(self.sigma, c, t, 0.25 * budget)? => single,
+            Ok(single) if single.fits(self.sigma, c, t, &window_opts)? => single,
             Err(e) if !e.is_too_fine() => return Err(e),
             _ => split(true)?,
         };
@@ -514,7 +520,7 @@ impl Split {
     /// The threshold $a$: the smallest (to the bisection) with
     /// $(t-1)P(W>a)+P(W_1>a)\le\sqrt{2\cdot\text{budget}/4}$ (then two or more large terms have
     /// probability at most budget/4), rounded up to the coarse lattice; $H$ the largest multiple of
-    /// $h$ with $2H\le a\Delta_L$; $N_H$ from the truncations, budget/8 for the shifted term
+    /// $h$ with $2H\le a\Delta_L$ (with `octaves` and $a>4$: of $2^{L+1}h$, $L$ levels); $N_H$ from the truncations, budget/8 for the shifted term
     /// and budget/$(8t)$ for each other.
     fn new(
         sigma: f64,
@@ -568,7 +574,11 @@ impl Split {
         let j_coarse = (a / coarse).ceil().max(1.0);
         let n_coarse = (top / coarse).ceil().max(j_coarse);
         let fine = j_coarse * (k >> levels) as f64;
-        if !(fine <= MAX_CELLS as f64 && n_coarse - j_coarse <= MAX_CELLS as f64) {
+        // Every coarse boundary index n K (and J = J_H K) must be exact in f64 and u64.
+        if !(fine <= MAX_CELLS as f64
+            && n_coarse - j_coarse <= MAX_CELLS as f64
+            && n_coarse * k as f64 <= (1u64 << 53) as f64)
+        {
             return Err(ParamError::too_fine(
                 interval,
                 format_args!(
@@ -590,12 +600,13 @@ impl Split {
 
     /// Whether the $t$-fold composition of one plain term's small cells on one lattice
     /// (`levels` = 0) needs at most [`SINGLE_POINTS`] points (its Chernoff window at `tail`).
-    fn fits(&self, sigma: f64, c: f64, t: u64, tail: f64) -> Result<bool, ParamError> {
-        if self.j_fine() > SINGLE_POINTS as u64 {
+    fn fits(&self, sigma: f64, c: f64, t: u64, opts: &PldOptions) -> Result<bool, ParamError> {
+        let limit = SINGLE_POINTS.min(opts.max_points);
+        if self.j_fine() > limit as u64 {
             return Ok(false);
         }
         let plain = Small::new(sigma, -c, t, self, 0)?.law(true, false);
-        Ok(plain.window(t, tail, 0.0).fft_len <= SINGLE_POINTS)
+        Ok(plain.window(t, opts.tail_mass, 0.0).fft_len <= limit)
     }
 
     /// $J$, the number of fine cells below the threshold on the lattice $h$.
@@ -1024,9 +1035,14 @@ impl Epoch {
         let z = z_of(self.sigma, -self.c, self.t);
         let tf = self.t as f64;
         // Phi(z)^t rounded up: ln Phi to its relative error, times t, then exp.
+        // z moved up by its own rounding (ln, +c, times sigma), then ln Phi to its relative
+        // error and its own rounding, times t, then exp.
+        let c_abs = self.c.abs();
         let g = |x: f64| {
             let zx = z(x);
-            let ln = tf * log_norm_cdf(zx) + tf * cdf_error(zx) * 1.01 + 4.0 * U;
+            let zx = zx + 8.0 * U * (zx.abs() + self.sigma * ((tf * x).ln().abs() + c_abs));
+            let ln_phi = log_norm_cdf(zx);
+            let ln = tf * ln_phi + tf * (cdf_error(zx) + 2.0 * U * ln_phi.abs()) * 1.01 + 4.0 * U;
             ln.exp() * (1.0 + 4.0 * U)
         };
         let (mut x, mut below) = (self.split.h, m);
@@ -1037,7 +1053,8 @@ impl Epoch {
             below = g_next;
             x = next;
         }
-        acc.infinity += below;
+        // The differences' rounding: the placed masses may fall short of m by 2u m.
+        acc.infinity += below + 2.0 * U * m;
     }
 }
 

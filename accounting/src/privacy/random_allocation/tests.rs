@@ -906,17 +906,18 @@ fn octave_split(ra: &RandomAllocation, opts: &PldOptions) -> Split {
 fn octave_levels_bracket_the_direct_integral() {
     for (t, sigma) in [(2u64, 0.7), (3, 0.8)] {
         let ra = RandomAllocation::new(sigma, 1, t).unwrap();
-        let split = octave_split(&ra, &opts());
+        let split = octave_split(&ra, &coarse_opts());
         assert!(split.levels >= 3, "t {t}: {} levels", split.levels);
         let a = split.threshold();
-        let plds = ra.epoch_on(split, &opts()).unwrap();
+        let plds = ra.epoch_on(split, &coarse_opts()).unwrap();
         let epsilons = [0.0, 0.7, 1.5, 3.0, 0.5 * a.ln(), a.ln() - 0.5, a.ln() + 0.5];
-        // Narrow: remove everywhere (0.4% of δ measured, up to ln a + 0.5); add where the sum
-        // is not small (1.5% measured at ε = 1.5: its lattice error is th/S).
+        // Narrow: remove everywhere (0.4% of δ measured at the grid 1e-4, up to ln a + 0.5);
+        // add where the sum is not small (1.5% at ε = 1.5: its lattice error is th/S). On
+        // this grid, 1e-3, errors are ten times those.
         assert_brackets_direct(&plds, sigma, t, &epsilons, |dir, epsilon, truth| {
             let relative = match (dir, epsilon <= 1.5) {
-                (0, _) => 1e-2,
-                (_, true) => 2e-2,
+                (0, _) => 5e-2,
+                (_, true) => 1e-1,
                 _ => f64::INFINITY,
             };
             relative * truth + 1e-12
@@ -928,14 +929,16 @@ fn octave_levels_bracket_the_direct_integral() {
 /// over several epochs meets the one lattice's where both can be computed.
 #[test]
 fn octave_levels_lose_no_mass_and_meet_one_lattice() {
-    let opts = opts();
+    let opts = coarse_opts();
     for (t, sigma) in [(2u64, 0.7), (10, 0.8)] {
         let ra = RandomAllocation::new(sigma, 1, t).unwrap();
         let split = octave_split(&ra, &opts);
         assert!(split.levels >= 1, "t {t}");
         let levels = ra.epoch_on(split, &opts).unwrap();
         let budget = opts.tail_mass * t as f64;
-        assert_no_mass_lost(&levels, budget, &format!("t {t} levels"));
+        // The optimistic remove PLD drops the lattice value 0 (loss -inf, every term in the
+        // first cell): 1.9e-9 at t = 2 on this grid.
+        assert_no_mass_lost(&levels, budget + 1e-8, &format!("t {t} levels"));
         let (c, h) = (0.5 / (sigma * sigma), SPACING * opts.interval / t as f64);
         let single = Split::new(sigma, c, t, h, opts.interval, budget, false).unwrap();
         let one = ra.epoch_on(single, &opts).unwrap();
@@ -969,7 +972,7 @@ fn octave_levels_lose_no_mass_and_meet_one_lattice() {
 fn the_lowest_cell_is_placed_by_the_largest_term() {
     let (t, sigma) = (2u64, 0.5);
     let ra = RandomAllocation::new(sigma, 1, t).unwrap();
-    let plds = ra.epoch(&opts()).unwrap();
+    let plds = ra.epoch(&coarse_opts()).unwrap();
     let add = &plds[1];
     // Up to ε = 9 (δ 1e-8): beyond, the epoch's misplaced mass (the levels' floating-point
     // envelopes, 5e-10 at +∞ here) decides the upper end.
@@ -1003,4 +1006,49 @@ fn the_lowest_cell_is_placed_by_the_largest_term() {
             "t 1 eps {epsilon}: {hi} vs [{exact}, {cap}]"
         );
     }
+}
+
+/// The levels' lattices line up (what makes a level's law a difference of two nested events):
+/// $J_0$ even, $a_{\ell-1}=\frac12J_0\cdot2^\ell h$ bit for bit equal to $J_0\cdot2^{\ell-1}h$,
+/// the top level ending at the threshold, $H$ a whole number of the top level's cells; and the
+/// path: one lattice where it fits (σ = 1, t = 2), levels where it does not (σ = 0.5, t = 2).
+/// A split that would overflow the coarse indices is an error, not a panic (σ = 0.25, t = 2,
+/// on a grid of 1.6e-3).
+#[test]
+fn the_levels_line_up_and_are_used_where_one_lattice_is_too_long() {
+    for (t, sigma) in [(2u64, 0.7), (3, 0.8), (10, 0.8), (2, 0.5), (100, 0.5)] {
+        let ra = RandomAllocation::new(sigma, 1, t).unwrap();
+        let s = octave_split(&ra, &opts());
+        assert!(s.levels >= 1, "t {t} sigma {sigma}");
+        assert_eq!(s.j_level() % 2, 0, "t {t} sigma {sigma}");
+        for level in 1..=s.levels {
+            let (j, lo, hi) = (s.j_level(), s.spacing(level - 1), s.spacing(level));
+            assert_eq!((j / 2) as f64 * hi, j as f64 * lo, "t {t} level {level}");
+        }
+        assert_eq!(s.j_level() as f64 * s.spacing(s.levels), s.threshold());
+        assert_eq!(s.k % (2 << s.levels), 0, "t {t} sigma {sigma}");
+        assert_eq!(s.k_top() as f64 * s.spacing(s.levels), s.coarse);
+    }
+    let chosen = |sigma: f64| {
+        let (t, o) = (2u64, opts());
+        let (c, h) = (0.5 / (sigma * sigma), SPACING * o.interval / t as f64);
+        let budget = o.tail_mass * t as f64;
+        let window = PldOptions {
+            tail_mass: 0.25 * budget,
+            ..o
+        };
+        match Split::new(sigma, c, t, h, o.interval, budget, false) {
+            Ok(single) => single.fits(sigma, c, t, &window).unwrap(),
+            Err(e) => !e.is_too_fine(),
+        }
+    };
+    assert!(chosen(1.0), "sigma 1: one lattice");
+    assert!(!chosen(0.5), "sigma 0.5: levels");
+    let coarse = PldOptions {
+        interval: 1.6e-3,
+        tail_mass: 1e-15,
+        ..PldOptions::default()
+    };
+    let tiny = RandomAllocation::new(0.25, 1, 2).unwrap();
+    assert!(tiny.epoch(&coarse).is_err());
 }
