@@ -229,7 +229,7 @@ impl Pld {
     /// A bound on $\sum_{i\ge\text{first}}a_i$, the absolute part of the round-off envelope
     /// above an index: by Cauchy–Schwarz, $e^{a}\big(\sum_{i\ge\text{first}}e^{-2\theta\ell_i}\big)^{1/2}$
     /// (a geometric sum; inflated by $10^{-6}$ for the rounding of its exponent).
-    fn envelope_from(&self, first: usize) -> f64 {
+    pub(crate) fn envelope_from(&self, first: usize) -> f64 {
         let r = &self.roundoff;
         let n = self.pmf.len();
         if r.ln_scale == f64::NEG_INFINITY || first >= n {
