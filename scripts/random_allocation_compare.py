@@ -9,7 +9,11 @@ dpclaims [0.940412, 0.945080] in 0.5 s, PLD_accounting [0.922802, 0.964719] in 7
 opake 0.962511 in 22.9 s; t = 500, sigma = 0.8344: dpclaims [1.012807, 1.018336] in 5.1 s,
 opake 1.057696 in 35.5 s, PLD_accounting not finished in 20 minutes. opake 0.16.1 imports on
 Python 3.13 only (3.11.7 and 3.12.1: a dataclass `weakref_slot` TypeError; the script reports
-that and goes on).
+that and goes on). Measured 2026-12-06 with opake on pyenv's 3.13.0 (k > 1 and small sigma;
+the table in docs/accounting.md, "Limits"): t = 100, E = 10, sigma = 1.4262, k = 2: dpclaims
+[1.917832, 2.028450] 0.7 s, opake 2.058482 19.8 s; k = 4: [3.976726, 4.431482] 1.3 s, opake
+4.479109 15.9 s; sigma = 0.5, t = 100, k = 1: [11.991914, 12.110372] 34.6 s, opake 12.086399
+21.8 s (inside the bracket, and faster).
 
 Usage (venvs of your own; measured with PLD_accounting on 3.11 and opake on 3.13, each run
 with `--only` naming the libraries its venv has):
