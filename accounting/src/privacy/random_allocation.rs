@@ -59,13 +59,19 @@
 //! - $M\ge2$: probability at most $\sum_{i<j}p_ip_j$: at loss $+\infty$ (pessimistic remove), at
 //!   loss $-\ln a$ (pessimistic add: $S>a$), dropped (optimistic).
 //!
+//! The threshold $a$ is the smallest (to the coarse lattice) with $\sum_ip_i\le\sqrt{2\cdot b/4}$,
+//! $b$ the tail budget below, so that $M\ge2$ costs at most $b/4$. At $t=500$, $\sigma=0.8344$ it
+//! is $a\approx1.6$; the composition's window ends near $S\approx4.7$ instead of 20, and the
+//! FFTs are 4 to 8 times shorter. At large $\sigma$, $a$ may be below the mean 1: nothing above
+//! assumes otherwise.
+//!
 //! # Octave levels (small σ)
 //! At small σ the threshold $a$ is far above the sum's mean 1 ($a\approx163$ at $\sigma=0.5$,
 //! $t=100$), and one fine lattice up to it, with the composition's window beyond, needed more
 //! than $2^{25}$ points. Where the single lattice's composition would need more than
 //! $2^{23}$ points, the event $M=0$ is split by where the largest term lies:
 //! $E_0=\lbrace \max_iW_i\le a_0\rbrace $ and $E_\ell=\lbrace \max_iW_i\in(a_{\ell-1},a_\ell]\rbrace $,
-//! $a_\ell=2^\ell a_0$, $\ell=1..L$, $a_L=a$, $a_0\le4$ where $K$ allows, always $a_0>2$ ($K$
+//! $a_\ell=2^\ell a_0$, $\ell=1..L$, $a_L=a$, $2<a_0\le4$ where $K$ allows, $a_0>2$ always ($K$
 //! is rounded down to a multiple of $2^{L+1}$, fewer levels where it is smaller, so $H$ is a
 //! multiple of twice the top level's spacing). Level $\ell$ is on the lattice
 //! $2^\ell h$, where $a_{\ell-1}$ and $a_\ell$ are lattice points, so rounding a term keeps it on
@@ -85,12 +91,6 @@
 //! (`Epoch::spread_zero`; $3\cdot10^{-6}$ of the mass at $t=2$, $\sigma=0.5$, which at
 //! $+\infty$ made the upper end of ten epochs infinite at $\delta=10^{-5}$).
 //!
-//! The threshold $a$ is the smallest (to the coarse lattice) with $\sum_ip_i\le\sqrt{2\cdot b/4}$,
-//! $b$ the tail budget below, so that $M\ge2$ costs at most $b/4$. At $t=500$, $\sigma=0.8344$ it
-//! is $a\approx1.6$; the composition's window ends near $S\approx4.7$ instead of 20, and the
-//! FFTs are 4 to 8 times shorter. At large $\sigma$, $a$ may be below the mean 1: nothing above
-//! assumes otherwise.
-//!
 //! # The bracket (a coupling, first order)
 //! Every cell's value is rounded up ($S'\ge S$) or down ($S'\le S$) and every substitution above
 //! is an order between laws, so there is a coupling with $S'\ge S$ (resp. $S'\le S$) almost
@@ -104,7 +104,7 @@
 //! tail above $N_HH$ is $S'=+\infty$ when $S'\ge S$ (remove: loss $+\infty$; add: loss $-\infty$,
 //! dropped) and clamped to $N_HH$ when $S'\le S$. A lattice value $S'=0$ has loss $-\infty$
 //! (remove: dropped); under add (pessimistic, terms rounded down) it is placed by the largest
-//! term (below, "The lowest cell"). The terms rounded up serve the pessimistic remove and
+//! term ("The lowest cell", above). The terms rounded up serve the pessimistic remove and
 //! the optimistic add PLD, rounded down the other two (the two halves run side by side).
 //!
 //! Error per epoch: on $M=0$ at most $th$ in $S$ (each of the $t$ terms moves by less than
