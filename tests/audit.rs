@@ -809,6 +809,53 @@ fn a_million_steps_get_references_or_an_error() {
     assert!(answered >= 3);
 }
 
+/// The random-allocation rows' options: a small Monte Carlo (its limit is checked for
+/// soundness there, not for power) and a grid ten times coarser than the default (the
+/// references are compared with the bracket on the same grid; the default's cost is the CLI
+/// tests' and the speed points').
+fn random_allocation_options() -> AuditOptions {
+    AuditOptions {
+        seed: crate::SEED,
+        max_steps: 300_000,
+        pld: PldOptions {
+            interval: 1e-3,
+            ..PldOptions::default()
+        },
+        ..AuditOptions::default()
+    }
+}
+
+/// A replace-one random-allocation row (`replace(ε)`, its add/remove bracket `add_remove`):
+/// its lower reference is the add/remove one, its upper one above the add/remove upper end
+/// and at most the record's steps revealed (the Gaussian mechanism of parameter `revealed_mu`),
+/// and at a claim 2% above that upper end the audit is not unsound and the Monte Carlo's lower
+/// limit (the antipodal pair among others) is under the upper reference's delta.
+fn replace_one_is_between_add_remove_and_revealed(
+    replace: &dyn Fn(f64) -> String,
+    add_remove: [f64; 2],
+    revealed_mu: f64,
+    opts: &AuditOptions,
+) {
+    let r = references(&rows(&replace(1.0))[0], opts).unwrap();
+    let delta = rows(&replace(1.0))[0].delta;
+    let revealed = gaussian::epsilon_bracket(revealed_mu, revealed_mu, delta)
+        .unwrap()
+        .1;
+    let upper = r.upper.unwrap();
+    assert_eq!(r.lower, Some(add_remove[0]));
+    assert!(
+        add_remove[1] < upper && upper <= revealed,
+        "{upper} vs {add_remove:?}, {revealed}"
+    );
+    let high = 1.02 * upper;
+    let a = audit_one(&replace(high), opts);
+    assert_ne!(a.verdict, AuditVerdict::Unsound, "{a:?}");
+    assert!(
+        a.monte_carlo.delta_lower <= (r.upper_delta.unwrap())(high),
+        "{a:?}"
+    );
+}
+
 /// Issue 30, item 1: random-allocation rows (`random-allocation` or `balls-in-bins`, t steps
 /// per epoch from `steps_per_epoch`, `n`/`batch` or 1/`q`) get the certified bracket of
 /// `random_allocation::epsilon` (full epochs for the lower end, started epochs for the upper
@@ -819,18 +866,7 @@ fn a_million_steps_get_references_or_an_error() {
 #[test]
 fn random_allocation_rows_are_bracketed_and_audited() {
     use dpclaims_theorems::privacy::random_allocation::{self, RandomAllocation};
-    // A small Monte Carlo (its limit is checked for soundness here, not for power) and a grid
-    // ten times coarser than the default (the references are compared with the bracket on the
-    // same grid; the default's cost is the CLI tests' and the speed points').
-    let opts = AuditOptions {
-        seed: crate::SEED,
-        max_steps: 300_000,
-        pld: PldOptions {
-            interval: 1e-3,
-            ..PldOptions::default()
-        },
-        ..AuditOptions::default()
-    };
+    let opts = random_allocation_options();
     let (t, sigma, delta) = (10u64, 1.0, 1e-5);
     let ra = RandomAllocation::new(sigma, 1, t).unwrap();
     let bracket = |epochs: u64| random_allocation::epsilon(&ra, epochs, delta, &opts.pld).unwrap();
@@ -897,26 +933,14 @@ fn random_allocation_rows_are_bracketed_and_audited() {
             eps,
         )
     };
-    let r = references(&rows(&replace(1.0))[0], &opts).unwrap();
-    let revealed =
-        gaussian::epsilon_bracket(2.0 * 3f64.sqrt() / sigma, 2.0 * 3f64.sqrt() / sigma, delta)
-            .unwrap()
-            .1;
-    let upper = r.upper.unwrap();
-    assert_eq!(r.lower, Some(b.optimistic));
-    assert!(
-        b.pessimistic < upper && upper <= revealed,
-        "{upper} vs {b:?}, {revealed}"
+    replace_one_is_between_add_remove_and_revealed(
+        &replace,
+        [b.optimistic, b.pessimistic],
+        2.0 * 3f64.sqrt() / sigma,
+        &opts,
     );
     let a = audit_one(&replace(0.9 * b.optimistic), &opts);
     assert_eq!(a.verdict, AuditVerdict::Unsound, "{a:?}");
-    let high = 1.02 * upper;
-    let a = audit_one(&replace(high), &opts);
-    assert_ne!(a.verdict, AuditVerdict::Unsound, "{a:?}");
-    assert!(
-        a.monte_carlo.delta_lower <= (r.upper_delta.unwrap())(high),
-        "{a:?}"
-    );
     // Not covered: each its own error, naming what is wrong.
     for (how, needle) in [
         (r#""n": 1000, "batch": 300, "steps": 30"#, "not a multiple"),
@@ -934,5 +958,108 @@ fn random_allocation_rows_are_bracketed_and_audited() {
         let (line, obj) = parse(&text, Format::JsonLines).remove(0).unwrap();
         let e = validate(line, obj, true).unwrap_err();
         assert!(e.reason.contains(needle), "{how}: {e:?}");
+    }
+}
+
+/// Issue 30, item 1, k > 1: a random-allocation row whose records are each in `selected` = k of
+/// the t steps of an epoch (t from `steps_per_epoch`, from k·n/`batch`, or k/`q`; `epochs`
+/// counts t steps each) gets the certified bracket of `random_allocation::epsilon` at that k,
+/// and its Monte Carlo simulates the realised pair (the record +C in a uniformly random
+/// k-subset of the steps, the others 0), whose lower limit on delta stays under the
+/// pessimistic delta; under replace-one the upper end lies between the add/remove one and the
+/// k steps revealed (sensitivity 2C, k steps an epoch). Each row it does not cover is its own
+/// error. Measured (release, default options): at t = 10, k = 2, sigma 1, 3 epochs, delta 1e-5,
+/// the bracket is [5.3186, 6.5718] and the Monte Carlo alone (`--no-reference`) refutes 6.0
+/// (delta at least 1.89e-5), so the truth is in (6.0, 6.5718].
+#[test]
+fn random_allocation_rows_of_k_steps_are_bracketed_and_audited() {
+    use dpclaims_theorems::privacy::random_allocation::{self, RandomAllocation};
+    let opts = random_allocation_options();
+    let (t, k, sigma, delta, epochs) = (10u64, 2u64, 1.0, 1e-5, 3u64);
+    let ra = RandomAllocation::new(sigma, k, t).unwrap();
+    let b = random_allocation::epsilon(&ra, epochs, delta, &opts.pld).unwrap();
+    let one = random_allocation::epsilon(
+        &RandomAllocation::new(sigma, 1, t).unwrap(),
+        epochs,
+        delta,
+        &opts.pld,
+    )
+    .unwrap();
+    assert!(
+        one.pessimistic < b.optimistic,
+        "two steps an epoch cost more than one: {one:?} {b:?}"
+    );
+    let pessimistic_delta = |eps: f64| {
+        random_allocation::composed(&ra, epochs, &opts.pld.focused(pld::Focus::Delta(delta)))
+            .unwrap()
+            .iter()
+            .map(|p| p.pessimistic.delta(eps))
+            .fold(0.0, f64::max)
+    };
+    let row = |how: &str, eps: f64| {
+        format!(
+            r#"{{"name": "ra", "sampling": "random-allocation", {how}, "sigma": {sigma}, "delta": {delta}, "epsilon": {eps}}}"#
+        )
+    };
+    for how in [
+        r#""steps_per_epoch": 10, "selected": 2, "epochs": 3"#,
+        r#""n": 1000, "batch": 200, "selected": 2, "epochs": 3"#,
+        r#""q": 0.2, "selected": 2, "steps": 30"#,
+    ] {
+        let parsed = rows(&row(how, 1.0));
+        assert_eq!(
+            (parsed[0].steps, parsed[0].selected, parsed[0].q),
+            (30, Some(2), 0.2),
+            "{how}"
+        );
+        let r = references(&parsed[0], &opts).unwrap();
+        assert_eq!(
+            (r.lower, r.upper),
+            (Some(b.optimistic), Some(b.pessimistic)),
+            "{how}"
+        );
+    }
+    let how = r#""steps_per_epoch": 10, "selected": 2, "epochs": 3"#;
+    for (eps, unsound) in [(0.9 * b.optimistic, true), (1.02 * b.pessimistic, false)] {
+        let a = audit_one(&row(how, eps), &opts);
+        assert_eq!(a.verdict == AuditVerdict::Unsound, unsound, "{a:?}");
+        assert!(a.monte_carlo.pair.contains("2 of 10 steps"), "{a:?}");
+        assert!(a.monte_carlo.delta_lower <= pessimistic_delta(eps), "{a:?}");
+    }
+    // Replace-one: the add/remove lower end; the upper end two hops through the record's
+    // absence or its k steps revealed, and the antipodal pair's Monte Carlo under it.
+    let replace = |eps: f64| row(&format!(r#"{how}, "relation": "replace-one""#), eps);
+    let mu = 2.0 * ((k * epochs) as f64).sqrt() / sigma;
+    replace_one_is_between_add_remove_and_revealed(
+        &replace,
+        [b.optimistic, b.pessimistic],
+        mu,
+        &opts,
+    );
+    for (text, needle) in [
+        (
+            row(r#""steps_per_epoch": 10, "selected": 0, "epochs": 3"#, 1.0),
+            "`selected` = 0",
+        ),
+        (
+            row(r#""steps_per_epoch": 10, "selected": 11, "epochs": 3"#, 1.0),
+            "more than the 10 steps",
+        ),
+        (
+            row(r#""n": 1000, "batch": 300, "selected": 2, "steps": 30"#, 1.0),
+            "not a multiple",
+        ),
+        (
+            row(r#""q": 0.1, "steps_per_epoch": 10, "selected": 2, "steps": 30"#, 1.0),
+            "disagree",
+        ),
+        (
+            r#"{"sampling": "poisson", "q": 0.1, "selected": 2, "sigma": 1, "steps": 30, "delta": 1e-5, "epsilon": 1}"#.to_string(),
+            "field of random-allocation rows",
+        ),
+    ] {
+        let (line, obj) = parse(&text, Format::JsonLines).remove(0).unwrap();
+        let e = validate(line, obj, true).unwrap_err();
+        assert!(e.reason.contains(needle), "{text}: {e:?}");
     }
 }

@@ -432,10 +432,200 @@ pub fn shuffled_weighted_loss(
     (tilt.weight(log_ratio), loss)
 }
 
+/// $\ln e_k(e^{l_1},\dots,e^{l_t})$, the logarithm of the elementary symmetric polynomial of
+/// degree $k$ ($\sum_{|S|=k}\prod_{j\in S}e^{l_j}$; $-\infty$ for $k>t$), by the recursion
+/// $e_m\mathrel{+}=x_je_{m-1}$ ($m=k,\dots,1$) on $x_j=e^{l_j-M}$, $M=\max_jl_j$, in $O(tk)$;
+/// where that product leaves the normal range (it over- or underflows), the same recursion in
+/// logarithms. `scratch` holds the $k+1$ running sums.
+pub fn log_elementary_symmetric(l: &[f64], k: usize, scratch: &mut Vec<f64>) -> f64 {
+    if k > l.len() {
+        return f64::NEG_INFINITY;
+    }
+    let top = l.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    scratch.clear();
+    scratch.resize(k + 1, 0.0);
+    scratch[0] = 1.0;
+    for (j, &lj) in l.iter().enumerate() {
+        let x = (lj - top).exp();
+        for m in (1..=k.min(j + 1)).rev() {
+            scratch[m] += x * scratch[m - 1];
+        }
+    }
+    if scratch[k].is_normal() {
+        return scratch[k].ln() + k as f64 * top;
+    }
+    scratch.fill(f64::NEG_INFINITY);
+    scratch[0] = 0.0;
+    for (j, &lj) in l.iter().enumerate() {
+        for m in (1..=k.min(j + 1)).rev() {
+            scratch[m] = log_add_exp(scratch[m], lj + scratch[m - 1]);
+        }
+    }
+    scratch[k]
+}
+
+/// One path of `epochs` epochs of random allocation, the record in `selected` ($k$) of the
+/// `steps` ($t$) steps of each epoch, under the defensive mixture of `tilt`: its weight and
+/// privacy loss. The record's $k$ steps $S$ are a uniformly random $k$-subset; its steps'
+/// outputs have mean $u$ = `pair.first` under $P$ and $v$ = `pair.second` under $Q$ (the other
+/// records' contributions, shared, at 0), so with $y_j\sim\mathcal N(u\mathbb 1\lbrace j\in S\rbrace,\sigma^2)$
+/// $$L=\ln e_k\big(e^{(uy_j-u^2/2)/\sigma^2}\big)_j-\ln e_k\big(e^{(vy_j-v^2/2)/\sigma^2}\big)_j$$
+/// (the $\binom tk$ of the two mixtures cancels; [`log_elementary_symmetric`]). $k=1$ is the
+/// one-hot epoch of [`shuffled_weighted_loss`] (the same law, not the same draws). The tilted law
+/// shifts every output by `tilt.drift`·σ and the record's $k$ outputs by `tilt.shift` more.
+/// Draws per epoch: the $k$-subset (Floyd's algorithm, $k$ draws), then one normal per step.
+pub fn allocated_weighted_loss(
+    steps: usize,
+    selected: usize,
+    sigma: f64,
+    epochs: u64,
+    pair: ShuffledPair,
+    tilt: &Tilt,
+    rng: &mut TrialRng,
+) -> (f64, f64) {
+    debug_assert!(
+        (1..=steps).contains(&selected),
+        "random allocation: 1 <= k <= t"
+    );
+    debug_assert!(
+        tilt.rate_factor == 1.0,
+        "random allocation has no inclusion rate to tilt"
+    );
+    let s2 = sigma * sigma;
+    let (u, v) = (pair.first, pair.second);
+    let tilted = tilt.mix > 0.0 && rng.random_bool(tilt.mix);
+    let (mut loss, mut log_ratio) = (0.0, 0.0);
+    let mut hit = vec![false; steps];
+    let (mut lp, mut lq) = (vec![0.0; steps], vec![0.0; steps]);
+    let mut scratch = Vec::with_capacity(selected + 1);
+    for _ in 0..epochs {
+        hit.fill(false);
+        for j in steps - selected..steps {
+            let r = rng.random_range(0..=j);
+            if hit[r] {
+                hit[j] = true;
+            } else {
+                hit[r] = true;
+            }
+        }
+        for j in 0..steps {
+            let noise: f64 = StandardNormal.sample(rng);
+            let mean = if hit[j] { u } else { 0.0 };
+            let d = tilt.drift * sigma + if hit[j] { tilt.shift } else { 0.0 };
+            let y = sigma * noise + mean + if tilted { d } else { 0.0 };
+            log_ratio += (d * (y - mean) - 0.5 * d * d) / s2;
+            lp[j] = (u * y - 0.5 * u * u) / s2;
+            lq[j] = (v * y - 0.5 * v * v) / s2;
+        }
+        loss += log_elementary_symmetric(&lp, selected, &mut scratch)
+            - log_elementary_symmetric(&lq, selected, &mut scratch);
+    }
+    (tilt.weight(log_ratio), loss)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::rng::StreamKey;
+
+    /// The mean of `f` over `n` trials of the stream (`seed`, `key`) and its standard error.
+    fn mean_and_error(
+        seed: u64,
+        key: &str,
+        n: u64,
+        f: &dyn Fn(&mut TrialRng) -> f64,
+    ) -> (f64, f64) {
+        let k = StreamKey::new(seed, &[key]);
+        let xs: Vec<f64> = (0..n).map(|i| f(&mut k.trial(i))).collect();
+        let m = xs.iter().sum::<f64>() / n as f64;
+        let v = xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (n - 1) as f64;
+        (m, (v / n as f64).sqrt())
+    }
+
+    /// The elementary symmetric polynomial against the sum over every k-subset, at moderate
+    /// logarithms and at ones (±800) where the scaled recursion leaves the normal range and
+    /// the logarithmic one answers; k = 0 is 1 and k > t the empty sum.
+    #[test]
+    fn elementary_symmetric_is_the_sum_over_subsets() {
+        let brute = |l: &[f64], k: usize| {
+            let t = l.len();
+            let sums: Vec<f64> = (0u32..1 << t)
+                .filter(|s| s.count_ones() as usize == k)
+                .map(|s| (0..t).filter(|j| s >> j & 1 == 1).map(|j| l[j]).sum())
+                .collect();
+            let top = sums.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            top + sums.iter().map(|x| (x - top).exp()).sum::<f64>().ln()
+        };
+        let mut scratch = Vec::new();
+        for l in [
+            vec![0.3, -1.2, 2.5, 0.0, -0.7, 1.1],
+            vec![800.0, -800.0, 0.5, -790.0, 3.0, -805.0],
+            vec![-800.0, -795.0, -810.0, -799.0],
+        ] {
+            for k in 1..=l.len() {
+                let (a, b) = (log_elementary_symmetric(&l, k, &mut scratch), brute(&l, k));
+                assert!(
+                    (a - b).abs() <= 1e-12 * b.abs().max(1.0),
+                    "{l:?} k {k}: {a} vs {b}"
+                );
+            }
+            assert_eq!(log_elementary_symmetric(&l, 0, &mut scratch), 0.0);
+            let over = log_elementary_symmetric(&l, l.len() + 1, &mut scratch);
+            assert_eq!(over, f64::NEG_INFINITY);
+        }
+    }
+
+    /// Random allocation, k of t: E_P[e^{-L}] = 1 (Q is a probability law) for the remove, add
+    /// and antipodal pairs, and at k = 1 the same law as the one-hot epoch (the mean loss, to
+    /// four standard errors), and a tilted path's weight is unbiased against plain sampling.
+    #[test]
+    fn allocated_losses_integrate_to_one_and_tilts_are_unbiased() {
+        let mean_sd =
+            |f: &dyn Fn(&mut TrialRng) -> f64, key: &str| mean_and_error(7, key, 100_000, f);
+        for (first, second) in [(1.0, 0.0), (0.0, 1.0), (1.0, -1.0)] {
+            let pair = ShuffledPair { first, second };
+            for k in [1, 2, 4] {
+                let loss = |r: &mut TrialRng| {
+                    allocated_weighted_loss(5, k, 1.2, 1, pair, &Tilt::NONE, r).1
+                };
+                let (m, sd) = mean_sd(&|r| (-loss(r)).exp(), "integrate");
+                assert!((m - 1.0).abs() < 4.0 * sd, "{pair:?} k {k}: {m} +- {sd}");
+                if k == 1 {
+                    let (a, sa) = mean_sd(&loss, "k1");
+                    let (b, sb) = mean_sd(&|r| shuffled_epoch_loss(5, 1.2, pair, r), "one-hot");
+                    assert!(
+                        (a - b).abs() < 4.0 * (sa * sa + sb * sb).sqrt(),
+                        "{pair:?}: {a} +- {sa} vs {b} +- {sb}"
+                    );
+                }
+            }
+        }
+        let (pair, eps) = (
+            ShuffledPair {
+                first: 1.0,
+                second: 0.0,
+            },
+            2.0,
+        );
+        let trial = |tilt: Tilt| {
+            move |r: &mut TrialRng| {
+                let (w, l) = allocated_weighted_loss(6, 2, 0.9, 3, pair, &tilt, r);
+                w * (-(eps - l).exp_m1()).max(0.0)
+            }
+        };
+        let (a, sa) = mean_sd(&trial(Tilt::NONE), "plain");
+        let tilt = Tilt {
+            shift: 0.6,
+            drift: -0.1,
+            mix: 0.5,
+            ..Tilt::NONE
+        };
+        let (b, sb) = mean_sd(&trial(tilt), "tilted");
+        assert!(
+            a > 0.0 && (a - b).abs() < 4.0 * (sa * sa + sb * sb).sqrt(),
+            "{a} +- {sa} vs {b} +- {sb}"
+        );
+    }
 
     /// E_P[e^{-L}] = 1 for every pair (Q is a probability law): a check of the loss formulas.
     #[test]
@@ -466,13 +656,7 @@ mod tests {
     #[test]
     fn importance_weights_are_unbiased() {
         let n = 200_000u64;
-        let est = |f: &dyn Fn(&mut TrialRng) -> f64, key: &str| {
-            let k = StreamKey::new(5, &[key]);
-            let xs: Vec<f64> = (0..n).map(|i| f(&mut k.trial(i))).collect();
-            let m = xs.iter().sum::<f64>() / n as f64;
-            let v = xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (n - 1) as f64;
-            (m, (v / n as f64).sqrt())
-        };
+        let est = |f: &dyn Fn(&mut TrialRng) -> f64, key: &str| mean_and_error(5, key, n, f);
         let (q, sigma, steps, eps) = (0.1, 1.0, 20u64, 1.5);
         for pair in [LossPair::Remove, LossPair::Add, LossPair::ReplaceOne] {
             let tilt = if pair == LossPair::Add {

@@ -14,7 +14,7 @@ use dpclaims_empirical::loss_tilt::{
     remove_tilted_path,
 };
 use dpclaims_empirical::privacy_loss::{
-    LossPair, Phase, ShuffledPair, Tilt, shuffled_weighted_loss,
+    LossPair, Phase, ShuffledPair, Tilt, allocated_weighted_loss, shuffled_weighted_loss,
 };
 use dpclaims_empirical::rng::{StreamKey, TrialRng};
 use dpclaims_empirical::runner::run_trials;
@@ -36,6 +36,15 @@ enum Simulated {
         epochs: u64,
         pair: ShuffledPair,
     },
+    /// Random allocation with $k>1$: the record in `selected` of the `steps` steps of each
+    /// epoch ([`allocated_weighted_loss`]; $k=1$ is [`Simulated::Shuffled`]).
+    Allocated {
+        steps: u64,
+        selected: u64,
+        sigma: f64,
+        epochs: u64,
+        pair: ShuffledPair,
+    },
 }
 
 impl Simulated {
@@ -46,6 +55,7 @@ impl Simulated {
             Simulated::Shuffled {
                 batches, epochs, ..
             } => batches * epochs,
+            Simulated::Allocated { steps, epochs, .. } => steps * epochs,
         }
     }
 
@@ -112,6 +122,21 @@ impl Simulated {
                 epochs,
                 pair,
             } => shuffled_weighted_loss(*batches as usize, *sigma, *epochs, *pair, tilt, rng),
+            Simulated::Allocated {
+                steps,
+                selected,
+                sigma,
+                epochs,
+                pair,
+            } => allocated_weighted_loss(
+                *steps as usize,
+                *selected as usize,
+                *sigma,
+                *epochs,
+                *pair,
+                tilt,
+                rng,
+            ),
         }
     }
 
@@ -131,7 +156,9 @@ impl Simulated {
     /// each. For shuffled epochs: when the record's batch is higher under $P$, it is shifted
     /// ($E\thinspace m^2/(2\sigma^2)=k$); when $P$ is the plain law (the pair $(0,2)$, whose
     /// loss is large when every output is low), every output drifts down by $d\sigma$
-    /// ($EKd^2/2=k$ over $K$ batches).
+    /// ($EKd^2/2=k$ over $K$ batches). Random allocation of $k>1$ of $t$ steps: the same, the
+    /// record's $k$ outputs shifted together ($Ek\thinspace m^2/(2\sigma^2)$ = the entropy) or
+    /// all $t$ drifting down.
     fn proposals(&self, stratum: &Stratum, epsilon: f64) -> Vec<Proposal> {
         let mut out = vec![Tilt::NONE];
         let mut jumps = Vec::new();
@@ -220,6 +247,28 @@ impl Simulated {
                         push(tilt(1.0, sigma * (2.0 * k / e).sqrt(), 0.0));
                     } else {
                         push(tilt(1.0, 0.0, -(2.0 * k / (e * *batches as f64)).sqrt()));
+                    }
+                }
+            }
+            Simulated::Allocated {
+                steps,
+                selected,
+                sigma,
+                epochs,
+                pair,
+            } => {
+                // As for shuffled epochs, with the record's k outputs shifted together
+                // (E k m^2 / (2 sigma^2) = kl) or every output drifting down (E t d^2 / 2 = kl).
+                let e = *epochs as f64;
+                for kl in [2.0, 6.0, 18.0] {
+                    if pair.first > pair.second {
+                        push(tilt(
+                            1.0,
+                            sigma * (2.0 * kl / (e * *selected as f64)).sqrt(),
+                            0.0,
+                        ));
+                    } else {
+                        push(tilt(1.0, 0.0, -(2.0 * kl / (e * *steps as f64)).sqrt()));
                     }
                 }
             }
@@ -743,16 +792,34 @@ fn simulated_pairs(row: &Row) -> Result<Vec<(Simulated, String)>, ParamError> {
                 (1.0, -1.0, "replace by its opposite"),
             ],
         };
+        let k = row.selected.unwrap_or(1);
         return Ok(pairs
             .iter()
             .map(|&(first, second, name)| {
+                let (sigma, epochs) = (row.sigma, row.steps / t);
+                let pair = ShuffledPair { first, second };
+                if k > 1 {
+                    let realised = if second < 0.0 { "+C vs -C" } else { "+C" };
+                    return (
+                        Simulated::Allocated {
+                            steps: t,
+                            selected: k,
+                            sigma,
+                            epochs,
+                            pair,
+                        },
+                        format!(
+                            "random allocation, {name}: the record {realised} in {k} of {t} steps (others 0), at a random {k}-subset"
+                        ),
+                    );
+                }
                 (
                     Simulated::Shuffled {
                         batches: t,
-                        sigma: row.sigma,
+                        sigma,
                         // Full epochs only (a post-processing: a lower bound).
-                        epochs: row.steps / t,
-                        pair: ShuffledPair { first, second },
+                        epochs,
+                        pair,
                     },
                     if second < 0.0 {
                         format!(

@@ -133,8 +133,11 @@ pub fn references(row: &Row, opts: &AuditOptions) -> Result<References, String> 
             )
         }
         Sampling::RandomAllocation => {
-            let t = row.batches_per_epoch.unwrap_or(1);
-            let ra = RandomAllocation::new(row.sigma, 1, t).map_err(|e| e.to_string())?;
+            let (t, k) = (
+                row.batches_per_epoch.unwrap_or(1),
+                row.selected.unwrap_or(1),
+            );
+            let ra = RandomAllocation::new(row.sigma, k, t).map_err(|e| e.to_string())?;
             // Upper: every started epoch counts in full (a partial epoch is the first steps of
             // a t-step epoch, so its outputs are a post-processing of a full one's; a partial
             // epoch allocated anew over its own steps is another run, docs/audit.md); lower:
@@ -162,16 +165,18 @@ pub fn references(row: &Row, opts: &AuditOptions) -> Result<References, String> 
             lower_delta = Some(Box::new(move |e| {
                 lo.iter().map(|p| p.optimistic.delta(e)).fold(0.0, f64::max)
             }));
-            let lower_method = Some(
-                "pld optimistic of the realised pair (the record's gradient +C, the others 0), full epochs",
-            );
+            let lower_method = Some(if k == 1 {
+                "pld optimistic of the realised pair (the record's gradient +C, the others 0), full epochs"
+            } else {
+                "pld optimistic below the realised pair (the record's gradient +C in k steps, the others 0: add by Maclaurin's inequality, remove by the blocks moved), full epochs"
+            });
             if row.relation == Neighbouring::ReplaceOne {
-                // Two add/remove hops through the record's absence, or the record's step
-                // revealed (Gaussian, sensitivity 2C once per started epoch), the smaller
-                // (`event_pld::replace_one_by_two_hops`); the lower end as under add/remove
-                // (the record's gradient +C against a record's 0).
+                // Two add/remove hops through the record's absence, or the record's steps
+                // revealed (Gaussian, sensitivity 2C in k steps of every started epoch), the
+                // smaller (`event_pld::replace_one_by_two_hops`); the lower end as under
+                // add/remove (the record's gradient +C against a record's 0).
                 let dirs = Directions::Two((*up).clone());
-                let mu = 2.0 * (started as f64).sqrt() / row.sigma;
+                let mu = 2.0 * ((k * started) as f64).sqrt() / row.sigma;
                 let revealed = gaussian::epsilon_bracket(mu, mu, row.delta)
                     .map_err(|e| e.to_string())?
                     .1;
@@ -192,9 +197,11 @@ pub fn references(row: &Row, opts: &AuditOptions) -> Result<References, String> 
                 (
                     Some(upper),
                     Some(lower),
-                    Some(
-                        "two add/remove hops through the record's absence (pld pessimistic of the balls-in-bins pair, remove then add), or the step revealed",
-                    ),
+                    Some(if k == 1 {
+                        "two add/remove hops through the record's absence (pld pessimistic of the balls-in-bins pair, remove then add), or the step revealed"
+                    } else {
+                        "two add/remove hops through the record's absence (pld pessimistic of the k-of-t allocation, remove then add), or the k steps revealed"
+                    }),
                     lower_method,
                 )
             } else {
@@ -206,9 +213,11 @@ pub fn references(row: &Row, opts: &AuditOptions) -> Result<References, String> 
                 (
                     Some(upper),
                     Some(lower),
-                    Some(
-                        "pld pessimistic of the dominating pair of one epoch (the record in one of t steps), both directions",
-                    ),
+                    Some(if k == 1 {
+                        "pld pessimistic of the dominating pair of one epoch (the record in one of t steps), both directions"
+                    } else {
+                        "pld pessimistic of k blocks of about t/k steps, the record in one step of each (joint convexity), both directions"
+                    }),
                     lower_method,
                 )
             }

@@ -27,6 +27,10 @@ pub struct Row {
     /// exactly one of them).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub batches_per_epoch: Option<u64>,
+    /// Random allocation: the steps $k$ of each epoch a record is in (`selected`, default 1;
+    /// $q=k/t$). `None` for the other samplings.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub selected: Option<u64>,
     /// Noise multiplier $\sigma>0$ (noise std / clipping norm).
     pub sigma: f64,
     /// Number of steps $T\ge1$: `steps`, or `epochs`$/q$ rounded up.
@@ -146,6 +150,7 @@ pub fn validate(
             sampling,
             q,
             batches_per_epoch: None,
+            selected: None,
             sigma: phases.iter().map(|p| p.sigma).fold(f64::INFINITY, f64::min),
             steps: phases.iter().map(|p| p.steps).sum(),
             delta,
@@ -155,6 +160,23 @@ pub fn validate(
             raw: obj,
         });
     }
+    let selected = match (sampling, get_int("selected")?) {
+        (Sampling::RandomAllocation, None) => Some(1),
+        (Sampling::RandomAllocation, Some(0)) => {
+            return Err(err(
+                "`selected` = 0 is out of range: each record is in at least one step of an epoch"
+                    .into(),
+            ));
+        }
+        (Sampling::RandomAllocation, Some(k)) => Some(k),
+        (_, None) => None,
+        (_, Some(_)) => {
+            return Err(err(
+                "`selected` (the steps of an epoch each record is in) is a field of random-allocation rows"
+                    .into(),
+            ));
+        }
+    };
     let (n, batch) = (get_int("n")?, get_int("batch")?);
     let q = match (get_num("q")?, batch, n) {
         (Some(q), _, _) => q,
@@ -162,7 +184,13 @@ pub fn validate(
         (None, Some(_), Some(_)) => return Err(err("`n` must be > 0".into())),
         _ if sampling == Sampling::None => 1.0,
         _ if sampling == Sampling::RandomAllocation => match get_int("steps_per_epoch")? {
-            Some(t) if t > 0 => 1.0 / t as f64,
+            Some(t) if t > 0 && selected.is_some_and(|k| k > t) => {
+                return Err(err(format!(
+                    "`selected` = {} is more than the {t} steps of an epoch",
+                    selected.unwrap_or(1)
+                )));
+            }
+            Some(t) if t > 0 => selected.unwrap_or(1) as f64 / t as f64,
             _ => {
                 return Err(err(
                     "missing `steps_per_epoch` (or `q`, or `batch` and `n`)".into(),
@@ -182,8 +210,30 @@ pub fn validate(
             "`sigma` = {sigma} is out of range: expected a noise multiplier > 0"
         )));
     }
+    // Random allocation: t steps per epoch, q = k/t (validated before `epochs` is read).
+    let steps_per_allocation = match (sampling, selected) {
+        (Sampling::RandomAllocation, Some(k)) => {
+            let t = steps_per_epoch(&obj, q, k, batch, n).map_err(err)?;
+            if (q * t as f64 - k as f64).abs() > 1e-9 * k as f64 {
+                return Err(err(format!(
+                    "`q` = {q} and {t} steps per epoch disagree: random allocation has q = k/t (k = `selected` = {k})"
+                )));
+            }
+            if k > t {
+                return Err(err(format!(
+                    "`selected` = {k} is more than the {t} steps of an epoch"
+                )));
+            }
+            Some(t)
+        }
+        _ => None,
+    };
     let steps = match (get_int("steps")?, get_num("epochs")?) {
         (Some(t), _) => t,
+        (None, Some(e)) if e > 0.0 && steps_per_allocation.is_some() => {
+            let exact = e * steps_per_allocation.unwrap_or(1) as f64;
+            (exact - 1e-9 * exact.max(1.0)).ceil() as u64
+        }
         // T = ceil(epochs * n / b) with q = b/n exactly; tolerance against float rates (ACCOUNTING trap 7).
         (None, Some(e)) if e > 0.0 => {
             let exact = match (batch, n) {
@@ -206,15 +256,7 @@ pub fn validate(
             (Some(b), Some(n)) if b > 0 => n.div_ceil(b),
             _ => (1.0 / q).round().max(1.0) as u64,
         }),
-        Sampling::RandomAllocation => {
-            let t = steps_per_epoch(&obj, q, batch, n).map_err(err)?;
-            if (q * t as f64 - 1.0).abs() > 1e-9 {
-                return Err(err(format!(
-                    "`q` = {q} and {t} steps per epoch disagree: random allocation has q = 1/t"
-                )));
-            }
-            Some(t)
-        }
+        Sampling::RandomAllocation => steps_per_allocation,
         _ => None,
     };
     Ok(Row {
@@ -223,6 +265,7 @@ pub fn validate(
         sampling,
         q,
         batches_per_epoch,
+        selected,
         sigma,
         steps,
         delta,
@@ -233,28 +276,32 @@ pub fn validate(
     })
 }
 
-/// The steps per epoch $t$ of a random-allocation row: `steps_per_epoch`, or $n/b$ (an exact
-/// division), or $1/q$ (within $10^{-9}$ of a whole number); at most $2^{24}$.
+/// The steps per epoch $t$ of a random-allocation row whose records are each in $k$ of them:
+/// `steps_per_epoch`, or $kn/b$ (an exact division; $b$ is the mean batch), or $k/q$ (within
+/// $10^{-9}$ of a whole number); at most $2^{24}$.
 fn steps_per_epoch(
     obj: &serde_json::Map<String, Value>,
     q: f64,
+    k: u64,
     batch: Option<u64>,
     n: Option<u64>,
 ) -> Result<u64, String> {
     let t = match (integer(obj, "steps_per_epoch")?, batch, n) {
         (Some(t), _, _) => t,
-        (None, Some(b), Some(n)) if b > 0 && n % b == 0 => n / b,
+        (None, Some(b), Some(n)) if b > 0 && (k as u128 * n as u128) % b as u128 == 0 => {
+            u64::try_from(k as u128 * n as u128 / b as u128).unwrap_or(u64::MAX)
+        }
         (None, Some(b), Some(n)) => {
             return Err(format!(
-                "random allocation needs a whole number of steps per epoch: `n` = {n} is not a multiple of `batch` = {b} (give `steps_per_epoch`)"
+                "random allocation needs a whole number of steps per epoch: `n` = {n} times `selected` = {k} is not a multiple of `batch` = {b} (give `steps_per_epoch`)"
             ));
         }
         _ => {
-            let t = (1.0 / q).round();
-            if (1.0 / q - t).abs() > 1e-9 * t {
+            let t = (k as f64 / q).round();
+            if (k as f64 / q - t).abs() > 1e-9 * t {
                 return Err(format!(
-                    "random allocation needs a whole number of steps per epoch: 1/`q` = {} is not one (give `steps_per_epoch`)",
-                    1.0 / q
+                    "random allocation needs a whole number of steps per epoch: `selected`/`q` = {} is not one (give `steps_per_epoch`)",
+                    k as f64 / q
                 ));
             }
             t as u64
