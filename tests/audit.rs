@@ -1036,10 +1036,43 @@ fn random_allocation_rows_of_k_steps_are_bracketed_and_audited() {
         mu,
         &opts,
     );
+    // k = t: the record in every step, so add/remove is the Gaussian mechanism of
+    // mu = sqrt(tE)/sigma and replace-one that of 2 sqrt(tE)/sigma, exactly: the references
+    // must bracket those closed forms (a revealed mu too small would put the replace-one upper
+    // end below the truth), and under replace-one the revealed steps bound the upper end.
+    // (The add/remove upper end is loose here: 13.0514 against the exact 12.8707 on this grid
+    // of 1e-3, 12.8876 on the default 1e-4: the lattice of one step of t = 1.)
+    let every = |relation: &str| {
+        row(
+            &format!(
+                r#""steps_per_epoch": 2, "selected": 2, "epochs": 3, "relation": "{relation}""#
+            ),
+            1.0,
+        )
+    };
+    for (relation, mu) in [
+        ("add-remove", 6f64.sqrt()),
+        ("replace-one", 2.0 * 6f64.sqrt()),
+    ] {
+        let r = references(&rows(&every(relation))[0], &opts).unwrap();
+        let exact = gaussian::epsilon_bracket(mu / sigma, mu / sigma, delta).unwrap();
+        let (lower, upper) = (r.lower.unwrap(), r.upper.unwrap());
+        assert!(
+            lower <= exact.1 && exact.0 <= upper,
+            "{relation}: [{lower}, {upper}] vs {exact:?}"
+        );
+        if relation == "replace-one" {
+            assert!(upper <= exact.1, "{upper} vs the steps revealed {exact:?}");
+        }
+    }
     for (text, needle) in [
         (
             row(r#""steps_per_epoch": 10, "selected": 0, "epochs": 3"#, 1.0),
             "`selected` = 0",
+        ),
+        (
+            r#"{"sampling": "poisson", "phases": [{"q": 0.1, "sigma": 1, "steps": 3}], "selected": 2, "delta": 1e-5, "epsilon": 1}"#.to_string(),
+            "field of random-allocation rows",
         ),
         (
             row(r#""steps_per_epoch": 10, "selected": 11, "epochs": 3"#, 1.0),

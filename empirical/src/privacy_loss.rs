@@ -432,33 +432,48 @@ pub fn shuffled_weighted_loss(
     (tilt.weight(log_ratio), loss)
 }
 
-/// $\ln e_k(e^{l_1},\dots,e^{l_t})$, the logarithm of the elementary symmetric polynomial of
-/// degree $k$ ($\sum_{|S|=k}\prod_{j\in S}e^{l_j}$; $-\infty$ for $k>t$), by the recursion
-/// $e_m\mathrel{+}=x_je_{m-1}$ ($m=k,\dots,1$) on $x_j=e^{l_j-M}$, $M=\max_jl_j$, in $O(tk)$;
-/// where that product leaves the normal range (it over- or underflows), the same recursion in
-/// logarithms. `scratch` holds the $k+1$ running sums.
-pub fn log_elementary_symmetric(l: &[f64], k: usize, scratch: &mut Vec<f64>) -> f64 {
+/// $\ln\big(e_k(e^{l_1},\dots,e^{l_t})/\binom tk\big)$, the logarithm of the mean over the
+/// $k$-subsets $S$ of $\prod_{j\in S}e^{l_j}$ (the elementary symmetric polynomial of degree $k$
+/// over its number of terms; $-\infty$ for $k>t$). With $x_j=e^{l_j-M}\le1$, $M=\max_jl_j$, the
+/// means $m_r^{(j)}=e_r(x_1..x_j)/\binom jr$ follow the convex recursion
+/// $m_r^{(j)}=\frac{j-r}j\thinspace m_r^{(j-1)}+\frac rj\thinspace x_j\thinspace m_{r-1}^{(j-1)}$ ($r=k,\dots,1$), so they stay in
+/// $[0,1]$ and never overflow, in $O(tk)$; the result is $\ln m_k^{(t)}+kM$. Where $m_k^{(t)}$
+/// is below $10^{-250}$ (the rounding of subnormal intermediate values, about $10^{-308}$
+/// absolute, would no longer be negligible) the same recursion runs in logarithms. `scratch`
+/// holds the $k+1$ running means.
+pub fn log_elementary_symmetric_mean(l: &[f64], k: usize, scratch: &mut Vec<f64>) -> f64 {
     if k > l.len() {
         return f64::NEG_INFINITY;
+    }
+    if k == 0 {
+        return 0.0;
     }
     let top = l.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     scratch.clear();
     scratch.resize(k + 1, 0.0);
     scratch[0] = 1.0;
     for (j, &lj) in l.iter().enumerate() {
-        let x = (lj - top).exp();
-        for m in (1..=k.min(j + 1)).rev() {
-            scratch[m] += x * scratch[m - 1];
+        let (x, n) = ((lj - top).exp(), (j + 1) as f64);
+        for r in (1..=k.min(j + 1)).rev() {
+            let w = r as f64 / n;
+            scratch[r] = (1.0 - w) * scratch[r] + w * x * scratch[r - 1];
         }
     }
-    if scratch[k].is_normal() {
+    if scratch[k] > 1e-250 {
         return scratch[k].ln() + k as f64 * top;
     }
     scratch.fill(f64::NEG_INFINITY);
     scratch[0] = 0.0;
     for (j, &lj) in l.iter().enumerate() {
-        for m in (1..=k.min(j + 1)).rev() {
-            scratch[m] = log_add_exp(scratch[m], lj + scratch[m - 1]);
+        let n = (j + 1) as f64;
+        for r in (1..=k.min(j + 1)).rev() {
+            let w = r as f64 / n;
+            let keep = if r == j + 1 {
+                f64::NEG_INFINITY // (the weight 1 - w is 0: no term)
+            } else {
+                (1.0 - w).ln() + scratch[r]
+            };
+            scratch[r] = log_add_exp(keep, w.ln() + lj + scratch[r - 1]);
         }
     }
     scratch[k]
@@ -470,7 +485,7 @@ pub fn log_elementary_symmetric(l: &[f64], k: usize, scratch: &mut Vec<f64>) -> 
 /// outputs have mean $u$ = `pair.first` under $P$ and $v$ = `pair.second` under $Q$ (the other
 /// records' contributions, shared, at 0), so with $y_j\sim\mathcal N(u\mathbb 1\lbrace j\in S\rbrace,\sigma^2)$
 /// $$L=\ln e_k\big(e^{(uy_j-u^2/2)/\sigma^2}\big)_j-\ln e_k\big(e^{(vy_j-v^2/2)/\sigma^2}\big)_j$$
-/// (the $\binom tk$ of the two mixtures cancels; [`log_elementary_symmetric`]). $k=1$ is the
+/// (the $\binom tk$ of the two mixtures cancels; [`log_elementary_symmetric_mean`] of each). $k=1$ is the
 /// one-hot epoch of [`shuffled_weighted_loss`] (the same law, not the same draws). The tilted law
 /// shifts every output by `tilt.drift`·σ and the record's $k$ outputs by `tilt.shift` more.
 /// Draws per epoch: the $k$-subset (Floyd's algorithm, $k$ draws), then one normal per step.
@@ -517,8 +532,8 @@ pub fn allocated_weighted_loss(
             lp[j] = (u * y - 0.5 * u * u) / s2;
             lq[j] = (v * y - 0.5 * v * v) / s2;
         }
-        loss += log_elementary_symmetric(&lp, selected, &mut scratch)
-            - log_elementary_symmetric(&lq, selected, &mut scratch);
+        loss += log_elementary_symmetric_mean(&lp, selected, &mut scratch)
+            - log_elementary_symmetric_mean(&lq, selected, &mut scratch);
     }
     (tilt.weight(log_ratio), loss)
 }
@@ -542,11 +557,12 @@ mod tests {
         (m, (v / n as f64).sqrt())
     }
 
-    /// The elementary symmetric polynomial against the sum over every k-subset, at moderate
-    /// logarithms and at ones (±800) where the scaled recursion leaves the normal range and
-    /// the logarithmic one answers; k = 0 is 1 and k > t the empty sum.
+    /// The mean over k-subsets against the sum over every k-subset (divided by their number),
+    /// at moderate logarithms, at ones (±800) whose sums leave the range of a double, and at
+    /// ones (about -800 apart from the largest) where the scaled recursion falls below 1e-250
+    /// and the logarithmic one answers; k = 0 is 1 and k > t the empty mean.
     #[test]
-    fn elementary_symmetric_is_the_sum_over_subsets() {
+    fn elementary_symmetric_mean_is_the_mean_over_subsets() {
         let brute = |l: &[f64], k: usize| {
             let t = l.len();
             let sums: Vec<f64> = (0u32..1 << t)
@@ -554,23 +570,26 @@ mod tests {
                 .map(|s| (0..t).filter(|j| s >> j & 1 == 1).map(|j| l[j]).sum())
                 .collect();
             let top = sums.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-            top + sums.iter().map(|x| (x - top).exp()).sum::<f64>().ln()
+            top + (sums.iter().map(|x| (x - top).exp()).sum::<f64>() / sums.len() as f64).ln()
         };
         let mut scratch = Vec::new();
         for l in [
             vec![0.3, -1.2, 2.5, 0.0, -0.7, 1.1],
             vec![800.0, -800.0, 0.5, -790.0, 3.0, -805.0],
-            vec![-800.0, -795.0, -810.0, -799.0],
+            vec![0.0, -800.0, -795.0, -810.0, -799.0, -801.0, -600.0],
         ] {
             for k in 1..=l.len() {
-                let (a, b) = (log_elementary_symmetric(&l, k, &mut scratch), brute(&l, k));
+                let (a, b) = (
+                    log_elementary_symmetric_mean(&l, k, &mut scratch),
+                    brute(&l, k),
+                );
                 assert!(
                     (a - b).abs() <= 1e-12 * b.abs().max(1.0),
                     "{l:?} k {k}: {a} vs {b}"
                 );
             }
-            assert_eq!(log_elementary_symmetric(&l, 0, &mut scratch), 0.0);
-            let over = log_elementary_symmetric(&l, l.len() + 1, &mut scratch);
+            assert_eq!(log_elementary_symmetric_mean(&l, 0, &mut scratch), 0.0);
+            let over = log_elementary_symmetric_mean(&l, l.len() + 1, &mut scratch);
             assert_eq!(over, f64::NEG_INFINITY);
         }
     }

@@ -88,11 +88,24 @@ def test_nesting_is_bounded():
 
 
 def test_unknown_type_is_not_implemented_with_its_path():
-    # (dp_accounting's RandomAllocationDpEvent is not in its 0.6.0 release, nor in the format.)
-    e = {"type": "Composed", "events": [gaussian(), {"type": "RandomAllocation"}]}
+    e = {"type": "Composed", "events": [gaussian(), {"type": "BallsInBins"}]}
     with pytest.raises(NotImplementedError,
-                       match=r"event\.events\[1\]: unknown event type 'RandomAllocation'"):
+                       match=r"event\.events\[1\]: unknown event type 'BallsInBins'"):
         _protocol.document(doc(e))
+
+
+def test_random_allocation_is_validated_as_dpclaims_does():
+    # dp_accounting PR #414's fields (not in its 0.6.0 release); k >= 1 and t >= k, as the
+    # Rust event format.
+    ra = {"type": "RandomAllocation", "event": gaussian(), "num_selected": 2, "num_steps": 10}
+    assert _protocol.document(doc(ra))[1] == ra
+    for bad, message in [(dict(ra, num_selected=0), r"event\.num_selected: expected an integer >= 1"),
+                         (dict(ra, num_steps=1), r"event\.num_steps: expected an integer >= num_selected"),
+                         (dict(ra, num_steps=2.5), r"event\.num_steps: expected an integer")]:
+        with pytest.raises(ValueError, match=message):
+            _protocol.document(doc(bad))
+        with pytest.raises(ValueError):
+            dpclaims.epsilon(doc(bad), delta=1e-5)
 
 
 def test_dp_accounting_060_types_with_their_defaults():
@@ -302,6 +315,7 @@ ADAPTERS = [  # (module, the library's import name, the pip command in the messa
     ("autodp", "autodp", "pip install autodp"),
     ("jax_privacy", "jax_privacy", "pip install jax-privacy"),
     ("opake", "opake", "pip install opake-accounting"),
+    ("pld_accounting", "PLD_accounting", "pip install PLD_accounting"),
 ]
 
 
@@ -731,6 +745,37 @@ def test_opake_accountant():
                          "event": gaussian()}, "replace-one"), 1e-5)
     with pytest.raises(NotImplementedError, match="RandomizedResponse"):
         acc.epsilon(RR2, 1e-5)
+    # Random allocation: Opake's blocks bound (k = 1: exact up to its grid) is at least
+    # dpclaims' certified lower end and close to its upper end (measured 1.660642 against
+    # dpclaims' [1.656993, 1.657989] at interval 1e-4).
+    allocation = {"type": "RandomAllocation", "num_selected": 1, "num_steps": 10,
+                  "event": gaussian(1.5)}
+    epochs = doc({"type": "SelfComposed", "count": 3, "event": allocation})
+    bracket = dpclaims.epsilon(epochs, delta=1e-5)
+    assert bracket.optimistic <= acc.epsilon(epochs, 1e-5) <= 1.01 * bracket.pessimistic
+    with pytest.raises(_protocol.UnsupportedCombination, match="k_out_of_t"):
+        acc.epsilon(doc(allocation, "replace-one"), 1e-5)
+
+
+def test_pld_accounting_accountant():
+    pytest.importorskip("PLD_accounting")
+    from dpclaims.adapters.pld_accounting import AllocationAccountant
+
+    acc = AllocationAccountant()
+    allocation = {"type": "RandomAllocation", "num_selected": 1, "num_steps": 4,
+                  "event": gaussian(1.5)}
+    epochs = doc({"type": "SelfComposed", "count": 2, "event": allocation})
+    # Its upper bound is at least dpclaims' certified lower end, and near its upper end.
+    bracket = dpclaims.epsilon(epochs, delta=1e-5)
+    eps = acc.epsilon(epochs, 1e-5)
+    assert bracket.optimistic <= eps <= 1.05 * bracket.pessimistic
+    assert acc.delta(epochs, eps) == pytest.approx(1e-5, rel=0.05)
+    assert acc.epsilon(doc({"type": "Composed", "events": []}), 1e-5) == 0.0
+    with pytest.raises(NotImplementedError, match="add-remove only"):
+        acc.epsilon(doc(allocation, "replace-one"), 1e-5)
+    with pytest.raises(NotImplementedError, match="Gaussian"):
+        acc.epsilon(doc({"type": "PoissonSampled", "sampling_probability": 0.1,
+                         "event": gaussian()}), 1e-5)
 
 
 def test_jax_privacy_accountants():

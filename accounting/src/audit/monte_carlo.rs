@@ -55,7 +55,13 @@ impl Simulated {
             Simulated::Shuffled {
                 batches, epochs, ..
             } => batches * epochs,
-            Simulated::Allocated { steps, epochs, .. } => steps * epochs,
+            // (A path costs t normals and two O(tk) symmetric means an epoch.)
+            Simulated::Allocated {
+                steps,
+                selected,
+                epochs,
+                ..
+            } => steps.saturating_mul(*epochs).saturating_mul(*selected),
         }
     }
 

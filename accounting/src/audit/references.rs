@@ -191,8 +191,12 @@ pub fn references(row: &Row, opts: &AuditOptions) -> Result<References, String> 
                     hops.min(revealed)
                 }));
                 notes.push(
-                    "replace-one with random allocation: no worst pair is proved; the upper reference is two add/remove hops through the record's absence (or the step revealed), the lower the add/remove one (a record with gradient 0 in its place): a wide bracket"
-                        .into(),
+                    if k == 1 {
+                        "replace-one with random allocation: no worst pair is proved; the upper reference is two add/remove hops through the record's absence (or the step revealed), the lower the add/remove one (a record with gradient 0 in its place): a wide bracket"
+                    } else {
+                        "replace-one with random allocation: no worst pair is proved; the upper reference is two add/remove hops through the record's absence (or the record's k steps revealed), the lower the add/remove one (a record with gradient 0 in its place): a wide bracket"
+                    }
+                    .into(),
                 );
                 (
                     Some(upper),

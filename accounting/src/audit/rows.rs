@@ -24,7 +24,7 @@ pub struct Row {
     /// Sampling rate $q\in(0,1]$: `q`, or `batch`/`n` (1 without sampling).
     pub q: f64,
     /// Batches per epoch (shuffle) or steps per epoch $t$ (random allocation: each record in
-    /// exactly one of them).
+    /// exactly [`selected`](Self::selected) of them).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub batches_per_epoch: Option<u64>,
     /// Random allocation: the steps $k$ of each epoch a record is in (`selected`, default 1;
@@ -33,7 +33,8 @@ pub struct Row {
     pub selected: Option<u64>,
     /// Noise multiplier $\sigma>0$ (noise std / clipping norm).
     pub sigma: f64,
-    /// Number of steps $T\ge1$: `steps`, or `epochs`$/q$ rounded up.
+    /// Number of steps $T\ge1$: `steps`, or `epochs`$/q$ rounded up (random allocation:
+    /// `epochs`$\cdot t$, an epoch being the $t$ steps over which each record is in $k$).
     pub steps: u64,
     /// The claimed $\delta\in(0,1)$.
     pub delta: f64,
@@ -116,6 +117,31 @@ pub fn validate(
     };
     let get_num = |k: &str| number(&obj, k).map_err(err);
     let get_int = |k: &str| integer(&obj, k).map_err(err);
+    let selected = match (sampling, get_int("selected")?) {
+        (Sampling::RandomAllocation, None) => Some(1),
+        (Sampling::RandomAllocation, Some(0)) => {
+            return Err(err(
+                "`selected` = 0 is out of range: each record is in at least one step of an epoch"
+                    .into(),
+            ));
+        }
+        (Sampling::RandomAllocation, Some(k)) => Some(k),
+        (_, None) => None,
+        (_, Some(_)) => {
+            return Err(err(
+                "`selected` (the steps of an epoch each record is in) is a field of random-allocation rows"
+                    .into(),
+            ));
+        }
+    };
+    // How a message names k: by the field when the row gives it.
+    let k_named = |k: u64| {
+        if obj.contains_key("selected") {
+            format!("`selected` = {k}")
+        } else {
+            format!("k = {k}")
+        }
+    };
     if let Some(value) = obj.get("phases") {
         let phases = parse_phases(value).map_err(err)?;
         if sampling == Sampling::None {
@@ -160,23 +186,6 @@ pub fn validate(
             raw: obj,
         });
     }
-    let selected = match (sampling, get_int("selected")?) {
-        (Sampling::RandomAllocation, None) => Some(1),
-        (Sampling::RandomAllocation, Some(0)) => {
-            return Err(err(
-                "`selected` = 0 is out of range: each record is in at least one step of an epoch"
-                    .into(),
-            ));
-        }
-        (Sampling::RandomAllocation, Some(k)) => Some(k),
-        (_, None) => None,
-        (_, Some(_)) => {
-            return Err(err(
-                "`selected` (the steps of an epoch each record is in) is a field of random-allocation rows"
-                    .into(),
-            ));
-        }
-    };
     let (n, batch) = (get_int("n")?, get_int("batch")?);
     let q = match (get_num("q")?, batch, n) {
         (Some(q), _, _) => q,
@@ -186,8 +195,8 @@ pub fn validate(
         _ if sampling == Sampling::RandomAllocation => match get_int("steps_per_epoch")? {
             Some(t) if t > 0 && selected.is_some_and(|k| k > t) => {
                 return Err(err(format!(
-                    "`selected` = {} is more than the {t} steps of an epoch",
-                    selected.unwrap_or(1)
+                    "{} is more than the {t} steps of an epoch",
+                    k_named(selected.unwrap_or(1))
                 )));
             }
             Some(t) if t > 0 => selected.unwrap_or(1) as f64 / t as f64,
@@ -216,12 +225,15 @@ pub fn validate(
             let t = steps_per_epoch(&obj, q, k, batch, n).map_err(err)?;
             if (q * t as f64 - k as f64).abs() > 1e-9 * k as f64 {
                 return Err(err(format!(
-                    "`q` = {q} and {t} steps per epoch disagree: random allocation has q = k/t (k = `selected` = {k})"
+                    "`q` = {q} and {t} steps per epoch disagree: random allocation has q = k/t ({})",
+                    k_named(k)
                 )));
             }
+            // (k <= t follows from q <= 1 and q = k/t; kept for `steps_per_epoch` given alone.)
             if k > t {
                 return Err(err(format!(
-                    "`selected` = {k} is more than the {t} steps of an epoch"
+                    "{} is more than the {t} steps of an epoch",
+                    k_named(k)
                 )));
             }
             Some(t)
@@ -292,15 +304,21 @@ fn steps_per_epoch(
             u64::try_from(k as u128 * n as u128 / b as u128).unwrap_or(u64::MAX)
         }
         (None, Some(b), Some(n)) => {
+            let kn = if k == 1 {
+                format!("`n` = {n}")
+            } else {
+                format!("`n` = {n} times `selected` = {k}")
+            };
             return Err(format!(
-                "random allocation needs a whole number of steps per epoch: `n` = {n} times `selected` = {k} is not a multiple of `batch` = {b} (give `steps_per_epoch`)"
+                "random allocation needs a whole number of steps per epoch: {kn} is not a multiple of `batch` = {b} (give `steps_per_epoch`)"
             ));
         }
         _ => {
             let t = (k as f64 / q).round();
             if (k as f64 / q - t).abs() > 1e-9 * t {
+                let ratio = if k == 1 { "1/`q`" } else { "`selected`/`q`" };
                 return Err(format!(
-                    "random allocation needs a whole number of steps per epoch: `selected`/`q` = {} is not one (give `steps_per_epoch`)",
+                    "random allocation needs a whole number of steps per epoch: {ratio} = {} is not one (give `steps_per_epoch`)",
                     k as f64 / q
                 ));
             }

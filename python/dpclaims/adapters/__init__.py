@@ -13,7 +13,9 @@ is missing); this package itself imports nothing.
 - `dpclaims.adapters.opake`: `PldAccountant()` (Opake's PLD processes; Python 3.13,
   `pip install opake-accounting` and `pip install --no-deps opake-dpsgd`);
 - `dpclaims.adapters.jax_privacy`: `RdpAccountant()`, `PldAccountant()` (jax_privacy's
-  DpsgdTrainingAccountant, epsilon only; `pip install jax-privacy`).
+  DpsgdTrainingAccountant, epsilon only; `pip install jax-privacy`);
+- `dpclaims.adapters.pld_accounting`: `AllocationAccountant()` (PLD_accounting's random
+  allocation of a Gaussian, add/remove, and nothing else; `pip install PLD_accounting`).
 
 An accountant has `supports` (a dict: "events", "relations", "queries"), `epsilon(event, delta)`
 and, if it answers delta, `delta(event, epsilon)`, where `event` is an event document
@@ -28,6 +30,7 @@ relation for which sampling) is stated once, in docs/conformance.md, "Adapters".
     python -m dpclaims.adapters.autodp [--supports]
     python -m dpclaims.adapters.opake [--supports]
     python -m dpclaims.adapters.jax_privacy rdp|pld [--supports]
+    python -m dpclaims.adapters.pld_accounting [--supports]
     dpclaims conformance --command 'python -m dpclaims.adapters.prv_accountant'
 
 `dpclaims.adapters._protocol.serve(accountant)` puts any object with that interface (your own

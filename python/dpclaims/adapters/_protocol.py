@@ -64,6 +64,8 @@ FIELDS = {
         "source_dataset_size": "int", "sample_size": "int", "event": "event"},
     "SingleEpochTreeAggregation": {"noise_multiplier": "num", "step_counts": "counts"},
     "RepeatAndSelect": {"event": "event", "mean": "num", "shape": "shape"},
+    # dp_accounting PR #414's: each record in num_selected of the num_steps steps (an epoch).
+    "RandomAllocation": {"event": "event", "num_selected": "int", "num_steps": "int"},
 }
 RELATIONS = ("add-remove", "replace-one")
 QUERIES = ("epsilon", "delta")
@@ -168,6 +170,11 @@ def check_event(e, path="event", depth=0):
                 raise ValueError(f"{path}.{name}: expected a list")
             v = [check_event(x, f"{path}.{name}[{i}]", depth + 1) for i, x in enumerate(v)]
         out[name] = v
+    if kind == "RandomAllocation":
+        if out["num_selected"] < 1:
+            raise ValueError(f"{path}.num_selected: expected an integer >= 1")
+        if out["num_steps"] < out["num_selected"]:
+            raise ValueError(f"{path}.num_steps: expected an integer >= num_selected")
     return out
 
 

@@ -12,7 +12,9 @@ opake-dpsgd, whose `opake.dpsgd` package imports torch; their implementation pac
 The event becomes an Opake process through the whitelist `LEAF` and Opake's own operators:
 `a | b` for Composed, `a * k` for SelfComposed (k >= 1; Opake refuses k = 0, which is
 `identity()` here, as is NoOp and an empty Composed), `poisson(gaussian(s), q)` for
-PoissonSampled. The answer is the process' `epsilon_at(delta)` / `delta_at(epsilon)` at
+PoissonSampled, `k_out_of_t(gaussian(s), k=k, t=t, allocation="total")` for
+RandomAllocation(Gaussian(s), k, t) (one epoch, each record in a uniform k-subset of the t steps;
+Opake bounds it by its blocks, an upper bound). The answer is the process' `epsilon_at(delta)` / `delta_at(epsilon)` at
 Opake's default discretization (interval 1e-4; its PLDs are the pessimistic ones over both
 add and remove directions).
 
@@ -20,7 +22,8 @@ Specific to Opake: its processes are add/remove ones. Under replace-one a Gaussi
 `gaussian(s / 2)` (sensitivity 2C) and an (epsilon, delta) event as it is; `poisson` of a
 replace-one pair does not exist in Opake, and `poisson` accepts only a Gaussian inner
 mechanism (PoissonSampled of anything else, or under replace-one, is a combination refusal).
-Opake has no Laplace, randomized response or sampling-without-replacement process.
+`k_out_of_t` likewise takes a Gaussian under add/remove only. Opake has no Laplace, randomized
+response or sampling-without-replacement process.
 """
 import sys
 
@@ -69,6 +72,13 @@ def build(e, relation):
             raise Combination(f"PoissonSampled({inner['type']}) under {relation} (Opake's "
                               "poisson: a Gaussian, add/remove)")
         return dpsgd_acc.poisson(build(inner, relation), e["sampling_probability"])
+    if kind == "RandomAllocation":
+        inner = e["event"]
+        if relation != "add-remove" or inner["type"] != "Gaussian":
+            raise Combination(f"RandomAllocation({inner['type']}) under {relation} (Opake's "
+                              "k_out_of_t: a Gaussian, add/remove)")
+        return dpsgd_acc.k_out_of_t(build(inner, relation), k=e["num_selected"],
+                                    t=e["num_steps"], allocation="total")
     if (kind, relation) in LEAF:
         return LEAF[(kind, relation)](e)
     raise Unsupported(f"{kind} (no Opake process)")
@@ -78,7 +88,7 @@ class PldAccountant:
     """Opake's process of the event, asked `epsilon_at` / `delta_at`."""
 
     supports = {"events": ["Composed", "EpsilonDelta", "Gaussian", "NoOp", "PoissonSampled",
-                           "SelfComposed"],
+                           "RandomAllocation", "SelfComposed"],
                 "relations": list(_protocol.RELATIONS),
                 "queries": list(_protocol.QUERIES)}
 
