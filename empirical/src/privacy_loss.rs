@@ -436,11 +436,11 @@ pub fn shuffled_weighted_loss(
 /// $k$-subsets $S$ of $\prod_{j\in S}e^{l_j}$ (the elementary symmetric polynomial of degree $k$
 /// over its number of terms; $-\infty$ for $k>t$). With $x_j=e^{l_j-M}\le1$, $M=\max_jl_j$, the
 /// means $m_r^{(j)}=e_r(x_1..x_j)/\binom jr$ follow the convex recursion
-/// $m_r^{(j)}=\frac{j-r}j\thinspace m_r^{(j-1)}+\frac rj\thinspace x_j\thinspace m_{r-1}^{(j-1)}$ ($r=k,\dots,1$), so they stay in
-/// $[0,1]$ and never overflow, in $O(tk)$; the result is $\ln m_k^{(t)}+kM$. Where $m_k^{(t)}$
-/// is below $10^{-250}$ (the rounding of subnormal intermediate values, about $10^{-308}$
-/// absolute, would no longer be negligible) the same recursion runs in logarithms. `scratch`
-/// holds the $k+1$ running means.
+/// $$m_r^{(j)}=\frac{j-r}j\thinspace m_r^{(j-1)}+\frac rj\thinspace x_j\thinspace m_{r-1}^{(j-1)}\qquad(r=k,\dots,1),$$
+/// so they stay between 0 and 1 and never overflow, in $O(tk)$; the result is
+/// $\ln m_k^{(t)}+kM$. Where $m_k^{(t)}$ is below $10^{-250}$ (the rounding of subnormal
+/// intermediate values, at most about $10^{-308}$ absolute, would no longer be negligible) the
+/// same recursion runs in logarithms. `scratch` holds the $k+1$ running means.
 pub fn log_elementary_symmetric_mean(l: &[f64], k: usize, scratch: &mut Vec<f64>) -> f64 {
     if k > l.len() {
         return f64::NEG_INFINITY;
