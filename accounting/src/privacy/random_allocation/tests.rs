@@ -274,11 +274,40 @@ fn the_large_terms_are_bracketed_against_the_direct_integral() {
     }
 }
 
+/// Large σ, small δ: the threshold $a$ is near the sum's mean, where the event of one large
+/// term is bracketed only to order $1/(ta)$ in the loss; with its mass at $\sqrt{b/2}$ (about
+/// $4\cdot10^{-8}$ at the default tail mass) that decided the pessimistic end wherever δ is
+/// that small (conformance suite: $\sigma=52$, $t=3$, ten epochs, $\delta=3.2\cdot10^{-8}$:
+/// $[0.1559,0.1806]$ on the grid $10^{-6}$, 15% wide). Where it is cheap, the threshold now
+/// holds that mass to $b/4$: one epoch at $\sigma=52$ and 26, $t=3$, on the grid $10^{-5}$,
+/// contains the direct integral at δ from $10^{-6}$ to $10^{-8}$ and is at most 3% wide there
+/// (measured 1.8–2.3%, the grid's first-order error). With the old threshold the pessimistic
+/// remove end at $\sigma=52$, $\epsilon=0.05$ was $1.37\cdot10^{-8}$ against the true
+/// $7.79\cdot10^{-9}$ (the mutant this catches).
+#[test]
+fn large_sigma_brackets_hold_at_small_delta() {
+    let opts = PldOptions {
+        interval: 1e-5,
+        tail_mass: 1e-15,
+        ..opts()
+    };
+    for (sigma, epsilons) in [(52.0, [0.04, 0.05]), (26.0, [0.08, 0.1])] {
+        let plds = RandomAllocation::new(sigma, 1, 3)
+            .unwrap()
+            .epoch(&opts)
+            .unwrap();
+        assert_brackets_direct(&plds, sigma, 3, &epsilons, |_, _, truth| {
+            3e-2 * truth + 1e-14
+        });
+    }
+}
+
 /// No event is lost: each pessimistic PLD has total mass (finite and at $+\infty$) at least 1,
 /// each optimistic one at least $1-b$ ($b=t\tau$ the tail budget: it drops two or more large
 /// terms, $b/4$, and the tail above the coarse lattice under add, $b/8$), while the events with
 /// one large term weigh about $\sqrt{b/2}\gg b$ (small and large σ: a threshold above and
-/// below the sum's mean 1; one step, a few, many). (The optimistic remove PLD also drops the
+/// below the sum's mean 1 (200 steps at σ 2.5); one step, a few, many; at σ 4 and 200 steps the
+/// threshold is the strict one, the event weighing at most $b/4$). (The optimistic remove PLD also drops the
 /// lattice value 0, every term in the first cell: below $10^{-16}$ at this spacing.)
 #[test]
 fn no_mass_is_lost() {
@@ -288,7 +317,14 @@ fn no_mass_is_lost() {
         tail_mass: tail,
         ..PldOptions::default()
     };
-    for (t, sigma) in [(1u64, 1.0), (2, 1.0), (3, 3.0), (30, 1.0), (200, 4.0)] {
+    for (t, sigma) in [
+        (1u64, 1.0),
+        (2, 1.0),
+        (3, 3.0),
+        (30, 1.0),
+        (200, 2.5),
+        (200, 4.0),
+    ] {
         let plds = RandomAllocation::new(sigma, 1, t)
             .unwrap()
             .epoch(&opts)
