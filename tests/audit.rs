@@ -912,6 +912,7 @@ fn random_allocation_rows_are_bracketed_and_audited() {
     let high = 1.02 * b.pessimistic;
     let a = audit_one(&row("balls-in-bins", how, high), &opts);
     assert_ne!(a.verdict, AuditVerdict::Unsound, "{a:?}");
+    assert_eq!(a.selected, None, "k = 1 is not shown");
     assert!(
         a.monte_carlo.delta_lower <= pessimistic_delta(3, high),
         "{a:?}"
@@ -1024,6 +1025,9 @@ fn random_allocation_rows_of_k_steps_are_bracketed_and_audited() {
         let a = audit_one(&row(how, eps), &opts);
         assert_eq!(a.verdict == AuditVerdict::Unsound, unsound, "{a:?}");
         assert!(a.monte_carlo.pair.contains("2 of 10 steps"), "{a:?}");
+        assert_eq!(a.selected, Some(2));
+        let text = dpclaims::audit::table(std::slice::from_ref(&a), &[], false);
+        assert!(text.contains("random-allocation (k = 2)"), "{text}");
         assert!(a.monte_carlo.delta_lower <= pessimistic_delta(eps), "{a:?}");
     }
     // Replace-one: the add/remove lower end; the upper end two hops through the record's

@@ -162,6 +162,10 @@ pub struct Audit {
     pub relation: Neighbouring,
     /// The row's sampling rate ([`Row::q`](super::Row::q)).
     pub q: f64,
+    /// Random allocation with $k>1$: the steps $k$ of each epoch a record is in (`selected`;
+    /// then $q=k/t$). Absent for $k=1$ and the other samplings.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub selected: Option<u64>,
     /// The row's noise multiplier ([`Row::sigma`](super::Row::sigma)).
     pub sigma: f64,
     /// The row's number of steps.

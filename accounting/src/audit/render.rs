@@ -42,10 +42,7 @@ pub fn table(audits: &[Audit], errors: &[RowError], markdown: bool) -> String {
                 a.ratio.map_or("-".into(), |r| readable(r, 3)),
                 format!("{:.2e}", a.monte_carlo.delta_lower),
                 format!("{:e}", a.delta),
-                serde_json::to_value(a.sampling)
-                    .ok()
-                    .and_then(|v| v.as_str().map(String::from))
-                    .unwrap_or_default(),
+                sampling_label(a),
                 serde_json::to_value(a.relation)
                     .ok()
                     .and_then(|v| v.as_str().map(String::from))
@@ -156,10 +153,7 @@ pub fn svg(a: &Audit) -> Result<String, String> {
                 format!(
                     "{}: δ(ε), {} sampling, {}",
                     a.name,
-                    serde_json::to_value(a.sampling)
-                        .ok()
-                        .and_then(|v| v.as_str().map(String::from))
-                        .unwrap_or_default(),
+                    sampling_label(a),
                     a.verdict.as_str()
                 ),
                 ("sans-serif", 20),
@@ -242,4 +236,17 @@ pub fn svg(a: &Audit) -> Result<String, String> {
         root.present().map_err(|e| e.to_string())?;
     }
     Ok(out)
+}
+
+/// The row's sampling as rows spell it, with $k$ for random allocation of $k>1$ steps an
+/// epoch (`random-allocation (k = 2)`).
+fn sampling_label(a: &Audit) -> String {
+    let name = serde_json::to_value(a.sampling)
+        .ok()
+        .and_then(|v| v.as_str().map(String::from))
+        .unwrap_or_default();
+    match a.selected {
+        Some(k) => format!("{name} (k = {k})"),
+        None => name,
+    }
 }

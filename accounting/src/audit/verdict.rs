@@ -133,6 +133,7 @@ fn audit_row(row: &Row, opts: &AuditOptions, confidence: f64) -> Result<Audit, S
         name: row.name.clone(),
         sampling: row.sampling,
         relation: row.relation,
+        selected: row.selected.filter(|&k| k > 1),
         q: row.q,
         sigma: row.sigma,
         steps: row.steps,
