@@ -99,9 +99,16 @@ fn relation_name(r: Neighbouring) -> &'static str {
     }
 }
 
+#[derive(Clone, Copy)]
 struct Walker<'a> {
     relation: Neighbouring,
     opts: &'a PldOptions,
+    /// How many times the event being walked is composed in the document (the product of the
+    /// counts of the `SelfComposed` above it): a random allocation's choice of its lower end
+    /// looks at the run ([`RandomAllocation::epoch_in_run`](super::random_allocation::RandomAllocation::epoch_in_run)).
+    copies: u64,
+    /// The document's focus (before the walk's one tilt replaced it in `opts`).
+    target: Focus,
 }
 
 fn param(path: &str) -> impl Fn(ParamError) -> EventPldError + '_ {
@@ -205,10 +212,13 @@ pub fn plds(doc: &EventDoc, opts: &PldOptions) -> Result<Directions, EventPldErr
         )));
     }
     let opts = &opts.for_steps(runs(&doc.event));
+    let target = opts.focus;
     let walk = |opts: &PldOptions| {
         Walker {
             relation: doc.neighbouring,
             opts,
+            copies: 1,
+            target,
         }
         .walk(&doc.event, "event")
     };
@@ -1150,7 +1160,11 @@ impl Walker<'_> {
                 {
                     return self.tree(*noise_multiplier, step_counts, *count, &inner_path, inner);
                 }
-                let one = self.walk(inner, &inner_path)?;
+                let within = Walker {
+                    copies: self.copies.saturating_mul(*count),
+                    ..*self
+                };
+                let one = within.walk(inner, &inner_path)?;
                 if *count == 1 {
                     return Ok(one);
                 }
@@ -1266,7 +1280,9 @@ impl Walker<'_> {
             num_steps,
         )
         .map_err(param(path))?;
-        let [remove, add] = ra.epoch(self.opts).map_err(param(path))?;
+        let [remove, add] = ra
+            .epoch_in_run(self.opts, self.copies, self.target)
+            .map_err(param(path))?;
         Ok(Directions::Two([remove, add]))
     }
 

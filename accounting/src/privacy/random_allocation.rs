@@ -260,8 +260,22 @@ impl RandomAllocation {
     /// $h=$ [`SPACING`]$\cdot\Delta_L/t$, for $k>1$ from the blocks and the Maclaurin bound
     /// (see the module documentation).
     pub fn epoch(&self, opts: &PldOptions) -> Result<[PldPair; 2], ParamError> {
+        self.epoch_in_run(opts, 1, opts.focus)
+    }
+
+    /// [`RandomAllocation::epoch`] for a run that composes it `copies` times, answered at
+    /// `target`: for $k>1$ each direction's lower end is the one of its two (the blocks moved
+    /// or Maclaurin's, and the statistic $S'$) that is larger there after the `copies`-fold
+    /// composition (a [`Focus::Tilt`] target: the larger mean loss). Either is a lower end: the
+    /// choice only decides which is reported.
+    pub fn epoch_in_run(
+        &self,
+        opts: &PldOptions,
+        copies: u64,
+        target: Focus,
+    ) -> Result<[PldPair; 2], ParamError> {
         if self.num_selected > 1 {
-            return self.blocks(1, opts);
+            return self.blocks(1, opts, copies, target);
         }
         self.epoch_with(opts, SPACING * opts.interval / self.num_steps as f64)
     }
@@ -350,7 +364,17 @@ impl RandomAllocation {
     /// optimistic add PLD from $k$ times the loss of one of $t$ steps (Maclaurin), computed on
     /// the grid $\Delta_L/k$ with the sum's spacing of the grid $\Delta_L$, moved one cell down (the grids' floating-point mismatch) and
     /// composed over the epochs.
-    fn blocks(&self, epochs: u64, opts: &PldOptions) -> Result<[PldPair; 2], ParamError> {
+    ///
+    /// The statistic $S'$ ([`statistic`]) gives the other lower end of each direction where one
+    /// lattice holds it; of the two, the one larger at `target` after `copies` more
+    /// compositions is kept ([`statistic::larger_in_run`]).
+    fn blocks(
+        &self,
+        epochs: u64,
+        opts: &PldOptions,
+        copies: u64,
+        target: Focus,
+    ) -> Result<[PldPair; 2], ParamError> {
         let (t, k) = (self.num_steps, self.num_selected);
         let (b, r) = (t / k, t % k);
         let times = |n: u64| {
@@ -389,7 +413,23 @@ impl RandomAllocation {
                 1 => add_opt,
                 _ => add_opt.compose(epochs, opts)?,
             };
-            (remove_opt.shifted(-cells)?, add_opt)
+            let remove_opt = remove_opt.shifted(-cells)?;
+            // The statistic S' where one lattice holds it, and of the two lower ends of each
+            // direction the one larger in the run.
+            match statistic::lower_plds(self.sigma, k, t, opts) {
+                Ok([remove, add]) => {
+                    let pick = |stat: Pld, other: Pld| -> Result<Pld, ParamError> {
+                        let stat = match epochs {
+                            1 => stat,
+                            _ => stat.compose(epochs, opts)?,
+                        };
+                        Ok(statistic::larger_in_run(stat, other, copies, target, opts))
+                    };
+                    (pick(remove, remove_opt)?, pick(add, add_opt)?)
+                }
+                Err(e) if e.is_too_fine() => (remove_opt, add_opt),
+                Err(e) => return Err(e),
+            }
         };
         Ok([
             PldPair {
@@ -467,7 +507,7 @@ pub fn composed(
     at_least("epochs", epochs, 1)?;
     let opts = opts.for_steps(epochs as f64 * ra.num_steps as f64);
     if ra.num_selected > 1 {
-        return ra.blocks(epochs, &opts);
+        return ra.blocks(epochs, &opts, 1, opts.focus);
     }
     let mut dirs = ra.epoch(&opts)?;
     if epochs > 1 {
@@ -1354,6 +1394,8 @@ fn cell(za: f64, zb: f64) -> (f64, f64) {
     let m = b - a;
     (m.max(0.0), ea + eb + U * b)
 }
+
+mod statistic;
 
 #[cfg(test)]
 mod tests;
