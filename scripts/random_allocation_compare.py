@@ -11,7 +11,8 @@ opake 1.057696 in 35.5 s, PLD_accounting not finished in 20 minutes. opake 0.16.
 Python 3.13 only (3.11.7 and 3.12.1: a dataclass `weakref_slot` TypeError; the script reports
 that and goes on). Measured 2026-12-06 with opake on pyenv's 3.13.0 (k > 1 and small sigma;
 the table in docs/accounting.md, "Limits"): t = 100, E = 10, sigma = 1.4262, k = 2: dpclaims
-[1.917832, 2.028450] 0.7 s, opake 2.058482 19.8 s; k = 4: [3.976726, 4.431482] 1.3 s, opake
+[2.018599, 2.028450] 0.9 s (lower end 1.917832 before the statistic S'), opake 2.058482 19.8 s;
+k = 4: [4.387980, 4.431482] 1.5 s (3.976726 before), opake
 4.479109 15.9 s; sigma = 0.5, t = 100, k = 1: [11.991914, 12.110372] 34.6 s, opake 12.086399
 21.8 s (inside the bracket, and faster).
 

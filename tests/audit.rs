@@ -970,7 +970,7 @@ fn random_allocation_rows_are_bracketed_and_audited() {
 /// pessimistic delta; under replace-one the upper end lies between the add/remove one and the
 /// k steps revealed (sensitivity 2C, k steps an epoch). Each row it does not cover is its own
 /// error. Measured (release, default options): at t = 10, k = 2, sigma 1, 3 epochs, delta 1e-5,
-/// the bracket is [5.3186, 6.5718] and the Monte Carlo alone (`--no-reference`) refutes 6.0
+/// the bracket is [5.8244, 6.5718] and the Monte Carlo alone (`--no-reference`) refutes 6.0
 /// (delta at least 1.89e-5), so the truth is in (6.0, 6.5718].
 #[test]
 fn random_allocation_rows_of_k_steps_are_bracketed_and_audited() {
