@@ -168,7 +168,7 @@ pub fn references(row: &Row, opts: &AuditOptions) -> Result<References, String> 
             let lower_method = Some(if k == 1 {
                 "pld optimistic of the realised pair (the record's gradient +C, the others 0), full epochs"
             } else {
-                "pld optimistic below the realised pair (the record's gradient +C in k steps, the others 0: add by Maclaurin's inequality, remove by the blocks moved), full epochs"
+                "pld optimistic below the realised pair (the record's gradient +C in k steps, the others 0), per direction the larger of the statistic S' and Maclaurin's inequality (add) or the blocks moved (remove), full epochs"
             });
             if row.relation == Neighbouring::ReplaceOne {
                 // Two add/remove hops through the record's absence, or the record's steps

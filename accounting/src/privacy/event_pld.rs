@@ -2456,6 +2456,48 @@ mod tests {
         );
     }
 
+    /// The walker hands a random allocation the run it is composed in (`copies`: the counts of
+    /// the `SelfComposed` above it, through a `Composed`; `target`: the document's focus), so
+    /// that $k>1$ keeps the lower end that is larger there: at σ = 1, 2 of 10 steps, δ = 10⁻⁵,
+    /// three epochs, the statistic's (5.82 on the grid 10⁻³; the blocks moved: 5.32), one
+    /// epoch, the blocks moved (3.21; the statistic: 3.08). The mutants "copies left at 1"
+    /// (three epochs pick the blocks moved) and "one copy more per level" are caught.
+    #[test]
+    fn the_walker_picks_the_lower_end_for_the_run() {
+        let opts = PldOptions {
+            interval: 1e-3,
+            ..PldOptions::default()
+        };
+        let allocation = Event::RandomAllocation {
+            event: Box::new(Event::Gaussian {
+                noise_multiplier: 1.0,
+            }),
+            num_selected: 2,
+            num_steps: 10,
+        };
+        let doc = |event: Event| EventDoc {
+            version: 1,
+            neighbouring: Neighbouring::AddRemove,
+            event,
+        };
+        let three = doc(Event::SelfComposed {
+            count: 3,
+            event: Box::new(Event::Composed {
+                events: vec![allocation.clone(), Event::NoOp],
+            }),
+        });
+        let one = doc(Event::SelfComposed {
+            count: 1,
+            event: Box::new(allocation),
+        });
+        let (three, one) = (
+            epsilon(&three, 1e-5, &opts).unwrap(),
+            epsilon(&one, 1e-5, &opts).unwrap(),
+        );
+        assert!(three.optimistic > 5.8, "{three:?}");
+        assert!(one.optimistic > 3.2, "{one:?}");
+    }
+
     /// Replace-one with an allocation and another mechanism: the lower end is at least the
     /// rest's replace-one value (the records alike in the allocation's steps, antipodal in the
     /// Gaussian step: exactly the Gaussian mechanism with $\mu=2/\sigma$), far above the

@@ -268,8 +268,8 @@ impl RandomAllocation {
     }
 
     /// The PLDs of one epoch, `[remove, add]`: for $k=1$ with the sum's lattice spacing
-    /// $h=$ [`SPACING`]$\cdot\Delta_L/t$, for $k>1$ from the blocks and the Maclaurin bound
-    /// (see the module documentation).
+    /// $h=$ [`SPACING`]$\cdot\Delta_L/t$, for $k>1$ from the blocks, the Maclaurin bound and the
+    /// statistic $S'$ (see the module documentation).
     pub fn epoch(&self, opts: &PldOptions) -> Result<[PldPair; 2], ParamError> {
         self.epoch_in_run(opts, 1, opts.focus)
     }
@@ -355,16 +355,7 @@ impl RandomAllocation {
         };
         let (up, down) = rayon::join(|| half(true), || half(false));
         let ((remove_pess, add_opt), (remove_opt, add_pess)) = (up?, down?);
-        Ok([
-            PldPair {
-                pessimistic: remove_pess,
-                optimistic: remove_opt,
-            },
-            PldPair {
-                pessimistic: add_pess,
-                optimistic: add_opt,
-            },
-        ])
+        Ok(pairs(remove_pess, remove_opt, add_pess, add_opt))
     }
 
     /// $k>1$, `epochs` epochs at once (one composition per PLD, so one tilt: a composition of
@@ -385,6 +376,18 @@ impl RandomAllocation {
         opts: &PldOptions,
         copies: u64,
         target: Focus,
+    ) -> Result<[PldPair; 2], ParamError> {
+        self.blocks_with(epochs, opts, Some((copies, target)))
+    }
+
+    /// [`RandomAllocation::blocks`], with the statistic's lower ends weighed in a run of
+    /// `copies` at `target` (`Some`) or left out (`None`: the blocks' own ends, which the tests
+    /// check apart).
+    fn blocks_with(
+        &self,
+        epochs: u64,
+        opts: &PldOptions,
+        statistic: Option<(u64, Focus)>,
     ) -> Result<[PldPair; 2], ParamError> {
         let (t, k) = (self.num_steps, self.num_selected);
         let (b, r) = (t / k, t % k);
@@ -426,15 +429,23 @@ impl RandomAllocation {
             };
             let remove_opt = remove_opt.shifted(-cells)?;
             // The statistic S' where one lattice holds it, and of the two lower ends of each
-            // direction the one larger in the run.
+            // direction the one larger in the run (the other where the statistic's composition
+            // is too fine for the point budget).
+            let Some((copies, target)) = statistic else {
+                return Ok(pairs(remove_pess, remove_opt, add_pess, add_opt));
+            };
             match statistic::lower_plds(self.sigma, k, t, opts) {
                 Ok([remove, add]) => {
                     let pick = |stat: Pld, other: Pld| -> Result<Pld, ParamError> {
                         let stat = match epochs {
-                            1 => stat,
-                            _ => stat.compose(epochs, opts)?,
+                            1 => Ok(stat),
+                            _ => stat.compose(epochs, opts),
                         };
-                        Ok(statistic::larger_in_run(stat, other, copies, target, opts))
+                        Ok(match stat {
+                            Ok(stat) => statistic::larger_in_run(stat, other, copies, target, opts),
+                            Err(e) if e.is_too_fine() => other,
+                            Err(e) => return Err(e),
+                        })
                     };
                     (pick(remove, remove_opt)?, pick(add, add_opt)?)
                 }
@@ -442,17 +453,22 @@ impl RandomAllocation {
                 Err(e) => return Err(e),
             }
         };
-        Ok([
-            PldPair {
-                pessimistic: remove_pess,
-                optimistic: remove_opt,
-            },
-            PldPair {
-                pessimistic: add_pess,
-                optimistic: add_opt,
-            },
-        ])
+        Ok(pairs(remove_pess, remove_opt, add_pess, add_opt))
     }
+}
+
+/// `[remove, add]` from their pessimistic and optimistic PLDs.
+fn pairs(remove_pess: Pld, remove_opt: Pld, add_pess: Pld, add_opt: Pld) -> [PldPair; 2] {
+    [
+        PldPair {
+            pessimistic: remove_pess,
+            optimistic: remove_opt,
+        },
+        PldPair {
+            pessimistic: add_pess,
+            optimistic: add_opt,
+        },
+    ]
 }
 
 /// An upper bound on $-\ln p_{\rm blk}=\ln\binom tk-(k-r)\ln b-r\ln(b+1)\ge0$

@@ -10,7 +10,8 @@
 //! epoch is one of the product). Under $Q$ the $t$ terms are plain; under $P_k$ (given its
 //! $k$-subset, and so unconditionally: the law of $S'$ is symmetric in the steps) $k$ are shifted
 //! and $t-k$ plain, so on the event that every term is at most the threshold $a$ (chosen so that
-//! a large term has probability at most a quarter of the tail budget) the laws are
+//! under $Q$, or with one shifted term, a large term has probability at most a quarter of the
+//! tail budget; with $k$ shifted terms about $k$ times that) the laws are
 //! the FFT powers $q=\pi^t$ and $p=\pi^{t-k}\ast\varsigma^k$ of one term's small cells ($\pi$
 //! plain, $\varsigma$ shifted, cells at their tops: the same rounding on both sides, so that
 //! $S'$ is one function). The events with a large term are merged into one value of the
@@ -28,7 +29,12 @@
 //!
 //! Where the terms are alike (large σ) $S$ carries nearly all of $e_k(w)$'s information
 //! (Maclaurin's inequality is then tight): at $\sigma=1.4262$, $t=100$, $k=2$, ten epochs,
-//! $\delta=10^{-5}$ the lower end rises from 1.9178 (the blocks moved) to about 2.0.
+//! $\delta=10^{-5}$ the lower end rises from 1.9178 (Maclaurin's, of the add direction; the
+//! blocks moved give about 0 there, ten times $\ln2$ lower) to 2.0186 (remove).
+//!
+//! Values whose lower mass is below $10^{-6}$ of the tail mass over their number are dropped
+//! (mass at $-\infty$: still a lower end): the slack leaves such values at losses far below
+//! any that count, which would make the composition's grid needlessly long.
 
 use super::{Losses, Pld, PldOptions, SPACING, Small, Split, U};
 use crate::error::ParamError;
@@ -87,8 +93,8 @@ pub(super) fn lower_plds(
     }
     let p = rest.convolve(&selected, 0.0)?;
     Ok([
-        pair_losses(&p, &q, opts.interval, true),
-        pair_losses(&p, &q, opts.interval, false),
+        pair_losses(&p, &q, opts, true),
+        pair_losses(&p, &q, opts, false),
     ])
 }
 
@@ -104,22 +110,23 @@ fn bounds(law: &Pld, s: i64) -> (f64, f64) {
     } else {
         0.0
     };
-    let lower = (v * (1.0 - r.relative) * (1.0 - 2.0 * U) - slack).max(0.0);
+    let lower = ((v * (1.0 - r.relative) * (1.0 - 4.0 * U) - slack) * (1.0 - U)).max(0.0);
     let upper = (v * (1.0 + r.relative) + slack) * (1.0 + 2.0 * U);
     (lower, upper)
 }
 
 /// The optimistic loss PLD of the pair of lattice laws `(p, q)`: remove (mass $\underline p_s$
 /// at $\ln\underline p_s-\ln\overline q_s$) or add (mass $\underline q_s$ at
-/// $\ln\underline q_s-\ln\overline p_s$), rounded down to the grid `interval` with the
+/// $\ln\underline q_s-\ln\overline p_s$), rounded down to the grid of `opts` with the
 /// logarithms' rounding ($4u$ of each) taken off first.
-fn pair_losses(p: &Pld, q: &Pld, interval: f64, remove: bool) -> Pld {
+fn pair_losses(p: &Pld, q: &Pld, opts: &PldOptions, remove: bool) -> Pld {
     let (num, den) = if remove { (p, q) } else { (q, p) };
-    let mut acc = Losses::new(interval, remove, false);
+    let mut acc = Losses::new(opts.interval, remove, false);
+    let floor = 1e-6 * opts.tail_mass / num.pmf.len() as f64;
     for i in 0..num.pmf.len() {
         let s = num.offset + i as i64;
         let (mass, _) = bounds(num, s);
-        if mass <= 0.0 {
+        if mass <= floor {
             continue;
         }
         let (_, other) = bounds(den, s);
@@ -134,9 +141,9 @@ fn pair_losses(p: &Pld, q: &Pld, interval: f64, remove: bool) -> Pld {
 /// Of two optimistic PLDs (both lower ends of one direction), the one that is larger in a run
 /// composing it `copies` times, answered at `target`: ε at a [`Focus::Delta`], δ at a
 /// [`Focus::Epsilon`], after the composition (on `opts`' grid, focused there); for a
-/// [`Focus::Tilt`], or where a composition fails, the larger mean loss $\sum_sp_s\ell_s$
-/// (composed over many epochs the mean, a lower bound on the relative entropy, decides δ).
-/// Either is a lower end: the choice only decides which is reported.
+/// [`Focus::Tilt`], or where a composition fails, the larger mean loss $\sum_sp_s\ell_s$ over
+/// the finite losses (a heuristic: over many epochs the composed loss's mean, the relative
+/// entropy, decides δ). Either is a lower end: the choice only decides which is reported.
 pub(super) fn larger_in_run(a: Pld, b: Pld, copies: u64, target: Focus, opts: &PldOptions) -> Pld {
     let mean = |p: &Pld| {
         p.pmf

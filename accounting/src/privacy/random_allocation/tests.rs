@@ -701,12 +701,13 @@ fn two_of_three_steps_bracket_the_direct_integral() {
 /// of $t$ would be if the decomposition were exact) is above the direct δ of two of three
 /// steps, so the move by $\ln(1/p_{\rm blk})$ is needed (the mutant "no move" is caught here);
 /// and the move is no larger than that: the remove lower end's ε is at least the true ε less
-/// $\ln\frac32$ (the blocks are above the truth) and two grid cells.
+/// $\ln\frac32$ (the blocks are above the truth) and two grid cells. (The blocks' own ends,
+/// without the statistic, which would hide the mutants.)
 #[test]
 fn the_blocks_optimistic_composition_is_above_the_truth() {
     let sigma = 1.0;
     let ra = RandomAllocation::new(sigma, 2, 3).unwrap();
-    let plds = ra.epoch(&coarse_opts()).unwrap();
+    let plds = ra.blocks_with(1, &coarse_opts(), None).unwrap();
     let gaussian = RandomAllocation::new(sigma, 1, 1)
         .unwrap()
         .epoch(&coarse_opts())
@@ -772,12 +773,15 @@ fn pld_accountings_lower_end_at_two_of_three_is_above_the_truth() {
 
 /// The Maclaurin factor: $k=2$ of $t$ steps leaks more than one of $t$, and the add lower end
 /// shows it (it is above one of $t$'s upper end; with the factor $k$ dropped it is one of $t$'s
-/// lower end, below).
+/// lower end, below). The blocks' own ends, without the statistic (which would hide the mutant).
 #[test]
 fn the_add_lower_end_carries_the_factor_k() {
     let (sigma, t, delta) = (1.0, 20u64, 1e-5);
     let focused = coarse_opts().focused(Focus::Delta(delta));
-    let two = composed(&RandomAllocation::new(sigma, 2, t).unwrap(), 2, &focused).unwrap();
+    let two = RandomAllocation::new(sigma, 2, t)
+        .unwrap()
+        .blocks_with(2, &focused.for_steps(2.0 * t as f64), None)
+        .unwrap();
     let one = epsilon(
         &RandomAllocation::new(sigma, 1, t).unwrap(),
         2,
@@ -1091,8 +1095,8 @@ fn the_levels_line_up_and_are_used_where_one_lattice_is_too_long() {
 
 /// The statistic $S'$ ($k>1$, [`super::statistic`]) alone is a lower end: at $k=2$ of $t=3$ its
 /// optimistic δ of both directions is at most the direct integral, at small and large ε, for
-/// σ from 1 to 3 (the mutant "the shifted terms rounded the other way than the plain ones", no
-/// longer one function of the outputs, goes above it); and it is close where it should be: at
+/// σ from 1 to 3 (the mutant "the shifted terms' cells at their bottoms, the plain ones' at their
+/// tops", no longer one function of the outputs, fails this test); and it is close where it should be: at
 /// σ = 3 within 15% of the truth in both directions where δ is above 10⁻⁴, and under add at
 /// σ = 2 within 30% down to δ = 4·10⁻⁶ (measured 74–97%; the remove direction's tail is looser,
 /// 4% of δ at ε = 2.5: the sum keeps little of a large shifted term's evidence), which the
@@ -1133,8 +1137,8 @@ fn the_statistic_lower_end_is_below_the_direct_integral() {
 /// $k>1$: the lower end of each direction is the larger in the run of the blocks' (moved or
 /// Maclaurin's) and the statistic's. At σ = 1, 2 of 10 steps, δ = 10⁻⁵: over three epochs the
 /// statistic's (5.82; the blocks moved give 5.32), over one epoch the blocks moved (3.21; the
-/// statistic gives 3.08), through [`epsilon`] and through a document's walk alike (the mutants
-/// "always the blocks" and "always the statistic" fail one of the two).
+/// statistic gives 3.08), through [`epsilon`] (the mutants "always the blocks" and "always the
+/// statistic" fail one of the two; the walker's choice is tested in `event_pld`).
 #[test]
 fn k_of_t_keeps_the_larger_lower_end_in_the_run() {
     let ra = RandomAllocation::new(1.0, 2, 10).unwrap();
