@@ -1052,12 +1052,19 @@ pub const FAMILIES: [(&str, Neighbouring); 15] = [
     ("random-allocation", Neighbouring::AddRemove),
 ];
 
-/// The most steps per epoch of the `random-allocation` family ($t=1/q$ rounded, at most this):
+/// The most steps per epoch of the `random-allocation` family ($t=k/q$ rounded, at most this):
 /// an epoch's PLD costs about $t$ terms, and its bracket stays narrow.
 pub const MAX_ALLOCATION_STEPS: u64 = 100;
 
 /// The most epochs of a `random-allocation` base event (its `T`).
 pub const MAX_ALLOCATION_EPOCHS: u64 = 20;
+
+/// The k (steps per epoch that hold a record) of a `random-allocation` base event, from the
+/// draw `buckets` in 3..=7: 1 (balls-in-bins) when it is odd, `buckets / 2` (2 or 3) when it is
+/// even.
+pub fn allocation_selected(buckets: u64) -> u64 {
+    if buckets % 2 == 1 { 1 } else { buckets / 2 }
+}
 
 /// The least σ of a `random-allocation` base event: below it dpclaims' reference costs seconds
 /// a query (3 s at σ = 0.9, 30–50 s at σ = 0.5, against 0.3 s at 1.5: the large term's uniform
@@ -1131,13 +1138,15 @@ fn family_units(family: &str, sigma: f64, q: f64, rng: &mut TrialRng) -> (Event,
             (ed(eps), ed(eps / 2.0))
         }
         "random-allocation" => {
-            // Each record in one of t = 1/q steps per epoch (balls-in-bins); the unit is an
-            // epoch.
-            // (At least 2: one step per epoch is the Gaussian family again.)
-            let t = ((1.0 / q).round() as u64).clamp(2, MAX_ALLOCATION_STEPS);
+            // Each record in k of t = k/q steps per epoch; the unit is an epoch. k is read
+            // from the draw `buckets` (3 to 7): 1 (balls-in-bins) when it is odd, half of it
+            // (2 or 3) when it is even, so k = 1 for three draws in five.
+            // (t at least k + 1: k of k steps is the Gaussian family again.)
+            let k = allocation_selected(buckets);
+            let t = ((k as f64 / q).round() as u64).clamp(k + 1, MAX_ALLOCATION_STEPS);
             let allocation = |s: f64| Event::RandomAllocation {
                 event: Box::new(gaussian(s)),
-                num_selected: 1,
+                num_selected: k,
                 num_steps: t,
             };
             let sigma = sigma.max(MIN_ALLOCATION_SIGMA);
@@ -1268,8 +1277,10 @@ pub fn generate(seed: u64, n: usize, full: bool) -> Suite {
         // minutes, and says nothing the runs below it do not.
         let steps = match &unit {
             Event::RandomizedResponse { .. } | Event::EpsilonDelta { .. } => steps.min(20),
-            // (At σ ≥ MIN_ALLOCATION_SIGMA an epoch's μ is at most 0.75, so the μ cap, about
-            // 178 epochs, does not bind below MAX_ALLOCATION_EPOCHS: a guard.)
+            // (At σ ≥ MIN_ALLOCATION_SIGMA and t ≥ 2k, i.e. q ≤ 0.5 (the large-σ scenario's
+            // larger q comes with σ ≥ 10), an epoch's μ, k/√t·√(e^{1/σ²}−1), is at
+            // most 0.92 (k = 3), so the μ cap, about 119 epochs, does not bind below
+            // MAX_ALLOCATION_EPOCHS: a guard.)
             Event::RandomAllocation { .. } => match step_mu(&unit, relation) {
                 Some(mu) if mu > 0.0 => steps
                     .min(MAX_ALLOCATION_EPOCHS)
@@ -2771,6 +2782,48 @@ mod tests {
     /// The bugs of the kinds are caught on follow-ups too: a negative ε only at a δ
     /// above 0.1 (the 10δ query and the large-δ scenario), a δ above 1, an infinite ε where
     /// the truth is finite.
+    /// The random-allocation family asks balls-in-bins (k = 1) and k > 1 (k of t steps per
+    /// epoch): over ten of its base events both appear, every one with t ≥ k + 1 and σ at the
+    /// floor or above; k follows the `buckets` rule.
+    #[test]
+    fn random_allocation_events_select_one_and_several_steps() {
+        assert_eq!(
+            (3..8).map(allocation_selected).collect::<Vec<_>>(),
+            [1, 2, 1, 3, 1]
+        );
+        let n = 10 * FAMILIES.len();
+        let suite = generate(1, n, false);
+        let mut selected = Vec::new();
+        for r in &suite.requests {
+            let mut e = &r.doc.event;
+            loop {
+                match e {
+                    Event::SelfComposed { event, .. } => e = event,
+                    Event::RandomAllocation {
+                        event,
+                        num_selected,
+                        num_steps,
+                    } => {
+                        let Event::Gaussian { noise_multiplier } = **event else {
+                            panic!("{event:?}")
+                        };
+                        assert!(*num_steps > *num_selected, "{num_selected} of {num_steps}");
+                        assert!(noise_multiplier >= MIN_ALLOCATION_SIGMA);
+                        selected.push(*num_selected);
+                        break;
+                    }
+                    _ => break,
+                }
+            }
+        }
+        assert!(selected.contains(&1), "{selected:?}");
+        assert!(selected.iter().any(|&k| k > 1), "{selected:?}");
+        assert!(
+            selected.iter().all(|&k| (1..=3).contains(&k)),
+            "{selected:?}"
+        );
+    }
+
     #[test]
     fn follow_ups_and_variants_are_judged() {
         let mut suite = generate(1, FAMILIES.len(), false);

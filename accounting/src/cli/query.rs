@@ -71,8 +71,9 @@ pub enum SamplingArg {
     Wor,
     /// Every record every step (q = 1).
     None,
-    /// Random allocation with k = 1 ("balls-in-bins"): every record in exactly one of the t
-    /// steps of each epoch (--steps-per-epoch), chosen uniformly; add/remove, PLD accountant only.
+    /// Random allocation: every record in K of the t steps of each epoch (--selected, default
+    /// 1: "balls-in-bins"; --steps-per-epoch), chosen uniformly; PLD accountant only
+    /// (replace-one bracketed through the record's absence).
     #[value(alias = "balls-in-bins")]
     RandomAllocation,
 }
