@@ -825,14 +825,20 @@ fn random_allocation_options() -> AuditOptions {
     }
 }
 
-/// A replace-one random-allocation row (`replace(ε)`, its add/remove bracket `add_remove`):
-/// its lower reference is the add/remove one, its upper one above the add/remove upper end
+/// A replace-one random-allocation row (`replace(ε)`, its add/remove bracket `add_remove`, its
+/// allocation `ra` over `epochs` full epochs): its lower reference is the larger of the
+/// add/remove one and the antipodal pair's statistic composed over the epochs (which is the
+/// larger at the rows tested: above the add/remove lower end), its upper one above the add/remove upper end
 /// and at most the record's steps revealed (the Gaussian mechanism of parameter `revealed_mu`),
 /// and at a claim 2% above that upper end the audit is not unsound and the Monte Carlo's lower
 /// limit (the antipodal pair among others) is under the upper reference's delta.
 fn replace_one_is_between_add_remove_and_revealed(
     replace: &dyn Fn(f64) -> String,
     add_remove: [f64; 2],
+    (ra, epochs): (
+        &dpclaims_theorems::privacy::random_allocation::RandomAllocation,
+        u64,
+    ),
     revealed_mu: f64,
     opts: &AuditOptions,
 ) {
@@ -842,7 +848,17 @@ fn replace_one_is_between_add_remove_and_revealed(
         .unwrap()
         .1;
     let upper = r.upper.unwrap();
-    assert_eq!(r.lower, Some(add_remove[0]));
+    let focused = opts.pld.focused(pld::Focus::Delta(delta));
+    let antipodal = ra
+        .antipodal_epoch(&focused)
+        .unwrap()
+        .expect("the statistic's lattice fits")
+        .compose(epochs, &focused)
+        .unwrap()
+        .epsilon(delta);
+    assert!(antipodal > add_remove[0], "{antipodal} vs {add_remove:?}");
+    assert_eq!(r.lower, Some(antipodal));
+    assert!(antipodal <= upper, "{antipodal} vs {upper}");
     assert!(
         add_remove[1] < upper && upper <= revealed,
         "{upper} vs {add_remove:?}, {revealed}"
@@ -924,7 +940,7 @@ fn random_allocation_rows_are_bracketed_and_audited() {
         1.0,
     ));
     assert_eq!(r, (Some(b.optimistic), Some(bracket(4).pessimistic)));
-    // Replace-one: the add/remove lower end, an upper end between the add/remove one and the
+    // Replace-one: the antipodal pair's lower end, an upper end between the add/remove one and the
     // step revealed (two hops through the record's absence), and the Monte Carlo of the
     // antipodal pair under the upper reference's delta at a claim just above it.
     let replace = |eps: f64| {
@@ -937,6 +953,7 @@ fn random_allocation_rows_are_bracketed_and_audited() {
     replace_one_is_between_add_remove_and_revealed(
         &replace,
         [b.optimistic, b.pessimistic],
+        (&ra, 3),
         2.0 * 3f64.sqrt() / sigma,
         &opts,
     );
@@ -1030,13 +1047,14 @@ fn random_allocation_rows_of_k_steps_are_bracketed_and_audited() {
         assert!(text.contains("random-allocation (k = 2)"), "{text}");
         assert!(a.monte_carlo.delta_lower <= pessimistic_delta(eps), "{a:?}");
     }
-    // Replace-one: the add/remove lower end; the upper end two hops through the record's
+    // Replace-one: the antipodal pair's lower end; the upper end two hops through the record's
     // absence or its k steps revealed, and the antipodal pair's Monte Carlo under it.
     let replace = |eps: f64| row(&format!(r#"{how}, "relation": "replace-one""#), eps);
     let mu = 2.0 * ((k * epochs) as f64).sqrt() / sigma;
     replace_one_is_between_add_remove_and_revealed(
         &replace,
         [b.optimistic, b.pessimistic],
+        (&ra, epochs),
         mu,
         &opts,
     );

@@ -9,7 +9,7 @@
 //! | sampler | add/remove | replace-one |
 //! |---|---|---|
 //! | Poisson, $q=b/n$, $T$ steps | PLD of the dominating pair ([`crate::privacy::dominating`]), what `epsilon --sampling poisson --accountant pld` answers | the same |
-//! | random allocation, $k=1$ of $t$ steps per epoch (balls-in-bins) | PLD of its pair ([`crate::privacy::random_allocation`]), what `epsilon --sampling random-allocation` answers | lower: the add/remove lower end (realised by a record with gradient 0); upper: the smaller of two add/remove hops through the record's absence and the record's step revealed ([`event_pld::replace_one_by_two_hops`]; no replace-one worst pair is proved, so the bracket is wide) |
+//! | random allocation, $k=1$ of $t$ steps per epoch (balls-in-bins) | PLD of its pair ([`crate::privacy::random_allocation`]), what `epsilon --sampling random-allocation` answers | lower: the larger of the add/remove lower end (realised by a record with gradient 0) and the antipodal pair's statistic ([`RandomAllocation::antipodal_epoch`](crate::privacy::random_allocation::RandomAllocation::antipodal_epoch)); upper: the smaller of two add/remove hops through the record's absence and the record's step revealed ([`event_pld::replace_one_by_two_hops`]; no replace-one worst pair is proved, so the bracket is wide) |
 //! | shuffling: $t$ batches cut from a fresh permutation each epoch | not derived (removing a record re-cuts every batch) | lower: the maximum statistic of the worst realised pair ([`crate::privacy::shuffle::lower_plds`]); upper: the Gaussian mechanism once per epoch, sensitivity $2C$ (the record's batch revealed) |
 //! | no amplification: the record in every step | the Gaussian mechanism, $\mu=\sqrt T/\sigma$, closed form ([`crate::privacy::gaussian`]) | $\mu=2\sqrt T/\sigma$ |
 //!
@@ -198,7 +198,7 @@ impl Row {
 /// The `how` of each row.
 const HOW_POISSON: &str = "PLD of the dominating pair per step, T steps";
 const HOW_RA: &str = "PLD of the balls-in-bins pair per epoch, E epochs";
-const HOW_RA_REPLACE: &str = "lower: the add/remove value (a record with gradient 0); upper: two add/remove hops through the record's absence, or the step revealed";
+const HOW_RA_REPLACE: &str = "lower: the antipodal pair's statistic (+C against -C in the same step) or the add/remove value, the larger; upper: two add/remove hops through the record's absence, or the step revealed";
 const HOW_SHUFFLE: &str = "lower: max of the batch outputs, worst pair, PLD; upper: Gaussian once per epoch (batch revealed)";
 const HOW_NONE: &str = "the record in all T steps: Gaussian mechanism, closed form";
 

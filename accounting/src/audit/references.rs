@@ -162,6 +162,7 @@ pub fn references(row: &Row, opts: &AuditOptions) -> Result<References, String> 
                 .iter()
                 .map(|p| p.optimistic.epsilon(row.delta))
                 .fold(0.0, f64::max);
+            let lo_replace = lo.clone();
             lower_delta = Some(Box::new(move |e| {
                 lo.iter().map(|p| p.optimistic.delta(e)).fold(0.0, f64::max)
             }));
@@ -190,13 +191,38 @@ pub fn references(row: &Row, opts: &AuditOptions) -> Result<References, String> 
                     let revealed = gaussian::delta_bracket(mu, mu, e).map_or(f64::NAN, |b| b.1);
                     hops.min(revealed)
                 }));
-                notes.push(
-                    if k == 1 {
-                        "replace-one with random allocation: no worst pair is proved; the upper reference is two add/remove hops through the record's absence (or the step revealed), the lower the add/remove one (a record with gradient 0 in its place): a wide bracket"
-                    } else {
-                        "replace-one with random allocation: no worst pair is proved; the upper reference is two add/remove hops through the record's absence (or the record's k steps revealed), the lower the add/remove one (a record with gradient 0 in its place): a wide bracket"
+                // The lower end: also the antipodal pair (the record +C against -C in the same
+                // steps) through its statistic, full epochs, where its lattice fits; the larger.
+                let antipodal = match full {
+                    0 => None,
+                    _ => ra
+                        .antipodal_epoch(&focused)
+                        .and_then(|p| p.map(|p| p.compose(full, &focused)).transpose())
+                        .map_err(|e| {
+                            format!("lower reference (random allocation, antipodal): {e}")
+                        })?,
+                };
+                let (lower, lower_method) = match antipodal {
+                    Some(anti) => {
+                        let lower = lower.max(anti.epsilon(row.delta));
+                        lower_delta = Some(Box::new(move |e| {
+                            lo_replace
+                                .iter()
+                                .map(|p| p.optimistic.delta(e))
+                                .fold(anti.delta(e), f64::max)
+                        }));
+                        (
+                            lower,
+                            Some(
+                                "the larger of the add/remove lower end and the pld optimistic below the antipodal pair (the record +C against -C in the same steps, the others 0) from the statistic S', full epochs",
+                            ),
+                        )
                     }
-                    .into(),
+                    None => (lower, lower_method),
+                };
+                notes.push(
+                    "replace-one with random allocation: no worst pair is proved; the upper reference is two add/remove hops through the record's absence (or the record's steps revealed), the lower the larger of the add/remove one (a record with gradient 0 in its place) and the antipodal pair's statistic (+C against -C in the same steps)"
+                        .into(),
                 );
                 (
                     Some(upper),

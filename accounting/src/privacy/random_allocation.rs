@@ -199,9 +199,11 @@
 //! the lower ends were 1.9178 and 3.9767).
 //!
 //! # What is not covered
-//! Replace-one has no worst pair proved here: its PLD is not composed, and a whole event document
-//! under replace-one is bracketed through the record's absence
-//! ([`super::event_pld::replace_one_by_two_hops`]).
+//! Replace-one has no worst pair proved here. A whole event document under replace-one is
+//! bracketed through the record's absence ([`super::event_pld::replace_one_by_two_hops`]) and,
+//! per epoch, between the record's steps revealed (above) and the realised antipodal pair
+//! (below: [`RandomAllocation::antipodal_epoch`], the statistic $S'$ of the record $+C$ against
+//! $-C$ in the same steps).
 
 use super::mechanism_pld::PldPair;
 use super::pld::{Focus, Pld, PldBracket, PldOptions, Rounding, compose_plds};
@@ -356,6 +358,24 @@ impl RandomAllocation {
         let (up, down) = rayon::join(|| half(true), || half(false));
         let ((remove_pess, add_opt), (remove_opt, add_pess)) = (up?, down?);
         Ok(pairs(remove_pess, remove_opt, add_pess, add_opt))
+    }
+
+    /// An optimistic PLD of one epoch under replace-one: the antipodal pair (the record's
+    /// gradient $+C$ against $-C$ in the same $k$ steps, the others' 0), through the statistic
+    /// $S'$ (module `statistic`, `antipodal_pld`); realised and symmetric, so a lower end of either
+    /// order. `None` where the statistic's lattice does not fit (small σ) or $k=t$ (every step:
+    /// the Gaussian mechanism, which callers answer exactly).
+    pub fn antipodal_epoch(&self, opts: &PldOptions) -> Result<Option<Pld>, ParamError> {
+        opts.check()?;
+        let (k, t) = (self.num_selected, self.num_steps);
+        if k == t {
+            return Ok(None);
+        }
+        match statistic::antipodal_pld(self.sigma, k, t, opts) {
+            Ok(p) => Ok(Some(p)),
+            Err(e) if e.is_too_fine() => Ok(None),
+            Err(e) => Err(e),
+        }
     }
 
     /// $k>1$, `epochs` epochs at once (one composition per PLD, so one tilt: a composition of

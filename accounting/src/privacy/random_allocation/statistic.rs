@@ -32,6 +32,10 @@
 //! $\delta=10^{-5}$ the lower end rises from 1.9178 (Maclaurin's, of the add direction; the
 //! blocks moved give about 0 there, ten times $\ln2$ lower) to 2.0186 (remove).
 //!
+//! The same statistic gives the replace-one lower end of the antipodal pair (the record $+C$
+//! against $-C$ in the same steps: [`antipodal_pld`]), whose laws differ only in the shift of
+//! the selected terms.
+//!
 //! Values whose lower mass is below $10^{-6}$ of the tail mass over their number are dropped
 //! (mass at $-\infty$: still a lower end): the slack leaves such values at losses far below
 //! any that count, which would make the composition's grid needlessly long.
@@ -58,6 +62,70 @@ pub(super) fn lower_plds(
 ) -> Result<[Pld; 2], ParamError> {
     debug_assert!(1 < k && k < t);
     let c = 0.5 / (sigma * sigma);
+    let (split, window) = lattice(sigma, t, opts)?;
+    let plain = small_law(sigma, -c, t, &split)?;
+    let shifted = small_law(sigma, c, t, &split)?;
+    let q = plain.compose_with(t, &window, 0.0)?;
+    let rest = plain.compose_with(t - k, &window, 0.0)?;
+    let p = with_selected(&rest, &shifted, k, &window, opts)?;
+    Ok([
+        pair_losses(&p, &q, opts, true),
+        pair_losses(&p, &q, opts, false),
+    ])
+}
+
+/// The optimistic PLD of one epoch of `k` of `t` steps under replace-one, from the same
+/// statistic $S'$ for the *antipodal* pair: a record whose clipped gradient is $+C$ times a
+/// fixed unit vector at each of its steps, replaced by one whose gradient is $-C$ times it
+/// (the others' 0). Both datasets put the record in the same $k$ steps (the allocation does not
+/// look at the data), so the pair is $P_+=\binom tk^{-1}\sum_{\lvert A\rvert=k}\mathcal
+/// N(1_A,\sigma^2I_t)$ against $P_-$, the same with $-1_A$: realised, and symmetric (the map
+/// $y\mapsto-y$ exchanges them, so one PLD serves both orders). $S'=\sum_i\mathrm{round}(w_i)$,
+/// $w_i=\frac1te^{(y_i-1/2)/\sigma^2}$, is a function of the outputs; under $P_\pm$ its $k$
+/// selected terms are $\frac1te^{Z/\sigma+c}$ ($+$) or $\frac1te^{Z/\sigma-3c}$ ($-$),
+/// $c=1/(2\sigma^2)$, and the others plain ($-c$). So its laws on $\lbrace$every term $\le
+/// a\rbrace$ are $\pi^{t-k}\ast\varsigma_+^k$ and $\pi^{t-k}\ast\varsigma_-^k$, and the PLD of
+/// the pair of laws ($\ln\frac{p_s}{q_s}$ at mass $p_s$, every floating-point error taken off,
+/// the events with a large term dropped) is below the antipodal pair's after any composition
+/// (post-processing). `k < t` (at $k=t$ the pair is the Gaussian mechanism itself).
+pub(super) fn antipodal_pld(
+    sigma: f64,
+    k: u64,
+    t: u64,
+    opts: &PldOptions,
+) -> Result<Pld, ParamError> {
+    antipodal_with(sigma, k, t, opts, -3.0)
+}
+
+/// [`antipodal_pld`] with the exponent of the replaced record's terms given as `minus` times
+/// $c$ ($-3$; the tests' mutant moves it).
+pub(super) fn antipodal_with(
+    sigma: f64,
+    k: u64,
+    t: u64,
+    opts: &PldOptions,
+    minus: f64,
+) -> Result<Pld, ParamError> {
+    debug_assert!(0 < k && k < t);
+    let c = 0.5 / (sigma * sigma);
+    let (split, window) = lattice(sigma, t, opts)?;
+    let plain = small_law(sigma, -c, t, &split)?;
+    let rest = plain.compose_with(t - k, &window, 0.0)?;
+    let p = with_selected(&rest, &small_law(sigma, c, t, &split)?, k, &window, opts)?;
+    let q = with_selected(
+        &rest,
+        &small_law(sigma, minus * c, t, &split)?,
+        k,
+        &window,
+        opts,
+    )?;
+    Ok(pair_losses(&p, &q, opts, true))
+}
+
+/// The statistic's lattice (one, below the threshold) and the options of its compositions'
+/// windows, or a too-fine error where one lattice does not hold it.
+fn lattice(sigma: f64, t: u64, opts: &PldOptions) -> Result<(Split, PldOptions), ParamError> {
+    let c = 0.5 / (sigma * sigma);
     let h = STATISTIC_SPACING * opts.interval / t as f64;
     let budget = opts.tail_mass * t as f64;
     // The events with a large term are dropped here: the threshold holds their mass to
@@ -76,11 +144,23 @@ pub(super) fn lower_plds(
             ),
         ));
     }
-    let plain = Small::new(sigma, -c, t, &split, 0)?.law(true, false);
-    let shifted = Small::new(sigma, c, t, &split, 0)?.law(true, false);
-    let q = plain.compose_with(t, &window, 0.0)?;
-    let rest = plain.compose_with(t - k, &window, 0.0)?;
-    let selected = shifted.compose_with(k, &window, 0.0)?;
+    Ok((split, window))
+}
+
+/// One term's small cells (exponent `c`: $\frac1te^{Z/\sigma+c}$), each at its top.
+fn small_law(sigma: f64, c: f64, t: u64, split: &Split) -> Result<Pld, ParamError> {
+    Ok(Small::new(sigma, c, t, split, 0)?.law(true, false))
+}
+
+/// The law of `rest` plus `k` independent terms of law `selected`, within the point budget.
+fn with_selected(
+    rest: &Pld,
+    selected: &Pld,
+    k: u64,
+    window: &PldOptions,
+    opts: &PldOptions,
+) -> Result<Pld, ParamError> {
+    let selected = selected.compose_with(k, window, 0.0)?;
     let points = (rest.pmf.len() + selected.pmf.len() - 1).next_power_of_two();
     if points > opts.max_points {
         return Err(ParamError::too_fine(
@@ -91,11 +171,7 @@ pub(super) fn lower_plds(
             ),
         ));
     }
-    let p = rest.convolve(&selected, 0.0)?;
-    Ok([
-        pair_losses(&p, &q, opts, true),
-        pair_losses(&p, &q, opts, false),
-    ])
+    rest.convolve(&selected, 0.0)
 }
 
 /// Per-value bounds `(lower, upper)` of a computed lattice law at absolute index `s`
