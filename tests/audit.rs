@@ -1084,7 +1084,10 @@ fn random_allocation_rows_of_k_steps_are_bracketed_and_audited() {
             "{relation}: [{lower}, {upper}] vs {exact:?}"
         );
         if relation == "replace-one" {
+            // Both ends are the Gaussian's own (k = t: the antipodal pair in every step is
+            // the mechanism, the record's steps revealed too).
             assert!(upper <= exact.1, "{upper} vs the steps revealed {exact:?}");
+            assert!(lower >= exact.0, "{lower} vs the antipodal pair {exact:?}");
         }
     }
     for (text, needle) in [

@@ -517,7 +517,8 @@ mod tests {
     }
 
     /// Uncovered pairs are "not derived", never a number; the table says so and groups by
-    /// relation. Random allocation under replace-one has a bracket (two hops).
+    /// relation. Random allocation under replace-one has a bracket (the antipodal pair below, two
+    /// hops or the step revealed above).
     #[test]
     fn uncovered_rows_say_not_derived() {
         let run = Run::new(8, 2, 1, 2.0, 1e-5).unwrap();

@@ -365,10 +365,12 @@ pub fn run_event(
             Some(
                 "replace-one with random allocation: the upper end goes through the record's \
                  absence (remove, then add: two add/remove hops, certified but loose; or the \
-                 record's steps revealed, if smaller), the lower end is the larger of the \
-                 add/remove value (a record with gradient 0 realises it) and the antipodal \
-                 pair's (+C against -C in the same steps, through a statistic of the outputs); \
-                 no replace-one worst pair is proved, so the gap is the method's, not the grid's"
+                 record's steps revealed, if smaller), the lower end is the largest of the \
+                 add/remove value (a record with gradient 0 realises it), the antipodal pair's \
+                 (+C against -C in the same steps, through a statistic of the outputs, where \
+                 its lattice fits) and, with other events, theirs with the allocations \
+                 silenced; no replace-one worst pair is proved, so most of the gap is the \
+                 method's, not the grid's"
                     .into(),
             ),
             note,

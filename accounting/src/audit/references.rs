@@ -192,18 +192,28 @@ pub fn references(row: &Row, opts: &AuditOptions) -> Result<References, String> 
                     hops.min(revealed)
                 }));
                 // The lower end: also the antipodal pair (the record +C against -C in the same
-                // steps) through its statistic, full epochs, where its lattice fits; the larger.
+                // steps), full epochs: at k = t exactly the Gaussian mechanism of sensitivity 2C
+                // in every step (closed form), otherwise through its statistic where its
+                // lattice and the composition fit; the larger.
+                let full_mu = 2.0 * ((k * full) as f64).sqrt() / row.sigma;
                 let antipodal = match full {
                     0 => None,
-                    _ => ra
+                    _ if k == t => None,
+                    _ => match ra
                         .antipodal_epoch(&focused)
                         .and_then(|p| p.map(|p| p.compose(full, &focused)).transpose())
-                        .map_err(|e| {
-                            format!("lower reference (random allocation, antipodal): {e}")
-                        })?,
+                    {
+                        Ok(p) => p,
+                        Err(e) if e.is_too_fine() => None,
+                        Err(e) => {
+                            return Err(format!(
+                                "lower reference (random allocation, antipodal): {e}"
+                            ));
+                        }
+                    },
                 };
-                let (lower, lower_method) = match antipodal {
-                    Some(anti) => {
+                let (lower, lower_method) = match (antipodal, full > 0 && k == t) {
+                    (Some(anti), _) => {
                         let lower = lower.max(anti.epsilon(row.delta));
                         lower_delta = Some(Box::new(move |e| {
                             lo_replace
@@ -218,7 +228,24 @@ pub fn references(row: &Row, opts: &AuditOptions) -> Result<References, String> 
                             ),
                         )
                     }
-                    None => (lower, lower_method),
+                    (None, true) => {
+                        let exact = gaussian::epsilon_bracket(full_mu, full_mu, row.delta)
+                            .map_err(|e| e.to_string())?
+                            .0;
+                        lower_delta = Some(Box::new(move |e| {
+                            lo_replace.iter().map(|p| p.optimistic.delta(e)).fold(
+                                gaussian::delta_bracket(full_mu, full_mu, e).map_or(0.0, |b| b.0),
+                                f64::max,
+                            )
+                        }));
+                        (
+                            lower.max(exact),
+                            Some(
+                                "the antipodal pair in every step (k = t): the Gaussian mechanism, sensitivity 2C, full epochs, closed form",
+                            ),
+                        )
+                    }
+                    (None, false) => (lower, lower_method),
                 };
                 notes.push(
                     "replace-one with random allocation: no worst pair is proved; the upper reference is two add/remove hops through the record's absence (or the record's steps revealed), the lower the larger of the add/remove one (a record with gradient 0 in its place) and the antipodal pair's statistic (+C against -C in the same steps)"

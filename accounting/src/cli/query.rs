@@ -73,7 +73,7 @@ pub enum SamplingArg {
     None,
     /// Random allocation: every record in K of the t steps of each epoch (--selected, default
     /// 1: "balls-in-bins"; --steps-per-epoch), chosen uniformly; PLD accountant only
-    /// (replace-one bracketed through the record's absence).
+    /// (replace-one: between the antipodal pair and two hops through the record's absence).
     #[value(alias = "balls-in-bins")]
     RandomAllocation,
 }

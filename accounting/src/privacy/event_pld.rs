@@ -28,7 +28,7 @@
 //! | `SelfComposed(e, k)` | $k$-fold FFT composition ([`Pld::compose`]); a Gaussian unit goes through [`pld::composed`] with $T=k$ | the same |
 //! | `Composed(e₁, …)` | convolution of the components ([`Pld::convolve`]) | the same |
 //! | `DiscreteLaplace` | exact atoms, shift $\Delta$ ([`mechanism_pld::discrete_laplace_atoms`], which derives the worst case) | exact atoms, shift $2\Delta$ |
-//! | `RandomAllocation(Gaussian, k, t)` | [`random_allocation`](super::random_allocation) (remove and add; $k>1$: $k$ blocks of one of about $t/k$ steps above, a wider lower end) | the record's steps revealed above, the antipodal pair's statistic below; a whole document holding one also through [two hops](replace_one_by_two_hops) of the record's absence (upper) and its add/remove lower end |
+//! | `RandomAllocation(Gaussian, k, t)` | [`random_allocation`](super::random_allocation) (remove and add; $k>1$: $k$ blocks of one of about $t/k$ steps above, a wider lower end) | the record's steps revealed above, the antipodal pair's statistic below; a whole document holding one also through [two hops](replace_one_by_two_hops) of the record's absence (upper), its add/remove lower end and the document with the allocations silenced (lower) |
 //! | `SingleEpochTreeAggregation` | `SelfComposed(Gaussian, d)`, $d$ the deepest tree's depth ([`tree_depth`], which derives it) | the same |
 //! | `ZCDp`, `MixtureOfGaussians`, `TruncatedSubsampledGaussian`, `SampledWithReplacement`, `RepeatAndSelect` | `Unsupported`, "metamorphic checks only: …" ([`metamorphic_only`] says why) | the same |
 //!
@@ -449,8 +449,10 @@ fn holds_random_allocation(event: &Event) -> bool {
 /// every step of every allocation: the document walked under replace-one with each allocation
 /// as the optimistic PLD of that pair's statistic
 /// ([`RandomAllocation::antipodal_epoch`](super::random_allocation::RandomAllocation::antipodal_epoch))
-/// and every other event as its own replace-one pairs (their gradients per step are the
-/// adversary's to choose, so the pairs of different events are realised at once); where an
+/// and every other event as its own replace-one pairs, each realised by $x$ against $x'=-x$
+/// with the other records' gradients chosen per step (0 in an allocation's steps, $\pm C$
+/// where a pair needs them: the gradients at each step are the adversary's to choose, so the
+/// pairs of different events are realised at once); where an
 /// allocation's statistic needs more than one lattice this end is left out. At $\sigma=2$,
 /// $t=10$, three epochs, $\delta=10^{-5}$: $2.0165$ against the add/remove $1.1096$ (upper end
 /// $2.3610$).
@@ -583,11 +585,11 @@ fn within_walked(
     upper: f64,
     walked: Option<PldBracket>,
 ) -> Result<PldBracket, EventPldError> {
-    let (lower, upper) = match walked {
-        Some(w) => (lower.max(w.optimistic), upper.min(w.pessimistic)),
-        None => (lower, upper),
-    };
-    PldBracket::checked(lower, upper).map_err(param(""))
+    let b = PldBracket::checked(lower, upper)?;
+    Ok(match walked {
+        Some(w) => b.intersect(&w)?,
+        None => b,
+    })
 }
 
 /// The add/remove PLDs of a replace-one document's two hops; an event without add/remove PLDs
@@ -2486,15 +2488,6 @@ mod tests {
         assert_eq!((none.optimistic, none.pessimistic), (0.0, 0.0));
     }
 
-    /// Replace-one with random allocation, one epoch of $t=2$ steps, $\sigma=1$: every realised
-    /// pair in one dimension (the record's gradient $a$ in $D$, $b$ in $D'$, the same slot:
-    /// $\frac12\mathcal N((a,0),I)+\frac12\mathcal N((0,a),I)$ against the same with $b$), its
-    /// $\delta(\epsilon)$ by 2-D quadrature (midpoint rule, step $0.02$ on $[-7,7]^2$; its error,
-    /// measured on the Gaussian pair of $\mu=2$ against the closed form, is under $3\cdot10^{-5}$),
-    /// lies under the upper end, the antipodal pair included; the lower end is at most the
-    /// antipodal $(1,-1)$ pair's (whose statistic it is) and above the $(1,0)$ and $(0,1)$
-    /// pairs' (the add/remove lower end it improves on). Mutant: the add/remove upper end
-    /// taken as the replace-one upper end is exceeded by the antipodal pair.
     /// Over epochs: [`random_allocation::composed`] (one composition of all the epochs' blocks) and the event walker
     /// (the blocks of an epoch, then the epochs) bracket the same run, so their brackets meet.
     #[test]
@@ -2632,6 +2625,15 @@ mod tests {
         assert!(b.optimistic >= silenced, "{b:?} vs {silenced}");
     }
 
+    /// Replace-one with random allocation, one epoch of $t=2$ steps, $\sigma=1$: every realised
+    /// pair in one dimension (the record's gradient $a$ in $D$, $b$ in $D'$, the same slot:
+    /// $\frac12\mathcal N((a,0),I)+\frac12\mathcal N((0,a),I)$ against the same with $b$), its
+    /// $\delta(\epsilon)$ by 2-D quadrature (midpoint rule, step $0.02$ on $[-7,7]^2$; its error,
+    /// measured on the Gaussian pair of $\mu=2$ against the closed form, is under $3\cdot10^{-5}$),
+    /// lies under the upper end, the antipodal pair included; the lower end is at most the
+    /// antipodal $(1,-1)$ pair's (whose statistic it is) and above the $(1,0)$ and $(0,1)$
+    /// pairs' (the add/remove lower end it improves on). Mutant: the add/remove upper end
+    /// taken as the replace-one upper end is exceeded by the antipodal pair.
     #[test]
     fn random_allocation_replace_one_against_quadrature() {
         const H: f64 = 0.02;
@@ -2707,7 +2709,7 @@ mod tests {
         }
         // ε(δ) on a finer grid: the antipodal pair's δ at the upper end is at most δ (a split without
         // the e^{-ε₁} of the second hop gives about 1.71 at δ = 0.15, where that pair's δ is
-        // 0.155), and the realised add/remove pair's δ at the lower end is at least δ.
+        // 0.155), and at the lower end (that pair's statistic) at least δ.
         let fine = PldOptions {
             interval: 1e-3,
             ..opts

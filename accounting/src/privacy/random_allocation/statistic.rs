@@ -1,6 +1,6 @@
-//! The lower end of $k>1$ of $t$ steps from one statistic: the sum $S'$ of the likelihood
-//! ratios of the $t$ steps, each rounded to the lattice (module documentation, "k > 1 of t
-//! steps").
+//! Lower ends from one statistic, the sum $S'$ of the likelihood ratios of the $t$ steps, each
+//! rounded to the lattice: of $k>1$ of $t$ steps under add/remove (module documentation, "k >
+//! 1 of t steps"), and of the antipodal pair under replace-one (any $k<t$).
 //!
 //! $S'=\sum_i\mathrm{round}(w_i)$, $w_i=\frac1te^{(y_i-1/2)/\sigma^2}$, is a function of the
 //! outputs $y$, so the pair of its laws, $(P_k\circ S'^{-1},Q\circ S'^{-1})$, is a
