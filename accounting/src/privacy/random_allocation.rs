@@ -191,8 +191,11 @@
 //! the `SelfComposed` counts above the allocation: [`RandomAllocation::epoch_in_run`]); the
 //! other is dropped, so the bracket is the better of two certified lower ends.
 //!
-//! [`composed`] composes each end over the $E$ epochs in one composition (one tilt); the event
-//! walker composes an epoch's blocks, then the epochs, at the document's one tilt. At $k=t$ the
+//! [`composed`] composes each end over the $E$ epochs in one composition (one tilt), and so does
+//! the event walker for a `SelfComposed` of the allocation ([`RandomAllocation::epochs_in_run`]);
+//! an allocation inside a `Composed` has an epoch's blocks composed, then the epochs, at the
+//! document's one tilt (whose far left, only floating-point envelope after the tilted
+//! convolution, can widen the epochs' window past the point budget at large σ). At $k=t$ the
 //! blocks are the steps and both lower ends are theirs. Measured at
 //! $\sigma=1.4262$, $t=100$, $E=10$, $\delta=10^{-5}$: $[2.0186,2.0285]$ at $k=2$ and
 //! $[4.3880,4.4315]$ at $k=4$ (Poisson with $q=k/t$: 2.1204 and 4.6223; without the statistic
@@ -288,7 +291,7 @@ impl RandomAllocation {
         target: Focus,
     ) -> Result<[PldPair; 2], ParamError> {
         if self.num_selected > 1 {
-            return self.blocks(1, opts, copies, target);
+            return self.blocks_with(1, opts, Some((copies, target)));
         }
         self.epoch_with(opts, SPACING * opts.interval / self.num_steps as f64)
     }
@@ -360,6 +363,33 @@ impl RandomAllocation {
         Ok(pairs(remove_pess, remove_opt, add_pess, add_opt))
     }
 
+    /// $k>1$: `epochs` epochs composed at once (each block's PLD over the epochs, one
+    /// composition per end), in a run that composes them `copies` more times, answered at
+    /// `target` (the statistic's end chosen as in [`RandomAllocation::epoch_in_run`]); for
+    /// $k=1$ the epoch composed `epochs` times.
+    pub fn epochs_in_run(
+        &self,
+        epochs: u64,
+        opts: &PldOptions,
+        copies: u64,
+        target: Focus,
+    ) -> Result<[PldPair; 2], ParamError> {
+        at_least("epochs", epochs, 1)?;
+        if self.num_selected > 1 {
+            return self.blocks_with(epochs, opts, Some((copies, target)));
+        }
+        let mut dirs = self.epoch(opts)?;
+        if epochs > 1 {
+            for p in &mut dirs {
+                *p = PldPair {
+                    pessimistic: p.pessimistic.compose(epochs, opts)?,
+                    optimistic: p.optimistic.compose(epochs, opts)?,
+                };
+            }
+        }
+        Ok(dirs)
+    }
+
     /// An optimistic PLD of one epoch under replace-one: the antipodal pair (the record's
     /// gradient $+C$ against $-C$ in the same $k$ steps, the others' 0), through the statistic
     /// $S'$ (module `statistic`, `antipodal_pld`); realised and symmetric, so a lower end of either
@@ -388,21 +418,9 @@ impl RandomAllocation {
     /// composed over the epochs.
     ///
     /// The statistic $S'$ ([`statistic`]) gives the other lower end of each direction where one
-    /// lattice holds it; of the two, the one larger at `target` after `copies` more
-    /// compositions is kept ([`statistic::larger_in_run`]).
-    fn blocks(
-        &self,
-        epochs: u64,
-        opts: &PldOptions,
-        copies: u64,
-        target: Focus,
-    ) -> Result<[PldPair; 2], ParamError> {
-        self.blocks_with(epochs, opts, Some((copies, target)))
-    }
-
-    /// [`RandomAllocation::blocks`], with the statistic's lower ends weighed in a run of
-    /// `copies` at `target` (`Some`) or left out (`None`: the blocks' own ends, which the tests
-    /// check apart).
+    /// lattice holds it: with `Some((copies, target))`, of the two, the one larger at `target`
+    /// after `copies` more compositions is kept ([`statistic::larger_in_run`]); with `None` it
+    /// is left out (the blocks' own ends, which the tests check apart).
     fn blocks_with(
         &self,
         epochs: u64,
@@ -553,19 +571,7 @@ pub fn composed(
 ) -> Result<[PldPair; 2], ParamError> {
     at_least("epochs", epochs, 1)?;
     let opts = opts.for_steps(epochs as f64 * ra.num_steps as f64);
-    if ra.num_selected > 1 {
-        return ra.blocks(epochs, &opts, 1, opts.focus);
-    }
-    let mut dirs = ra.epoch(&opts)?;
-    if epochs > 1 {
-        for p in &mut dirs {
-            *p = PldPair {
-                pessimistic: p.pessimistic.compose(epochs, &opts)?,
-                optimistic: p.optimistic.compose(epochs, &opts)?,
-            };
-        }
-    }
-    Ok(dirs)
+    ra.epochs_in_run(epochs, &opts, 1, opts.focus)
 }
 
 /// A bound on the relative error of [`norm_cdf`] at `z` (`erfc` to $8u$, and the rounding of
