@@ -105,7 +105,9 @@ struct Walker<'a> {
     opts: &'a PldOptions,
     /// How many times the event being walked is composed in the document (the product of the
     /// counts of the `SelfComposed` above it): a random allocation's choice of its lower end
-    /// looks at the run ([`RandomAllocation::epoch_in_run`](super::random_allocation::RandomAllocation::epoch_in_run)).
+    /// looks at the run ([`RandomAllocation::epoch_in_run`](super::random_allocation::RandomAllocation::epoch_in_run);
+    /// for a `SelfComposed` of the allocation, the counts above that one, to
+    /// [`RandomAllocation::epochs_in_run`](super::random_allocation::RandomAllocation::epochs_in_run)).
     copies: u64,
     /// The document's focus (before the walk's one tilt replaced it in `opts`).
     target: Focus,
@@ -2654,15 +2656,26 @@ mod tests {
                 events: vec![allocation.clone(), Event::NoOp],
             }),
         });
+        // The same run through the at-once branch (`allocation_epochs`) with copies = 3 above
+        // it: the mutant "copies left at 1" there picks the blocks moved (measured 5.49).
+        let three_at_once = doc(Event::SelfComposed {
+            count: 3,
+            event: Box::new(Event::SelfComposed {
+                count: 1,
+                event: Box::new(allocation.clone()),
+            }),
+        });
         let one = doc(Event::SelfComposed {
             count: 1,
             event: Box::new(allocation),
         });
-        let (three, one) = (
+        let (three, three_at_once, one) = (
             epsilon(&three, 1e-5, &opts).unwrap(),
+            epsilon(&three_at_once, 1e-5, &opts).unwrap(),
             epsilon(&one, 1e-5, &opts).unwrap(),
         );
         assert!(three.optimistic > 5.8, "{three:?}");
+        assert!(three_at_once.optimistic > 5.8, "{three_at_once:?}");
         assert!(one.optimistic > 3.2, "{one:?}");
     }
 

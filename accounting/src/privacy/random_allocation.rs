@@ -188,8 +188,10 @@
 //! masses (module `statistic`). It keeps most of the evidence where the terms are alike (σ not
 //! small), and none of the moves above. Of it and the ends above, each direction keeps the one
 //! larger at the asked δ (or ε) after the run's epochs (the event walker passes the product of
-//! the `SelfComposed` counts above the allocation: [`RandomAllocation::epoch_in_run`]); the
-//! other is dropped, so the bracket is the better of two certified lower ends.
+//! the `SelfComposed` counts above the allocation: [`RandomAllocation::epoch_in_run`]; for a
+//! `SelfComposed` of the allocation, its count as the epochs and the counts above it:
+//! [`RandomAllocation::epochs_in_run`]); the other is dropped, so the bracket is the better of
+//! two certified lower ends.
 //!
 //! [`composed`] composes each end over the $E$ epochs in one composition (one tilt), and so does
 //! the event walker for a `SelfComposed` of the allocation ([`RandomAllocation::epochs_in_run`]);
@@ -364,8 +366,9 @@ impl RandomAllocation {
     }
 
     /// $k>1$: `epochs` epochs composed at once (each block's PLD over the epochs, one
-    /// composition per end), in a run that composes them `copies` more times, answered at
-    /// `target` (the statistic's end chosen as in [`RandomAllocation::epoch_in_run`]); for
+    /// composition per end; at most $2^{32}-1$ blocks of a size, i.e. $(k-r)\cdot$`epochs`),
+    /// in a run that composes the result `copies` times (1: no further composition), answered
+    /// at `target` (the statistic's end chosen as in [`RandomAllocation::epoch_in_run`]); for
     /// $k=1$ the epoch composed `epochs` times.
     pub fn epochs_in_run(
         &self,
